@@ -1,0 +1,29 @@
+# Mêlée — the bot in a container. Data (SQLite database, health beat) lives in the /app/var volume.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
+    MELEE_HEALTH_FILE=/app/var/health DATABASE_URL=sqlite+aiosqlite:////app/var/melee.db
+
+WORKDIR /app
+RUN useradd --create-home --uid 10001 melee
+
+# Dependencies first (cached layer), from pyproject.toml; the code then runs from /app.
+COPY pyproject.toml README.md ./
+COPY bot/__init__.py bot/__init__.py
+RUN pip install --upgrade pip && pip install .
+
+# The code stays owned by root: the bot cannot rewrite itself.
+COPY bot/ bot/
+COPY data/ data/
+COPY migrations/ migrations/
+COPY alembic.ini ./
+RUN mkdir -p /app/var && chown melee /app/var
+
+USER melee
+VOLUME ["/app/var"]
+
+# Fails when the bot has not refreshed its gateway heartbeat for 90 s.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 CMD ["python", "-m", "bot", "health"]
+
+# Migrations to head, then the bot.
+CMD ["sh", "-c", "python -m bot migrate && exec python -m bot"]

@@ -1,0 +1,142 @@
+"""The Bot subclass: opens the database, loads data and cogs, sets the translator, syncs."""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.config import Settings
+from bot.context import AppContext
+from bot.data_loading import load_all
+from bot.db import session as db_session
+from bot.i18n import Catalog, default_catalog
+from bot.i18n.translator import CatalogTranslator
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = (
+    "bot.cogs.dice",
+    "bot.cogs.help",
+)
+
+HEALTH_FILE_ENV = "MELEE_HEALTH_FILE"
+HEALTH_INTERVAL_SECONDS = 30
+
+
+def intents() -> discord.Intents:
+    # Slash commands need no privileged intent: guilds only (channels, roles, threads).
+    return discord.Intents(guilds=True)
+
+
+def health_file() -> Path:
+    return Path(os.environ.get(HEALTH_FILE_ENV, "var/health"))
+
+
+class MeleeTree(app_commands.CommandTree["MeleeBot"]):
+    async def on_error(
+        self, interaction: discord.Interaction[MeleeBot], error: app_commands.AppCommandError
+    ) -> None:
+        from bot.cogs._common import report_unexpected_error
+
+        await report_unexpected_error(interaction, error)
+
+
+class MeleeBot(commands.AutoShardedBot):
+    """One class for one connection or several shards (``SHARD_COUNT``/``SHARD_IDS``)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        rng: random.Random | None = None,
+        catalog: Catalog | None = None,
+        guild_ready_timeout: float = 2.0,
+    ) -> None:
+        shard_kwargs: dict[str, Any] = {}
+        if settings.shard_count is not None:
+            shard_kwargs["shard_count"] = settings.shard_count
+            if settings.shard_ids is not None:
+                shard_kwargs["shard_ids"] = list(settings.shard_ids)
+        else:
+            shard_kwargs["shard_count"] = 1
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=intents(),
+            tree_cls=MeleeTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+            guild_ready_timeout=guild_ready_timeout,
+            chunk_guilds_at_startup=False,
+            **shard_kwargs,
+        )
+        self.settings = settings
+        self._rng = rng or random.Random()
+        self._catalog = catalog or default_catalog()
+        self.engine: AsyncEngine | None = None
+        self._ctx: AppContext | None = None
+
+    @property
+    def ctx(self) -> AppContext:
+        if self._ctx is None:
+            raise RuntimeError("the bot is not set up yet")
+        return self._ctx
+
+    async def setup_hook(self) -> None:
+        started = time.perf_counter()
+        tables = load_all()
+        self.engine = db_session.create_engine(self.settings.database_url)
+        await db_session.upgrade(self.engine)
+        self._ctx = AppContext(
+            settings=self.settings,
+            sessions=db_session.create_sessionmaker(self.engine),
+            catalog=self._catalog,
+            rng=self._rng,
+            tables=tables,
+        )
+        await self.tree.set_translator(CatalogTranslator(self._catalog))
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.sync_commands()
+        self.health_beat.start()
+        log.info("set up in %.2f s (%d data tables)", time.perf_counter() - started, len(tables))
+
+    async def sync_commands(self) -> None:
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the development server", len(synced))
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands", len(synced))
+
+    @tasks.loop(seconds=HEALTH_INTERVAL_SECONDS)
+    async def health_beat(self) -> None:
+        # The container's HEALTHCHECK reads this file: stale means the gateway is gone.
+        if self.is_ready() and not self.is_closed() and self.latency == self.latency:
+            path = health_file()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(str(time.time()), encoding="utf-8")
+
+    @health_beat.before_loop
+    async def _before_health(self) -> None:
+        await self.wait_until_ready()
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d servers", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        if self.health_beat.is_running():
+            self.health_beat.cancel()
+        await super().close()
+        if self.engine is not None:
+            await self.engine.dispose()

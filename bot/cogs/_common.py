@@ -1,0 +1,93 @@
+"""What every cog shares: sending a Reply, the user's locale, unexpected errors."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.ui.discord_render import content_of, to_embed, to_view
+from bot.ui.reply import Reply, error_reply
+
+if TYPE_CHECKING:
+    from bot.app import MeleeBot
+    from bot.context import AppContext
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction["MeleeBot"]
+
+
+def locale_of(interaction: Interaction) -> str:
+    return str(interaction.locale)
+
+
+def ctx_of(interaction: Interaction) -> AppContext:
+    return interaction.client.ctx
+
+
+def _message_kwargs(reply: Reply) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
+    embed = to_embed(reply)
+    if embed is not None:
+        kwargs["embed"] = embed
+    content = content_of(reply)
+    if content is not None:
+        kwargs["content"] = content
+    view = to_view(reply)
+    if view is not None:
+        kwargs["view"] = view
+    return kwargs
+
+
+async def send_reply(interaction: Interaction, reply: Reply) -> None:
+    """Answer the interaction (or follow up if already answered), then the extra deliveries."""
+    kwargs = _message_kwargs(reply)
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=reply.ephemeral, wait=True, **kwargs)
+    else:
+        await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
+    try:
+        interaction.client.ctx.observe(interaction.id, reply)
+    except RuntimeError:
+        pass
+    for delivery in reply.also:
+        await _deliver(interaction, delivery.reply, user_id=delivery.user_id, channel_id=delivery.channel_id)
+
+
+async def _deliver(interaction: Interaction, reply: Reply, *, user_id: int | None, channel_id: int | None) -> None:
+    kwargs = _message_kwargs(reply)
+    try:
+        if user_id is not None:
+            user = interaction.client.get_user(user_id) or await interaction.client.fetch_user(user_id)
+            await user.send(**kwargs)
+        elif channel_id is not None:
+            channel = interaction.client.get_channel(channel_id)
+            if isinstance(channel, discord.abc.Messageable):
+                await channel.send(**kwargs)
+    except discord.HTTPException:
+        log.warning("could not deliver a message to user=%s channel=%s", user_id, channel_id)
+
+
+async def report_unexpected_error(interaction: Interaction, error: app_commands.AppCommandError) -> None:
+    """Never show a traceback: log it, tell the user in their language."""
+    catalog = interaction.client.ctx.catalog
+    locale = locale_of(interaction)
+    if isinstance(error, app_commands.CheckFailure):
+        reply = error_reply(catalog.t(locale, "common.error.not_allowed"))
+    elif isinstance(error, app_commands.TransformerError | app_commands.CommandSignatureMismatch):
+        reply = error_reply(catalog.t(locale, "common.error.bad_option"))
+    else:
+        original = getattr(error, "original", error)
+        log.error(
+            "unexpected error in /%s",
+            interaction.command.qualified_name if interaction.command else "?",
+            exc_info=(type(original), original, original.__traceback__),
+        )
+        reply = error_reply(catalog.t(locale, "common.error.unexpected"))
+    try:
+        await send_reply(interaction, reply)
+    except discord.HTTPException:
+        log.warning("could not report an error to the user")

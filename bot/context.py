@@ -1,0 +1,31 @@
+"""What every cog and service needs, built once at start-up and passed in."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.config import Settings
+from bot.data_loading import Table
+from bot.i18n import Catalog
+from bot.ui.reply import Reply
+
+ReplyObserver = Callable[[int, Reply], None]
+
+
+@dataclass(slots=True)
+class AppContext:
+    settings: Settings
+    sessions: async_sessionmaker[AsyncSession]
+    catalog: Catalog
+    rng: random.Random
+    tables: dict[str, Table] = field(default_factory=dict)
+    # The console registers an observer to read each reply's structured result.
+    reply_observers: list[ReplyObserver] = field(default_factory=list)
+
+    def observe(self, interaction_id: int, reply: Reply) -> None:
+        for observer in self.reply_observers:
+            observer(interaction_id, reply)

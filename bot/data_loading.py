@@ -1,0 +1,110 @@
+"""Read every table in ``data/``, validate it against its JSON Schema and fail fast.
+
+Each ``data/*.json`` file names its schema in its ``schema`` field; schemas live in
+``data/schemas/<name>.schema.json`` and may reference ``common.schema.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+SCHEMA_DIR = DATA_DIR / "schemas"
+
+
+class DataError(Exception):
+    """A data file is missing, unreadable or does not match its schema."""
+
+    def __init__(self, path: str, problems: list[str]) -> None:
+        super().__init__(f"{path}: " + "; ".join(problems))
+        self.path = path
+        self.problems = problems
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    name: str
+    schema: str
+    document: Mapping[str, Any]
+
+    @property
+    def entries(self) -> list[Any]:
+        entries = self.document.get("entries", [])
+        return list(entries) if isinstance(entries, list) else []
+
+
+@cache
+def _registry(schema_dir: Path) -> Registry[Any]:
+    resources = []
+    for path in sorted(schema_dir.glob("*.schema.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((path.name, Resource.from_contents(contents)))
+    registry: Registry[Any] = Registry().with_resources(resources)
+    return registry
+
+
+@cache
+def _validator(schema_dir: Path, schema_name: str) -> Draft202012Validator:
+    path = schema_dir / f"{schema_name}.schema.json"
+    if not path.is_file():
+        raise DataError(str(path), [f"unknown schema {schema_name!r}"])
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    return Draft202012Validator(schema, registry=_registry(schema_dir))
+
+
+def _format_error(error: Any) -> str:
+    where = "/".join(str(p) for p in error.absolute_path) or "(root)"
+    return f"{where}: {error.message}"
+
+
+def validate_document(document: Any, *, schema_dir: Path = SCHEMA_DIR, origin: str = "<document>") -> str:
+    """Validate one table document; return its schema name or raise DataError with every problem."""
+    if not isinstance(document, dict):
+        raise DataError(origin, ["the document must be a JSON object"])
+    schema_name = document.get("schema")
+    if not isinstance(schema_name, str):
+        raise DataError(origin, ["missing 'schema' field naming data/schemas/<schema>.schema.json"])
+    validator = _validator(schema_dir, schema_name)
+    errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
+    if errors:
+        raise DataError(origin, [_format_error(e) for e in errors[:50]])
+    return schema_name
+
+
+def validate_file(path: Path, *, schema_dir: Path = SCHEMA_DIR) -> Table:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise DataError(str(path), [str(exc)]) from exc
+    schema_name = validate_document(document, schema_dir=schema_dir, origin=str(path))
+    if document.get("table") != path.stem:
+        raise DataError(str(path), [f"'table' must equal the file name {path.stem!r}"])
+    return Table(name=path.stem, schema=schema_name, document=document)
+
+
+def iter_data_files(data_dir: Path = DATA_DIR) -> Iterator[Path]:
+    yield from sorted(data_dir.glob("*.json"))
+
+
+def load_all(data_dir: Path = DATA_DIR) -> dict[str, Table]:
+    """Load and validate every table; raise DataError listing every bad file."""
+    tables: dict[str, Table] = {}
+    problems: list[str] = []
+    for path in iter_data_files(data_dir):
+        try:
+            table = validate_file(path, schema_dir=data_dir / "schemas")
+        except DataError as exc:
+            problems.append(str(exc))
+            continue
+        tables[table.name] = table
+    if problems:
+        raise DataError(str(data_dir), problems)
+    return tables

@@ -1,0 +1,1 @@
+"""Persistence: ORM rows, the engine and sessions, repositories."""

@@ -1,0 +1,81 @@
+"""ORM rows only. Every schema change goes through an Alembic revision in ``migrations/``."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, MetaData, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {dict[str, Any]: JSON, int: Integer}
+
+
+class GuildSettings(Base):
+    """A server's settings: ruleset in force, GM role and channel, preferred locale."""
+
+    __tablename__ = "guild_settings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    ruleset: Mapped[str] = mapped_column(String(16), default="renove")
+    gm_role_id: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    gm_channel_id: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    locale: Mapped[str | None] = mapped_column(String(16), default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's declarative API
+
+
+class ChannelSettings(Base):
+    """A channel or thread that overrides the server's ruleset."""
+
+    __tablename__ = "channel_settings"
+
+    channel_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    guild_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("guild_settings.guild_id", ondelete="CASCADE"), index=True
+    )
+    ruleset: Mapped[str] = mapped_column(String(16))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+
+
+class RollLog(Base):
+    """Who rolled what, when, where, and the full structured result."""
+
+    __tablename__ = "roll_log"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    guild_id: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    channel_id: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    character_id: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    kind: Mapped[str] = mapped_column(String(32))
+    ruleset: Mapped[str | None] = mapped_column(String(16), default=None)
+    expression: Mapped[str] = mapped_column(Text)
+    label: Mapped[str | None] = mapped_column(String(100), default=None)
+    total: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    secret: Mapped[bool] = mapped_column(default=False)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        Index("ix_roll_log_guild_created", "guild_id", "created_at"),
+        Index("ix_roll_log_channel_created", "channel_id", "created_at"),
+    )

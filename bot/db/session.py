@@ -1,0 +1,86 @@
+"""The engine, sessions and schema migrations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import StaticPool
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+ALEMBIC_INI = ROOT / "alembic.ini"
+MIGRATIONS_DIR = ROOT / "migrations"
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def is_memory_sqlite(url: str) -> bool:
+    parsed = make_url(url)
+    return parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:")
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers run beside the writer; NORMAL is durable enough with WAL and much faster.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def create_engine(url: str) -> AsyncEngine:
+    kwargs: dict[str, Any] = {}
+    if is_sqlite(url):
+        database = make_url(url).database
+        if database and not is_memory_sqlite(url):
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        if is_memory_sqlite(url):
+            # One shared connection, or every session would see its own empty database.
+            kwargs.update(poolclass=StaticPool, connect_args={"check_same_thread": False})
+    engine = create_async_engine(url, **kwargs)
+    if is_sqlite(url):
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def alembic_config(url: str | None = None) -> Config:
+    config = Config(str(ALEMBIC_INI))
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    if url is not None:
+        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def _upgrade(connection: Connection, revision: str) -> None:
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.upgrade(config, revision)
+
+
+def _downgrade(connection: Connection, revision: str) -> None:
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.downgrade(config, revision)
+
+
+async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
+    """Run Alembic migrations on ``engine`` (used at start-up, in the container and in tests)."""
+    async with engine.begin() as connection:
+        await connection.run_sync(_upgrade, revision)
+
+
+async def downgrade(engine: AsyncEngine, revision: str = "base") -> None:
+    async with engine.begin() as connection:
+        await connection.run_sync(_downgrade, revision)

@@ -1,0 +1,1 @@
+"""The pure rules core: standard library only, random source passed in."""

@@ -1,0 +1,388 @@
+"""Rolling a parsed expression: results (frozen dataclasses), rendering and the hot path.
+
+The random source is always passed in (``random.Random``, :class:`ManualDice`, a test double).
+Every die costs one ``randint(1, sides)`` call, and the calls are bounded: the dice requested
+(``MAX_DICE``, checked at parse time) plus ``MAX_EXPLOSIONS`` plus ``MAX_REROLLS``.
+
+Speed notes (the benchmark is ``benchmarks/bench_dice.py``): results are frozen dataclasses whose
+``__init__`` is written by hand with slot setters, because the generated frozen ``__init__`` costs
+about twice as much; dice are immutable, so identical :class:`Die` objects (and their rendering)
+are shared through a bounded cache instead of being rebuilt for every roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..random_source import RandomSource
+from .errors import MAX_EXPLOSIONS, MAX_REROLLS, MAX_RESULT, MAX_SIDES, DiceError
+from .syntax import Chain, Dice, Explode, Expression, Filter, Group, KeepDrop, Negate, Node, Number, parse
+
+__all__ = ["DiceGroupResult", "Die", "RollResult", "roll"]
+
+
+def _setters(cls: type, *names: str) -> tuple[Callable[[object, object], None], ...]:
+    """Slot descriptors' ``__set__``: assigning through them bypasses the frozen ``__setattr__``."""
+    slots: dict[str, Any] = dict(vars(cls))
+    return tuple(slots[name].__set__ for name in names)
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    value: int
+    kept: bool = True
+    exploded: bool = False  # this die triggered an explosion
+    from_explosion: bool = False  # this die was added by an explosion
+    rerolled: bool = False  # this die was replaced by a reroll (and is therefore not kept)
+    success: bool | None = None  # None when the group counts no successes, or the die is not kept
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "value": self.value,
+            "kept": self.kept,
+            "exploded": self.exploded,
+            "from_explosion": self.from_explosion,
+            "rerolled": self.rerolled,
+            "success": self.success,
+        }
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class DiceGroupResult:
+    count: int  # dice requested
+    sides: int
+    dice: tuple[Die, ...]  # every die rolled, in order; explosion/reroll dice follow their origin
+    operations: str  # normalised modifiers, e.g. "kh1", "!", "r1>7"; "" for plain dice
+    total: int  # sum of kept dice, or the number of successes when the group counts them
+    successes: int | None
+    expression: str  # e.g. "2d10kh1"
+    rendered: str  # e.g. "2d10kh1 (~~3~~, 8)"
+
+    def __init__(
+        self,
+        count: int,
+        sides: int,
+        dice: tuple[Die, ...],
+        operations: str,
+        total: int,
+        successes: int | None,
+        expression: str,
+        rendered: str,
+    ) -> None:
+        _g_count(self, count)
+        _g_sides(self, sides)
+        _g_dice(self, dice)
+        _g_operations(self, operations)
+        _g_total(self, total)
+        _g_successes(self, successes)
+        _g_expression(self, expression)
+        _g_rendered(self, rendered)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "expression": self.expression,
+            "count": self.count,
+            "sides": self.sides,
+            "operations": self.operations,
+            "total": self.total,
+            "successes": self.successes,
+            "dice": [die.to_dict() for die in self.dice],
+        }
+
+
+(_g_count, _g_sides, _g_dice, _g_operations, _g_total, _g_successes, _g_expression, _g_rendered) = _setters(
+    DiceGroupResult, "count", "sides", "dice", "operations", "total", "successes", "expression", "rendered"
+)
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class RollResult:
+    total: int
+    expression: str  # normalised, e.g. "3d20 + 56"
+    label: str | None
+    groups: tuple[DiceGroupResult, ...]  # in order of appearance
+    successes: int | None  # summed over the groups that count successes; None if none does
+    # Markdown: "3d20 (12, 5, 18) + 56 = 91"; dropped or rerolled dice ~~struck~~, exploding dice
+    # followed by "!", successful dice **bold**. The label is not included.
+    rendered: str
+
+    def __init__(
+        self,
+        total: int,
+        expression: str,
+        label: str | None,
+        groups: tuple[DiceGroupResult, ...],
+        successes: int | None,
+        rendered: str,
+    ) -> None:
+        _r_total(self, total)
+        _r_expression(self, expression)
+        _r_label(self, label)
+        _r_groups(self, groups)
+        _r_successes(self, successes)
+        _r_rendered(self, rendered)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready description with every die."""
+        return {
+            "total": self.total,
+            "expression": self.expression,
+            "label": self.label,
+            "successes": self.successes,
+            "rendered": self.rendered,
+            "groups": [group.to_dict() for group in self.groups],
+        }
+
+
+(_r_total, _r_expression, _r_label, _r_groups, _r_successes, _r_rendered) = _setters(
+    RollResult, "total", "expression", "label", "groups", "successes", "rendered"
+)
+
+# Die state while modifiers apply, as bits of an int; a die's cache code is value * 64 + bits.
+_KEPT, _EXPLODED, _FROM_EXPLOSION, _REROLLED, _MISS, _HIT = 1, 2, 4, 8, 16, 32
+_CACHE_LIMIT = 100_000  # entries; bounds memory whatever dice are rolled
+
+
+class _PlainDice(dict[int, Die]):
+    """Kept, unmodified dice by value."""
+
+    def __missing__(self, value: int) -> Die:
+        die = Die(value)
+        if 1 <= value <= MAX_SIDES:
+            self[value] = die
+        return die
+
+
+class _CodedDice(dict[int, tuple[Die, str]]):
+    """Any die by code (value * 64 + state bits), with its Markdown rendering."""
+
+    def __missing__(self, code: int) -> tuple[Die, str]:
+        value, bits = code >> 6, code & 63
+        text = f"{value}!" if bits & _EXPLODED else str(value)
+        if bits & _HIT:
+            text = f"**{text}**"
+        if not bits & _KEPT:
+            text = f"~~{text}~~"
+        success = None if not bits & (_HIT | _MISS) else bool(bits & _HIT)
+        entry = (
+            Die(
+                value,
+                bool(bits & _KEPT),
+                bool(bits & _EXPLODED),
+                bool(bits & _FROM_EXPLOSION),
+                bool(bits & _REROLLED),
+                success,
+            ),
+            text,
+        )
+        if 1 <= value <= MAX_SIDES and len(self) < _CACHE_LIMIT:
+            self[code] = entry
+        return entry
+
+
+_plain = _PlainDice().__getitem__
+_coded = _CodedDice().__getitem__
+
+_Randint = Callable[[int, int], int]
+
+
+class _Budget:
+    """Explosions and rerolls left for one expression."""
+
+    __slots__ = ("explosions", "rerolls")
+
+    def __init__(self) -> None:
+        self.explosions = MAX_EXPLOSIONS
+        self.rerolls = MAX_REROLLS
+
+
+def _roll_plain(node: Dice, randint: _Randint) -> DiceGroupResult:
+    sides = node.sides
+    if node.count == 1:
+        value = randint(1, sides)
+        return DiceGroupResult(
+            1, sides, (_plain(value),), "", value, None, node.text, f"{node.text} ({value})"
+        )
+    values = [randint(1, sides) for _ in range(node.count)]
+    return DiceGroupResult(
+        node.count,
+        sides,
+        tuple(map(_plain, values)),
+        "",
+        sum(values),
+        None,
+        node.text,
+        f"{node.text} ({', '.join(map(str, values))})",
+    )
+
+
+def _roll_modified(node: Dice, randint: _Randint, budget: _Budget) -> DiceGroupResult:
+    sides = node.sides
+    values = [randint(1, sides) for _ in range(node.count)]
+    bits = [_KEPT] * node.count
+    for operation in node.operations:
+        if type(operation) is KeepDrop:
+            kind = operation.kind
+            order = [i for i, b in enumerate(bits) if b & _KEPT]
+            # list.sort is stable (also with reverse=True): among equal values the earlier die wins.
+            order.sort(key=values.__getitem__, reverse=kind[1] == "h")
+            for i in order[operation.count :] if kind[0] == "k" else order[: operation.count]:
+                bits[i] &= ~_KEPT
+        elif type(operation) is Filter:
+            lo, hi, keep = operation.condition.lo, operation.condition.hi, operation.keep
+            for i, b in enumerate(bits):
+                if b & _KEPT and (lo <= values[i] <= hi) is not keep:
+                    bits[i] = b & ~_KEPT
+        elif type(operation) is Explode:
+            lo, hi = operation.condition.lo, operation.condition.hi
+            new_values: list[int] = []
+            new_bits: list[int] = []
+            for v, b in zip(values, bits, strict=True):
+                while b & _KEPT and lo <= v <= hi:
+                    budget.explosions -= 1
+                    if budget.explosions < 0:
+                        raise DiceError("dice.error.too_many_explosions", {"limit": MAX_EXPLOSIONS})
+                    new_values.append(v)
+                    new_bits.append(b | _EXPLODED)
+                    v = randint(1, sides)
+                    b = _KEPT | _FROM_EXPLOSION
+                new_values.append(v)
+                new_bits.append(b)
+            values, bits = new_values, new_bits
+        else:
+            assert not isinstance(operation, KeepDrop | Filter | Explode)
+            lo, hi, recursive = operation.condition.lo, operation.condition.hi, operation.recursive
+            new_values = []
+            new_bits = []
+            for v, b in zip(values, bits, strict=True):
+                if b & _KEPT and lo <= v <= hi:
+                    # The replacement keeps the explosion origin of the die it replaces.
+                    origin = b & _FROM_EXPLOSION
+                    while True:
+                        budget.rerolls -= 1
+                        if budget.rerolls < 0:
+                            raise DiceError("dice.error.too_many_rerolls", {"limit": MAX_REROLLS})
+                        new_values.append(v)
+                        new_bits.append((b & ~_KEPT) | _REROLLED)
+                        v = randint(1, sides)
+                        b = _KEPT | origin
+                        if not (recursive and lo <= v <= hi):
+                            break
+                new_values.append(v)
+                new_bits.append(b)
+            values, bits = new_values, new_bits
+
+    success = node.success
+    successes: int | None = None
+    if success is None:
+        total = 0
+        for v, b in zip(values, bits, strict=True):
+            if b & _KEPT:
+                total += v
+        entries = [_coded(v * 64 + b) for v, b in zip(values, bits, strict=True)]
+    else:
+        lo, hi = success.lo, success.hi
+        total = 0
+        codes: list[int] = []
+        for v, b in zip(values, bits, strict=True):
+            if not b & _KEPT:
+                codes.append(v * 64 + b)
+            elif lo <= v <= hi:
+                total += 1
+                codes.append(v * 64 + b + _HIT)
+            else:
+                codes.append(v * 64 + b + _MISS)
+        successes = total
+        entries = list(map(_coded, codes))
+    return DiceGroupResult(
+        node.count,
+        sides,
+        tuple([entry[0] for entry in entries]),
+        node.operations_text,
+        total,
+        successes,
+        node.text,
+        f"{node.text} ({', '.join([entry[1] for entry in entries])})",
+    )
+
+
+def _eval(node: Node, randint: _Randint, budget: _Budget, groups: list[DiceGroupResult]) -> tuple[int, str]:
+    """Value and rendering of ``node``; recursion depth is bounded by the parser's limits."""
+    if type(node) is Dice:
+        group = _roll_plain(node, randint) if node.plain else _roll_modified(node, randint, budget)
+        groups.append(group)
+        return group.total, group.rendered
+    if type(node) is Number:
+        return node.value, node.text
+    if type(node) is Chain:
+        value, text = _eval(node.first, randint, budget, groups)
+        parts = [text]
+        for op, operand, position in node.rest:
+            right, text = _eval(operand, randint, budget, groups)
+            parts.append(op)
+            parts.append(text)
+            if op == "+":
+                value += right
+            elif op == "-":
+                value -= right
+            elif op == "*":
+                value *= right
+                if not -MAX_RESULT <= value <= MAX_RESULT:
+                    raise DiceError("dice.error.result_too_large", {"limit": MAX_RESULT}, position)
+            else:
+                if right == 0:
+                    raise DiceError("dice.error.division_by_zero", {"column": position + 1}, position)
+                value //= right  # floor division: rounds down, also for negative values
+        return value, " ".join(parts)
+    if type(node) is Group:
+        value, text = _eval(node.inner, randint, budget, groups)
+        return value, f"({text})"
+    assert isinstance(node, Negate)
+    value, text = _eval(node.operand, randint, budget, groups)
+    return -value, f"-{text}"
+
+
+def roll(expr: str | Expression, rng: RandomSource) -> RollResult:
+    """Roll ``expr`` (text or a parsed :class:`Expression`) with ``rng``.
+
+    Raises :class:`DiceError` for bad input, exceeded limits, or a :class:`ManualDice` that runs out
+    of values or holds one outside the die's faces.
+    """
+    expression = parse(expr) if isinstance(expr, str) else expr
+    randint = rng.randint
+    simple = expression.simple
+    if simple is not None:
+        # NdM, NdM+K, NdM-K: same dice, same order and same text as the general path (tested).
+        count, sides, sign, constant = simple
+        if count == 1:
+            subtotal = randint(1, sides)
+            dice: tuple[Die, ...] = (_plain(subtotal),)
+            group_rendered = f"1d{sides} ({subtotal})"
+        else:
+            values = [randint(1, sides) for _ in range(count)]
+            dice = tuple(map(_plain, values))
+            subtotal = sum(values)
+            group_rendered = f"{count}d{sides} ({', '.join(map(str, values))})"
+        if sign == "+":
+            total = subtotal + constant
+            rendered = f"{group_rendered} + {constant} = {total}"
+        elif sign == "-":
+            total = subtotal - constant
+            rendered = f"{group_rendered} - {constant} = {total}"
+        else:
+            total = subtotal
+            rendered = f"{group_rendered} = {total}"
+        group = DiceGroupResult(count, sides, dice, "", subtotal, None, f"{count}d{sides}", group_rendered)
+        return RollResult(total, expression.text, expression.label, (group,), None, rendered)
+
+    groups: list[DiceGroupResult] = []
+    total, text = _eval(expression.root, randint, _Budget(), groups)
+    if not -MAX_RESULT <= total <= MAX_RESULT:
+        raise DiceError("dice.error.result_too_large", {"limit": MAX_RESULT})
+    successes: int | None = None
+    for group in groups:
+        if group.successes is not None:
+            successes = (successes or 0) + group.successes
+    return RollResult(total, expression.text, expression.label, tuple(groups), successes, f"{text} = {total}")

@@ -1,0 +1,1 @@
+"""Use cases: one function per interaction, one transaction, returning a Reply."""

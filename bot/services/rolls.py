@@ -1,0 +1,124 @@
+"""Free dice rolls (``/roll``): parse, roll (or take dice entered by hand), log, reply."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.context import AppContext
+from bot.db.models import RollLog
+from bot.rules.dice import DiceError, ManualDice, RollResult, roll
+from bot.rules.random_source import RandomSource
+from bot.ui.reply import Colour, Field, Reply, error_reply
+
+MANUAL_DICE_MAX = 1000
+_MANUAL_SPLIT = re.compile(r"[\s,;]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who acts, where, in which language."""
+
+    user_id: int
+    guild_id: int | None
+    channel_id: int | None
+    locale: str
+
+
+class ManualDiceError(Exception):
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+def parse_manual_dice(text: str) -> list[int]:
+    """``"12, 5, 18"`` → ``[12, 5, 18]``; ``00`` on a d100 is 100 (the player's reading)."""
+    values: list[int] = []
+    for part in _MANUAL_SPLIT.split(text.strip()):
+        if not part:
+            continue
+        if not part.isdigit() or len(part) > 6:
+            raise ManualDiceError("rolls.manual.not_a_number", value=part[:20])
+        values.append(100 if part in ("00", "000") else int(part))
+        if len(values) > MANUAL_DICE_MAX:
+            raise ManualDiceError("rolls.manual.too_many_values", limit=MANUAL_DICE_MAX)
+    if not values:
+        raise ManualDiceError("rolls.manual.empty")
+    return values
+
+
+def dice_error_reply(ctx: AppContext, locale: str, error: DiceError, expression: str) -> Reply:
+    message = ctx.catalog.t(locale, error.key, **error.params)
+    if error.position is not None and 0 <= error.position <= len(expression) and len(expression) <= 120:
+        message += f"\n`{expression}`\n`{' ' * error.position}^`"
+    return error_reply(message, hint=ctx.catalog.t(locale, "dice.syntax_hint"))
+
+
+def _describe(ctx: AppContext, locale: str, result: RollResult, *, manual: bool) -> Reply:
+    t = ctx.catalog.t
+    title = result.label or result.expression
+    fields = [Field(name=t(locale, "rolls.total"), value=f"**{result.total}**", inline=True)]
+    if result.successes is not None:
+        fields.append(Field(name=t(locale, "rolls.successes"), value=str(result.successes), inline=True))
+    footer = t(locale, "rolls.footer_manual" if manual else "rolls.footer", expression=result.expression)
+    payload = result.to_dict()
+    payload["manual"] = manual
+    return Reply(
+        title=f"🎲 {title}",
+        description=result.rendered,
+        fields=tuple(fields),
+        footer=footer,
+        colour=Colour.NEUTRAL,
+        result=payload,
+        kind="roll",
+    )
+
+
+async def roll_dice(
+    ctx: AppContext,
+    caller: Caller,
+    *,
+    expression: str,
+    label: str | None = None,
+    secret: bool = False,
+    manual: str | None = None,
+    rng: RandomSource | None = None,
+) -> Reply:
+    locale = caller.locale
+    text = expression.strip()
+    if label:
+        text = f"{text} # {label.strip()}"
+    source: RandomSource = rng or ctx.rng
+    manual_dice: ManualDice | None = None
+    try:
+        if manual:
+            manual_dice = ManualDice(parse_manual_dice(manual))
+            source = manual_dice
+        result = roll(text, source)
+        if manual_dice is not None and manual_dice.remaining:
+            raise ManualDiceError("rolls.manual.too_many_dice", extra=manual_dice.remaining)
+    except DiceError as exc:
+        return dice_error_reply(ctx, locale, exc, expression)
+    except ManualDiceError as exc:
+        return error_reply(ctx.catalog.t(locale, exc.key, **exc.params), hint=ctx.catalog.t(locale, "rolls.manual.hint"))
+    reply = _describe(ctx, locale, result, manual=manual_dice is not None)
+    async with ctx.sessions.begin() as session:
+        session.add(
+            RollLog(
+                guild_id=caller.guild_id,
+                channel_id=caller.channel_id,
+                user_id=caller.user_id,
+                kind="roll",
+                expression=result.expression,
+                label=result.label,
+                total=result.total,
+                secret=secret,
+                result=reply.result or {},
+            )
+        )
+    if secret:
+        footer = (reply.footer or "") + " · " + ctx.catalog.t(locale, "rolls.secret")
+        reply = replace(reply, ephemeral=True, footer=footer)
+    return reply

@@ -1,0 +1,1 @@
+"""Rendering: the reply model and its renderers (Discord embeds/views, console text/JSON)."""

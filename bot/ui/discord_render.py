@@ -1,0 +1,67 @@
+"""Reply → ``discord.Embed`` and ``discord.ui.View`` (the Discord renderer)."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.ui.reply import ButtonStyle, Reply
+
+_STYLES = {
+    ButtonStyle.PRIMARY: discord.ButtonStyle.primary,
+    ButtonStyle.SECONDARY: discord.ButtonStyle.secondary,
+    ButtonStyle.SUCCESS: discord.ButtonStyle.success,
+    ButtonStyle.DANGER: discord.ButtonStyle.danger,
+}
+
+# Discord's own limits; the renderer trims rather than letting a long result fail the reply.
+TITLE_MAX = 256
+DESCRIPTION_MAX = 4096
+FIELD_NAME_MAX = 256
+FIELD_VALUE_MAX = 1024
+FOOTER_MAX = 2048
+FIELDS_MAX = 25
+CONTENT_MAX = 2000
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def to_embed(reply: Reply) -> discord.Embed | None:
+    if reply.title is None and reply.description is None and not reply.fields:
+        return None
+    embed = discord.Embed(
+        title=_cut(reply.title, TITLE_MAX) if reply.title else None,
+        description=_cut(reply.description, DESCRIPTION_MAX) if reply.description else None,
+        colour=int(reply.colour),
+    )
+    for item in reply.fields[:FIELDS_MAX]:
+        embed.add_field(
+            name=_cut(item.name, FIELD_NAME_MAX), value=_cut(item.value, FIELD_VALUE_MAX), inline=item.inline
+        )
+    if reply.footer:
+        embed.set_footer(text=_cut(reply.footer, FOOTER_MAX))
+    return embed
+
+
+def to_view(reply: Reply) -> discord.ui.View | None:
+    if not reply.buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for row_index, row in enumerate(reply.buttons[:5]):
+        for button in row[:5]:
+            view.add_item(
+                discord.ui.Button(
+                    label=button.label[:80],
+                    custom_id=button.custom_id[:100],
+                    style=_STYLES[button.style],
+                    emoji=button.emoji,
+                    disabled=button.disabled,
+                    row=row_index,
+                )
+            )
+    return view
+
+
+def content_of(reply: Reply) -> str | None:
+    return _cut(reply.content, CONTENT_MAX) if reply.content else None

@@ -1,0 +1,88 @@
+"""The reply model: plain data every command produces, rendered for Discord or the console.
+
+Services return a :class:`Reply` (already translated into the user's language); the cog layer
+turns it into an embed and a view, the console into text or a JSON line. ``result`` carries
+the structured outcome (every die, every modifier) for the console's ``--json`` and the logs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Colour(int, Enum):
+    NEUTRAL = 0x5865F2
+    SUCCESS = 0x2ECC71
+    FAILURE = 0xE74C3C
+    CRITICAL_SUCCESS = 0xF1C40F
+    CRITICAL_FAILURE = 0x8E44AD
+    ERROR = 0xED4245
+    SECRET = 0x2C2F33
+    INFO = 0x3498DB
+
+
+class ButtonStyle(str, Enum):
+    PRIMARY = "primary"
+    SECONDARY = "secondary"
+    SUCCESS = "success"
+    DANGER = "danger"
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    name: str
+    value: str
+    inline: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    label: str
+    custom_id: str
+    style: ButtonStyle = ButtonStyle.SECONDARY
+    emoji: str | None = None
+    disabled: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A further message the same interaction sends: to a user's DMs or to a channel."""
+
+    reply: Reply
+    user_id: int | None = None
+    channel_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    title: str | None = None
+    description: str | None = None
+    fields: tuple[Field, ...] = ()
+    footer: str | None = None
+    colour: int = Colour.NEUTRAL
+    content: str | None = None
+    ephemeral: bool = False
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    result: dict[str, Any] | None = None
+    kind: str = "message"
+    also: tuple[Delivery, ...] = field(default=())
+
+    @property
+    def is_error(self) -> bool:
+        return self.kind == "error"
+
+
+def error_reply(message: str, *, hint: str | None = None, title: str | None = None) -> Reply:
+    """An ephemeral error in the user's language (already translated)."""
+    fields = (Field(name="\u200b", value=hint),) if hint else ()
+    return Reply(
+        title=title,
+        description=message,
+        fields=fields,
+        colour=Colour.ERROR,
+        ephemeral=True,
+        kind="error",
+        result={"error": True, "message": message},
+    )

@@ -1,0 +1,64 @@
+"""Every data file validates against its schema; the loader fails fast and readably."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.data_loading import DATA_DIR, DataError, iter_data_files, load_all, validate_document, validate_file
+
+FILES = list(iter_data_files())
+
+
+def test_there_are_tables() -> None:
+    assert FILES, "data/ holds no table"
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_each_file_validates(path: Path) -> None:
+    table = validate_file(path)
+    assert table.name == path.stem
+    assert table.document["notes"] is not None
+
+
+def test_every_schema_is_used_or_shared() -> None:
+    used = {validate_file(p).schema for p in FILES} | {"common"}
+    for schema in (DATA_DIR / "schemas").glob("*.schema.json"):
+        json.loads(schema.read_text(encoding="utf-8"))  # every schema is valid JSON
+        assert schema.name.removesuffix(".schema.json") in used, f"{schema.name} is not used by any table"
+
+
+def test_load_all_is_fast() -> None:
+    started = time.perf_counter()
+    tables = load_all()
+    elapsed = time.perf_counter() - started
+    assert len(tables) == len(FILES)
+    # Start-up budget; generous for slow CI machines (measured figures live in benchmarks).
+    assert elapsed < 5
+
+
+def test_a_bad_document_lists_every_problem() -> None:
+    with pytest.raises(DataError) as info:
+        validate_document({"schema": "criticals", "table": "x", "ruleset": "nope", "entries": []})
+    problems = info.value.problems
+    assert any("ruleset" in p for p in problems)
+    assert any("title" in p for p in problems)
+    assert len(problems) >= 3
+
+
+def test_unknown_schema_is_refused() -> None:
+    with pytest.raises(DataError):
+        validate_document({"schema": "does_not_exist"})
+
+
+def test_load_all_reports_a_broken_file(tmp_path: Path) -> None:
+    (tmp_path / "schemas").mkdir()
+    for schema in (DATA_DIR / "schemas").glob("*.json"):
+        (tmp_path / "schemas" / schema.name).write_text(schema.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "broken.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_all(tmp_path)
+    assert "broken.json" in str(info.value)
