@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 import time
 from collections.abc import Sequence
@@ -24,7 +25,9 @@ def _parser() -> argparse.ArgumentParser:
     console.add_argument("--db", default=None, help="SQLite file (default: in memory)")
     console.add_argument("--locale", choices=("fr", "en"), default="fr")
     console.add_argument("--gm", default="gm", help="name of the user who holds the GM role")
-    health = sub.add_parser("health", help="exit 0 if the bot's gateway heartbeat is fresh (container HEALTHCHECK)")
+    health = sub.add_parser(
+        "health", help="exit 0 if the bot's gateway heartbeat is fresh (container HEALTHCHECK)"
+    )
     health.add_argument("--max-age", type=float, default=90.0)
     sub.add_parser("migrate", help="upgrade the database schema to the latest revision")
     backup = sub.add_parser("backup", help="copy the SQLite database safely while the bot runs")
@@ -67,10 +70,8 @@ def run(settings: Settings) -> int:
         print(_no_token_message(), file=sys.stderr)
         return EXIT_NO_TOKEN
     setup_logging(settings.log_level_number, [settings.discord_token])
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_run(settings))
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

@@ -23,10 +23,9 @@ from bot.i18n.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = (
-    "bot.cogs.dice",
-    "bot.cogs.help",
-)
+COGS_DIR = Path(__file__).resolve().parent / "cogs"
+# Every module of bot/cogs not starting with "_" is an extension (one feature, one file).
+EXTENSIONS = tuple(f"bot.cogs.{path.stem}" for path in sorted(COGS_DIR.glob("[!_]*.py")))
 
 HEALTH_FILE_ENV = "MELEE_HEALTH_FILE"
 HEALTH_INTERVAL_SECONDS = 30

@@ -21,7 +21,9 @@ def _postgres_param() -> object:
         "postgresql",
         marks=[
             pytest.mark.postgres,
-            pytest.mark.skipif(not POSTGRES_URL, reason="TEST_POSTGRES_URL not set (scripts/test.sh starts one)"),
+            pytest.mark.skipif(
+                not POSTGRES_URL, reason="TEST_POSTGRES_URL not set (scripts/test.sh starts one)"
+            ),
         ],
     )
 

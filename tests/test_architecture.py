@@ -43,7 +43,13 @@ def test_rules_import_only_stdlib_and_rules(path: Path) -> None:
 def test_rules_never_use_the_global_random() -> None:
     for path in RULE_FILES:
         text = path.read_text(encoding="utf-8")
-        for call in ("random.randint(", "random.random(", "random.choice(", "random.shuffle(", "random.seed("):
+        for call in (
+            "random.randint(",
+            "random.random(",
+            "random.choice(",
+            "random.shuffle(",
+            "random.seed(",
+        ):
             assert call not in text, f"{path} uses the module-level RNG ({call})"
 
 
@@ -51,7 +57,9 @@ def test_services_and_rules_never_import_cogs() -> None:
     for folder in ("rules", "services", "db", "ui"):
         for path in (ROOT / "bot" / folder).rglob("*.py"):
             for name in _imports(path):
-                assert not name.startswith("bot.cogs"), f"{path} imports {name}: dependencies point cogs → services"
+                assert not name.startswith("bot.cogs"), (
+                    f"{path} imports {name}: dependencies point cogs → services"
+                )
 
 
 def test_extensions_load_and_command_names_do_not_collide() -> None:

@@ -53,7 +53,9 @@ def test_bad_values_name_the_variable(env: dict[str, str]) -> None:
 
 
 def test_token_never_in_repr() -> None:
-    settings = load_settings({"DISCORD_TOKEN": "super-secret-token", "DATABASE_URL": "postgresql://u:pw@h/db"})
+    settings = load_settings(
+        {"DISCORD_TOKEN": "super-secret-token", "DATABASE_URL": "postgresql://u:pw@h/db"}
+    )
     text = repr(settings)
     assert "super-secret-token" not in text
     assert "pw" not in text.replace("postgresql", "")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import discord
 from discord import app_commands
 
+from bot.services.caller import Caller
 from bot.ui.discord_render import content_of, to_embed, to_view
 from bot.ui.reply import Reply, error_reply
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction["MeleeBot"]
+Interaction: TypeAlias = "discord.Interaction[MeleeBot]"
 
 
 def locale_of(interaction: Interaction) -> str:
@@ -26,6 +27,25 @@ def locale_of(interaction: Interaction) -> str:
 
 def ctx_of(interaction: Interaction) -> AppContext:
     return interaction.client.ctx
+
+
+def caller_of(interaction: Interaction) -> Caller:
+    channel = interaction.channel
+    parent_id = channel.parent_id if isinstance(channel, discord.Thread) else None
+    member = interaction.user if isinstance(interaction.user, discord.Member) else None
+    roles = member.roles if member is not None else []
+    permissions = interaction.permissions
+    return Caller(
+        user_id=interaction.user.id,
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id,
+        parent_channel_id=parent_id,
+        locale=locale_of(interaction),
+        role_ids=frozenset(role.id for role in roles),
+        role_names=frozenset(role.name for role in roles),
+        manage_guild=bool(permissions.manage_guild or permissions.administrator),
+        display_name=interaction.user.display_name,
+    )
 
 
 def _message_kwargs(reply: Reply) -> dict[str, Any]:
@@ -49,15 +69,14 @@ async def send_reply(interaction: Interaction, reply: Reply) -> None:
         await interaction.followup.send(ephemeral=reply.ephemeral, wait=True, **kwargs)
     else:
         await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
-    try:
-        interaction.client.ctx.observe(interaction.id, reply)
-    except RuntimeError:
-        pass
+    interaction.client.ctx.observe(interaction.id, reply)
     for delivery in reply.also:
         await _deliver(interaction, delivery.reply, user_id=delivery.user_id, channel_id=delivery.channel_id)
 
 
-async def _deliver(interaction: Interaction, reply: Reply, *, user_id: int | None, channel_id: int | None) -> None:
+async def _deliver(
+    interaction: Interaction, reply: Reply, *, user_id: int | None, channel_id: int | None
+) -> None:
     kwargs = _message_kwargs(reply)
     try:
         if user_id is not None:

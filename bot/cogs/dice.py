@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs._common import Interaction, ctx_of, locale_of, send_reply
-from bot.services.rolls import Caller, roll_dice
+from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
+from bot.services.rolls import roll_dice
 
 if TYPE_CHECKING:
     from bot.app import MeleeBot
@@ -16,15 +16,6 @@ if TYPE_CHECKING:
 EXPRESSION_MAX = 500
 LABEL_MAX = 100
 MANUAL_MAX = 1000
-
-
-def caller_of(interaction: Interaction) -> Caller:
-    return Caller(
-        user_id=interaction.user.id,
-        guild_id=interaction.guild_id,
-        channel_id=interaction.channel_id,
-        locale=locale_of(interaction),
-    )
 
 
 class DiceCog(commands.Cog):

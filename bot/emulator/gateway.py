@@ -56,6 +56,13 @@ class GatewaySession:
     buffer: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=REPLAY_BUFFER))
     identified: asyncio.Event = field(default_factory=asyncio.Event)
     resumes: int = 0
+    shard: tuple[int, int] = (0, 1)
+
+    def owns(self, guild_id: str | None) -> bool:
+        # Discord's rule: shard_id = (guild_id >> 22) % num_shards; DMs go to shard 0.
+        if guild_id is None:
+            return self.shard[0] == 0
+        return (int(guild_id) >> 22) % self.shard[1] == self.shard[0]
 
 
 class Gateway:
@@ -74,7 +81,9 @@ class Gateway:
         self.sockets.add(ws)
         session: GatewaySession | None = None
         try:
-            await ws.send_str(_dumps({"op": OP_HELLO, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
+            await ws.send_str(
+                _dumps({"op": OP_HELLO, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+            )
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
                     continue
@@ -107,10 +116,19 @@ class Gateway:
             return None
         refused = intents & Intents.PRIVILEGED & ~self.emu.config.granted_intents
         if refused:
-            self.emu.record_failure("privileged_intent", f"IDENTIFY asked for intents {refused:#x} not granted")
+            self.emu.record_failure(
+                "privileged_intent", f"IDENTIFY asked for intents {refused:#x} not granted"
+            )
             await self._close(ws, CLOSE_DISALLOWED_INTENTS, "Disallowed intent(s).")
             return None
         session = GatewaySession(session_id=secrets.token_hex(16), intents=intents, ws=ws)
+        shard = data.get("shard") or [0, 1]
+        session.shard = (int(shard[0]), int(shard[1]))
+        guilds = [g for g in self.emu.guilds.values() if session.owns(g.id)]
+        # A fresh IDENTIFY for a shard replaces its old session (a restarted bot process).
+        for old_id, old in list(self.sessions.items()):
+            if old.shard == session.shard:
+                del self.sessions[old_id]
         self.sessions[session.session_id] = session
         app = self.emu.application_id
         await self._dispatch_to(
@@ -123,19 +141,20 @@ class Gateway:
                 "session_id": session.session_id,
                 "session_type": "normal",
                 "resume_gateway_url": self.emu.gateway_url,
-                "guilds": [{"id": g.id, "unavailable": True} for g in self.emu.guilds.values()],
+                "guilds": [{"id": g.id, "unavailable": True} for g in guilds],
                 "private_channels": [],
                 "relationships": [],
                 "presences": [],
                 "geo_ordered_rtc_regions": [],
                 "guild_join_requests": [],
                 "application": {"id": app, "flags": self.emu.config.application_flags},
-                "shard": [0, 1],
-                "_trace": ["[\"melee-emulator\"]"],
+                "shard": list(session.shard),
+                "_trace": ['["melee-emulator"]'],
             },
         )
-        for guild in self.emu.guilds.values():
-            await self._dispatch_to(session, "GUILD_CREATE", self.emu.guild_create_payload(guild))
+        for guild in guilds:
+            payload = self.emu.guild_create_payload(guild, all_members=bool(intents & Intents.MEMBERS))
+            await self._dispatch_to(session, "GUILD_CREATE", payload)
         session.identified.set()
         self.emu.notify()
         return session
@@ -152,7 +171,7 @@ class Gateway:
         for seq, frame in list(session.buffer):
             if seq > last:
                 await ws.send_str(frame)
-        await self._dispatch_to(session, "RESUMED", {"_trace": ["[\"melee-emulator\"]"]})
+        await self._dispatch_to(session, "RESUMED", {"_trace": ['["melee-emulator"]']})
         self.emu.notify()
         return session
 
@@ -203,9 +222,12 @@ class Gateway:
                 session.ws = None
 
     async def dispatch(self, event: str, data: Json, *, intent: int = 0) -> None:
-        """Send an event to every session whose intents cover it (``intent`` 0: always)."""
+        """Send an event to the sessions whose intents cover it (``intent`` 0: always) and shard."""
+        guild_id = data.get("guild_id")
         for session in list(self.sessions.values()):
             if intent and not session.intents & intent:
+                continue
+            if not session.owns(guild_id):
                 continue
             await self._dispatch_to(session, event, data)
 

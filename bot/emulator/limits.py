@@ -23,8 +23,40 @@ Json = dict[str, Any]
 Path = tuple[str | int, ...]
 
 VALID_LOCALES = frozenset(
-    "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el bg ru uk "
-    "hi th zh-CN ja zh-TW ko".split()
+    {
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    }
 )
 
 COMMAND_MAX_CHARS = 4000
@@ -69,7 +101,9 @@ class ValidationErrors:
 
 def _length(errors: ValidationErrors, path: Path, value: Any, low: int, high: int) -> None:
     if not isinstance(value, str):
-        errors.add(path, "BASE_TYPE_REQUIRED" if value is None else "STRING_TYPE_CONVERT", "Must be a string.")
+        errors.add(
+            path, "BASE_TYPE_REQUIRED" if value is None else "STRING_TYPE_CONVERT", "Must be a string."
+        )
         return
     if not low <= len(value) <= high:
         if low <= 1 and high:
@@ -106,9 +140,7 @@ def _localisations(
         return {}
     for locale, text in values.items():
         if locale not in VALID_LOCALES:
-            errors.add(
-                (*path, key), "ENUM_TYPE_COERCE", f"Value \"{locale}\" is not a valid enum value."
-            )
+            errors.add((*path, key), "ENUM_TYPE_COERCE", f'Value "{locale}" is not a valid enum value.')
         elif check is not None:
             check((*path, key, locale), text)
     return {k: v for k, v in values.items() if isinstance(v, str)}
@@ -143,19 +175,24 @@ def _check_option(errors: ValidationErrors, path: Path, option: Json, depth: int
     if kind not in range(1, 12):
         errors.add((*path, "type"), "BASE_TYPE_CHOICES", f"Value must be one of {set(range(1, 12))}.")
     if kind in (1, 2):
-        if kind == 2 and depth > 0 or kind == 1 and depth > 1:
+        if (kind == 2 and depth > 0) or (kind == 1 and depth > 1):
             errors.add((*path, "type"), "APPLICATION_COMMAND_OPTION_TYPE_INVALID", "Invalid nesting")
         size += _check_options(errors, path, option.get("options") or [], depth + 1)
         return size
     choices = option.get("choices") or []
     _max_items(errors, (*path, "choices"), choices, 25)
     if choices and option.get("autocomplete"):
-        errors.add((*path, "autocomplete"), "AUTOCOMPLETE_CHOICES_CONFLICT", "Cannot set autocomplete with choices")
+        errors.add(
+            (*path, "autocomplete"), "AUTOCOMPLETE_CHOICES_CONFLICT", "Cannot set autocomplete with choices"
+        )
     for j, choice in enumerate(choices):
         cpath = (*path, "choices", j)
         _length(errors, (*cpath, "name"), choice.get("name"), 1, 100)
         cnames = _localisations(
-            errors, cpath, "name_localizations", choice.get("name_localizations"),
+            errors,
+            cpath,
+            "name_localizations",
+            choice.get("name_localizations"),
             lambda p, v: _length(errors, p, v, 1, 100),
         )
         value = choice.get("value")
@@ -176,7 +213,11 @@ def _check_options(errors: ValidationErrors, path: Path, options: list[Json], de
         name = option.get("name")
         if isinstance(name, str):
             if name in seen:
-                errors.add((*opath, "name"), "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option name already exists")
+                errors.add(
+                    (*opath, "name"),
+                    "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
+                    "Option name already exists",
+                )
             seen.add(name)
         if option.get("type") in (1, 2):
             continue
@@ -202,20 +243,30 @@ def _check_command(errors: ValidationErrors, path: Path, command: Json) -> int:
     slash = kind == 1
     _check_name(errors, (*path, "name"), command.get("name"), slash=slash)
     names = _localisations(
-        errors, path, "name_localizations", command.get("name_localizations"),
+        errors,
+        path,
+        "name_localizations",
+        command.get("name_localizations"),
         lambda p, v: _check_name(errors, p, v, slash=slash),
     )
     size = _field_size(command.get("name"), names)
     if slash:
         _length(errors, (*path, "description"), command.get("description"), 1, 100)
         descs = _localisations(
-            errors, path, "description_localizations", command.get("description_localizations"),
+            errors,
+            path,
+            "description_localizations",
+            command.get("description_localizations"),
             lambda p, v: _length(errors, p, v, 1, 100),
         )
         size += _field_size(command.get("description"), descs)
         size += _check_options(errors, path, command.get("options") or [], 0)
     elif command.get("description"):
-        errors.add((*path, "description"), "APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION", "Context menu commands cannot have description")
+        errors.add(
+            (*path, "description"),
+            "APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION",
+            "Context menu commands cannot have description",
+        )
     return size
 
 
@@ -230,10 +281,14 @@ def validate_commands(commands: Any) -> ValidationErrors:
     for i, command in enumerate(commands):
         size = _check_command(errors, (i,), command)
         if size > COMMAND_MAX_CHARS:
-            errors.add((i,), "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({COMMAND_MAX_CHARS})")
+            errors.add(
+                (i,), "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({COMMAND_MAX_CHARS})"
+            )
         key = (int(command.get("type", 1)), str(command.get("name")))
         if key in seen:
-            errors.add((i, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
+            errors.add(
+                (i, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique"
+            )
         seen.add(key)
     return errors
 
@@ -271,7 +326,9 @@ def _check_embeds(errors: ValidationErrors, embeds: Any) -> None:
             _length(errors, (*path, "fields", j, "value"), fld.get("value"), 1, 1024)
         total += _embed_size(embed)
     if total > EMBED_TOTAL_MAX:
-        errors.add(("embeds",), "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {EMBED_TOTAL_MAX}")
+        errors.add(
+            ("embeds",), "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {EMBED_TOTAL_MAX}"
+        )
 
 
 def _check_select(errors: ValidationErrors, path: Path, select: Json) -> None:
@@ -299,7 +356,11 @@ def _check_components(errors: ValidationErrors, components: Any, custom_ids: set
             return
         _length(errors, (*path, "custom_id"), custom_id, 1, CUSTOM_ID_MAX)
         if custom_id in custom_ids:
-            errors.add((*path, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
+            errors.add(
+                (*path, "custom_id"),
+                "COMPONENT_CUSTOM_ID_DUPLICATED",
+                "Component custom id cannot be duplicated",
+            )
         custom_ids.add(custom_id)
 
     def walk(items: list[Json], path: Path, top: bool) -> None:
@@ -310,9 +371,15 @@ def _check_components(errors: ValidationErrors, components: Any, custom_ids: set
                 children = item.get("components") or []
                 buttons = [c for c in children if c.get("type") == 2]
                 if len(buttons) > BUTTONS_PER_ROW_MAX or len(children) > BUTTONS_PER_ROW_MAX:
-                    errors.add((*ipath, "components"), "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
+                    errors.add(
+                        (*ipath, "components"), "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length."
+                    )
                 if any(c.get("type") in (3, 5, 6, 7, 8) for c in children) and len(children) > 1:
-                    errors.add((*ipath, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width")
+                    errors.add(
+                        (*ipath, "components"),
+                        "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                        "The specified component exceeds the maximum width",
+                    )
                 walk(children, (*ipath, "components"), False)
             elif kind == 2:
                 _max_length(errors, (*ipath, "label"), item.get("label"), BUTTON_LABEL_MAX)
@@ -357,6 +424,7 @@ def validate_modal(data: Json) -> ValidationErrors:
     for i, row in enumerate(rows):
         path: Path = ("data", "components", i)
         # Classic rows hold one child in "components"; labels (type 18) hold "component".
+        children: list[tuple[Path, Json]]
         if row.get("type") == 18:
             _length(errors, (*path, "label"), row.get("label"), 1, TEXT_INPUT_LABEL_MAX)
             children = [(("component",), row.get("component") or {})]
@@ -380,7 +448,11 @@ def validate_modal(data: Json) -> ValidationErrors:
             if isinstance(cid, str):
                 _length(errors, (*cpath, "custom_id"), cid, 1, CUSTOM_ID_MAX)
                 if cid in custom_ids:
-                    errors.add((*cpath, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
+                    errors.add(
+                        (*cpath, "custom_id"),
+                        "COMPONENT_CUSTOM_ID_DUPLICATED",
+                        "Component custom id cannot be duplicated",
+                    )
                 custom_ids.add(cid)
     return errors
 

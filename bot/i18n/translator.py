@@ -20,7 +20,9 @@ def command_key(qualified_name: str) -> str:
     return "cmd." + qualified_name.replace(" ", ".")
 
 
-def key_for(string: app_commands.locale_str, context: app_commands.TranslationContext[Any, Any]) -> str | None:
+def key_for(
+    string: app_commands.locale_str, context: app_commands.TranslationContext[Any, Any]
+) -> str | None:
     explicit = string.extras.get("key")
     if isinstance(explicit, str):
         return explicit

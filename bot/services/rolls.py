@@ -3,27 +3,18 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from bot.context import AppContext
 from bot.db.models import RollLog
 from bot.rules.dice import DiceError, ManualDice, RollResult, roll
 from bot.rules.random_source import RandomSource
+from bot.services.caller import Caller
 from bot.ui.reply import Colour, Field, Reply, error_reply
 
 MANUAL_DICE_MAX = 1000
 _MANUAL_SPLIT = re.compile(r"[\s,;]+")
-
-
-@dataclass(frozen=True, slots=True)
-class Caller:
-    """Who acts, where, in which language."""
-
-    user_id: int
-    guild_id: int | None
-    channel_id: int | None
-    locale: str
 
 
 class ManualDiceError(Exception):
@@ -102,7 +93,9 @@ async def roll_dice(
     except DiceError as exc:
         return dice_error_reply(ctx, locale, exc, expression)
     except ManualDiceError as exc:
-        return error_reply(ctx.catalog.t(locale, exc.key, **exc.params), hint=ctx.catalog.t(locale, "rolls.manual.hint"))
+        return error_reply(
+            ctx.catalog.t(locale, exc.key, **exc.params), hint=ctx.catalog.t(locale, "rolls.manual.hint")
+        )
     reply = _describe(ctx, locale, result, manual=manual_dice is not None)
     async with ctx.sessions.begin() as session:
         session.add(

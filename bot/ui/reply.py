@@ -8,7 +8,7 @@ the structured outcome (every die, every modifier) for the console's ``--json`` 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 
@@ -23,7 +23,7 @@ class Colour(int, Enum):
     INFO = 0x3498DB
 
 
-class ButtonStyle(str, Enum):
+class ButtonStyle(StrEnum):
     PRIMARY = "primary"
     SECONDARY = "secondary"
     SUCCESS = "success"

@@ -9,7 +9,7 @@ import pytest
 from bot.data_loading import DATA_DIR, validate_file
 
 SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "000_69d044075d6a247e.txt"
-KINDS = ["tranchantes"]
+KINDS = ["tranchantes", "contondantes"]
 ZONES = ["jambes", "bras", "corps", "tete"]
 DICE = re.compile(r"^[1-9][0-9]*d[1-9][0-9]*(/[1-9][0-9]*)?$")
 
@@ -143,14 +143,15 @@ def test_every_entry_has_mechanics_and_value_15_is_death(kind):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_severity_is_monotonic_in_cc_malus(kind):
-    """Rows were aligned by count; the immediate CC malus never decreases from 1 to 9 within a zone (from 10 on, losses take over)."""
+    """Rows were aligned by count: the CC malus never decreases from 1 to 8 within a zone.
+
+    From 9 on, the seed trades CC malus for other losses.
+    """
     for zone in ZONES:
         previous = 0
-        for value in range(1, 10):
+        for value in range(1, 9):
             maluses = [
-                -m["value"]
-                for m in _mech(kind, zone, value)
-                if m["type"] == "modifier" and m["stat"] == "CC"
+                -m["value"] for m in _mech(kind, zone, value) if m["type"] == "modifier" and m["stat"] == "CC"
             ]
             current = max(maluses, default=0)
             assert current >= previous, (zone, value)
@@ -296,3 +297,92 @@ def test_tranchantes_corps_tete_pins():
     assert timer("1d10/2", "round") in m13
     assert {"type": "permanent", "stat": "CT", "operation": "add", "value": -15} in m13
     assert {"type": "permanent", "stat": "intimidation", "operation": "add", "value": 8} in m13
+
+
+# ---------------------------------------------------------------- pinned entries: contondantes
+
+
+def test_contondantes_jambes_bras_pins():
+    k = "contondantes"
+    assert _mech(k, "jambes", 3) == [
+        {"type": "test", "characteristic": "Ag", "modifier": 0, "on_failure": [FALL, HALF]},
+        cc(-5, R(2)),
+    ]
+    assert _mech(k, "jambes", 6) == [
+        e_test(-20, [FALL, lose(2)]),
+        cc(-10, R("1d10")),
+        {"type": "modifier", "stat": "M", "value": -1, "duration": HEALED},
+    ]
+    assert _mech(k, "jambes", 10) == [
+        FALL,
+        {"type": "no_action", "duration": R("1d10")},
+        {"type": "halve", "stat": "M", "duration": HEALED},
+        cc(-30, EOC),
+    ]
+    m13 = _mech(k, "jambes", 13)
+    assert timer("1d10/2", "round") in m13
+    assert {"type": "disabled", "part": "leg", "lost": True, "duration": PERM} in m13
+    assert [m for m in _mech(k, "jambes", 12) if m["type"] != "death_timer"] == [
+        m for m in m13 if m["type"] not in ("death_timer", "disabled")
+    ]
+    # "5 % CC" in the seed: minus sign lost (tranchantes reads -5 %).
+    assert _mech(k, "bras", 4) == [e_test(-10, [DROP, lose(2)]), cc(-5, R("1d10/2"))]
+    # "25 % CC" in the seed: minus sign lost.
+    assert _mech(k, "bras", 9) == [
+        DROP,
+        {"type": "no_action", "duration": R("1d10")},
+        {"type": "disabled", "part": "arm", "duration": HEALED},
+        cc(-25, EOC),
+    ]
+    m11 = _mech(k, "bras", 11)
+    assert {"type": "disabled", "part": "fingers", "lost": True, "duration": PERM} in m11
+    assert DROP in m11 and cc(-20, EOC) in m11
+
+
+def test_contondantes_corps_tete_pins():
+    k = "contondantes"
+    # Scrambled N° column: the hip (E -10, 2 rounds) is 3, the collarbone (E -20) is 4.
+    assert _mech(k, "corps", 3) == [e_test(-10, [lose(2)]), cc(-5, R("1d10/2"))]
+    assert _mech(k, "corps", 4) == [e_test(-20, [lose(2)]), cc(-10, R("1d10/2"))]
+    assert _mech(k, "corps", 6) == [e_test(-30, [lose("1d10/2")]), cc(-15, R("1d10"))]
+    assert _mech(k, "corps", 9) == [
+        cc(-20, EOC),
+        {"type": "modifier", "stat": "F", "value": -20, "duration": EOC},
+    ]
+    assert _mech(k, "corps", 11) == [
+        {"type": "no_action", "duration": R("1d10")},
+        e_test(0, [UNCONSCIOUS], after=BE),
+        timer("1d10", "hour"),
+    ]
+    m13 = _mech(k, "corps", 13)
+    assert m13[0] == timer("1d10/2", "round")
+    assert m13[1]["characteristic"] == "E" and m13[1]["modifier"] == -20
+    assert _mech(k, "tete", 4) == [lose(2), cc(-10, R("1d10"))]
+    assert _mech(k, "tete", 8) == [
+        {"type": "no_action", "duration": R("1d10")},
+        cc(-30, EOC),
+        {"type": "permanent", "stat": "Soc", "operation": "add", "value": -5},
+        {"type": "permanent", "stat": "intimidation", "operation": "add", "value": 3},
+        {"type": "modifier", "stat": "all_tests", "value": -10, "duration": HEALED},
+    ]
+    assert _mech(k, "tete", 9)[0] == e_test(0, [UNCONSCIOUS], REPEAT, after=BE2)
+    assert _mech(k, "tete", 12)[0] == timer("1d10", "round", "treated")
+    m13t = _mech(k, "tete", 13)
+    assert timer("1d10/2", "round") in m13t
+    assert {"type": "permanent", "stat": "Soc", "operation": "add", "value": -15} in m13t
+    assert {"type": "disabled", "part": "eye", "lost": True, "duration": PERM} in m13t
+
+
+def test_both_kinds_share_the_same_severity_ladder():
+    """The two tables differ in wording, not in the core malus at each value (checks the alignment)."""
+    for zone in ZONES:
+        for value in range(1, 9):
+            a = [
+                m for m in _mech("tranchantes", zone, value) if m["type"] in ("test", "modifier", "lose_time")
+            ]
+            b = [
+                m
+                for m in _mech("contondantes", zone, value)
+                if m["type"] in ("test", "modifier", "lose_time")
+            ]
+            assert a == b, (zone, value)

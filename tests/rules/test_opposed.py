@@ -33,8 +33,8 @@ B = Contestant("Suspect", 40, base_label="FM")
         ((22,), (35,), "Arnolf", 1, "checks.opposed.reason.more_degrees"),  # 2 °R vs 0 °R
         ((40,), (31,), "Suspect", 1, "checks.opposed.reason.lower_roll"),  # 0 °R each, 31 < 40
         ((44,), (39,), "Suspect", 1, "checks.opposed.reason.lower_roll"),
-        ((33, 10), (33, 50), "Arnolf", 2, "checks.opposed.reason.only_one_success"),  # equal rolls
-        ((70, 80, 12), (90, 41, 15), "Arnolf", 3, "checks.opposed.reason.lower_roll"),  # 3 °R each
+        ((39, 10), (39, 50), "Arnolf", 2, "checks.opposed.reason.only_one_success"),  # equal rolls
+        ((70, 80, 12), (90, 41, 10), "Suspect", 3, "checks.opposed.reason.lower_roll"),  # 3 °R each
     ],
 )
 def test_renove_opposed(
@@ -123,9 +123,12 @@ def test_ogl_options_and_critical_rule() -> None:
 
 def test_v1_opposed_uses_margin() -> None:
     a, b = Contestant("a", 50), Contestant("b", 70)
-    result = opposed_test(a, b, system="v1", rolls_a=[20, 10], rolls_b=[40, 97])
-    assert result.rounds[0].verdict is Verdict.REROLL  # margins 30 and 30, rolls 20 < 40 → a wins?
-    assert result.winner == a
+    result = opposed_test(a, b, system="v1", rolls_a=[60, 20], rolls_b=[80, 40])
+    assert result.rounds[0].verdict is Verdict.REROLL  # both fail: roll again
+    assert result.winner == a  # margins 30 and 30: the lower roll wins
+    assert result.rounds[1].reason == "checks.opposed.reason.lower_roll"
+    better = opposed_test(a, b, system="v1", rolls_a=[45], rolls_b=[40])
+    assert better.winner == b and better.rounds[0].reason == "checks.opposed.reason.higher_margin"
 
 
 def test_to_dict_json() -> None:

@@ -1,0 +1,108 @@
+"""Rows ↔ plain objects. Atomic updates where concurrent writers could meet."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db.models import ChannelSettings, GuildSettings
+
+RULESETS = ("renove", "v1", "d20", "ogl")
+DEFAULT_RULESET = "renove"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    guild_id: int
+    ruleset: str = DEFAULT_RULESET
+    gm_role_id: int | None = None
+    gm_channel_id: int | None = None
+    locale: str | None = None
+
+
+def _config(row: GuildSettings | None, guild_id: int) -> ServerConfig:
+    if row is None:
+        return ServerConfig(guild_id=guild_id)
+    return ServerConfig(
+        guild_id=row.guild_id,
+        ruleset=row.ruleset,
+        gm_role_id=row.gm_role_id,
+        gm_channel_id=row.gm_channel_id,
+        locale=row.locale,
+    )
+
+
+async def get_server_config(session: AsyncSession, guild_id: int) -> ServerConfig:
+    return _config(await session.get(GuildSettings, guild_id), guild_id)
+
+
+async def _guild_row(session: AsyncSession, guild_id: int) -> GuildSettings:
+    row = await session.get(GuildSettings, guild_id)
+    if row is None:
+        row = GuildSettings(guild_id=guild_id, ruleset=DEFAULT_RULESET)
+        session.add(row)
+        await session.flush()
+    return row
+
+
+async def update_server_config(
+    session: AsyncSession,
+    guild_id: int,
+    *,
+    ruleset: str | None = None,
+    gm_role_id: int | None = None,
+    gm_channel_id: int | None = None,
+    clear_gm_channel: bool = False,
+) -> ServerConfig:
+    row = await _guild_row(session, guild_id)
+    if ruleset is not None:
+        row.ruleset = ruleset
+    if gm_role_id is not None:
+        row.gm_role_id = gm_role_id
+    if gm_channel_id is not None:
+        row.gm_channel_id = gm_channel_id
+    if clear_gm_channel:
+        row.gm_channel_id = None
+    await session.flush()
+    return _config(row, guild_id)
+
+
+async def channel_ruleset(session: AsyncSession, channel_ids: list[int]) -> str | None:
+    """The first override among ``channel_ids`` (a thread, then its parent channel)."""
+    if not channel_ids:
+        return None
+    rows = (
+        await session.scalars(select(ChannelSettings).where(ChannelSettings.channel_id.in_(channel_ids)))
+    ).all()
+    by_id = {row.channel_id: row.ruleset for row in rows}
+    for channel_id in channel_ids:
+        if channel_id in by_id:
+            return by_id[channel_id]
+    return None
+
+
+async def ruleset_in_force(session: AsyncSession, guild_id: int | None, channel_ids: list[int]) -> str:
+    override = await channel_ruleset(session, channel_ids)
+    if override is not None:
+        return override
+    if guild_id is None:
+        return DEFAULT_RULESET
+    return (await get_server_config(session, guild_id)).ruleset
+
+
+async def set_channel_ruleset(
+    session: AsyncSession, guild_id: int, channel_id: int, ruleset: str | None
+) -> None:
+    await _guild_row(session, guild_id)
+    row = await session.get(ChannelSettings, channel_id)
+    if ruleset is None:
+        if row is not None:
+            await session.delete(row)
+        return
+    if row is None:
+        session.add(ChannelSettings(channel_id=channel_id, guild_id=guild_id, ruleset=ruleset))
+    else:
+        row.ruleset = ruleset
+    await session.flush()
