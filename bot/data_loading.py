@@ -13,8 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
+import jsonschema_rs
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 SCHEMA_DIR = DATA_DIR / "schemas"
@@ -41,27 +40,38 @@ class Table:
         return list(entries) if isinstance(entries, list) else []
 
 
-@cache
-def _registry(schema_dir: Path) -> Registry[Any]:
-    resources = []
-    for path in sorted(schema_dir.glob("*.schema.json")):
-        contents = json.loads(path.read_text(encoding="utf-8"))
-        resources.append((path.name, Resource.from_contents(contents)))
-    registry: Registry[Any] = Registry().with_resources(resources)
-    return registry
+SCHEMA_BASE_URI = "https://melee.invalid/schemas/"
 
 
 @cache
-def _validator(schema_dir: Path, schema_name: str) -> Draft202012Validator:
-    path = schema_dir / f"{schema_name}.schema.json"
-    if not path.is_file():
-        raise DataError(str(path), [f"unknown schema {schema_name!r}"])
-    schema = json.loads(path.read_text(encoding="utf-8"))
-    return Draft202012Validator(schema, registry=_registry(schema_dir))
+def _schemas(schema_dir: Path) -> dict[str, Any]:
+    return {
+        path.name: json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted(schema_dir.glob("*.schema.json"))
+    }
+
+
+@cache
+def _validator(schema_dir: Path, schema_name: str) -> jsonschema_rs.Draft202012Validator:
+    schemas = _schemas(schema_dir)
+    file_name = f"{schema_name}.schema.json"
+    if file_name not in schemas:
+        raise DataError(str(schema_dir / file_name), [f"unknown schema {schema_name!r}"])
+
+    def retrieve(uri: str) -> Any:
+        # Schemas reference each other by file name (common.schema.json#/$defs/...); nothing is fetched.
+        name = uri.rsplit("/", 1)[-1]
+        if name not in schemas:
+            raise ValueError(f"unknown schema reference {uri}")
+        return schemas[name]
+
+    return jsonschema_rs.Draft202012Validator(
+        schemas[file_name], retriever=retrieve, base_uri=SCHEMA_BASE_URI + file_name
+    )
 
 
 def _format_error(error: Any) -> str:
-    where = "/".join(str(p) for p in error.absolute_path) or "(root)"
+    where = "/".join(str(p) for p in error.instance_path) or "(root)"
     return f"{where}: {error.message}"
 
 
@@ -73,7 +83,7 @@ def validate_document(document: Any, *, schema_dir: Path = SCHEMA_DIR, origin: s
     if not isinstance(schema_name, str):
         raise DataError(origin, ["missing 'schema' field naming data/schemas/<schema>.schema.json"])
     validator = _validator(schema_dir, schema_name)
-    errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
+    errors = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.instance_path])
     if errors:
         raise DataError(origin, [_format_error(e) for e in errors[:50]])
     return schema_name

@@ -69,9 +69,10 @@ async def send_reply(interaction: Interaction, reply: Reply) -> None:
         await interaction.followup.send(ephemeral=reply.ephemeral, wait=True, **kwargs)
     else:
         await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
-    interaction.client.ctx.observe(interaction.id, reply)
     for delivery in reply.also:
         await _deliver(interaction, delivery.reply, user_id=delivery.user_id, channel_id=delivery.channel_id)
+    # Last, so an observer (the console) knows every message of this reply has been sent.
+    interaction.client.ctx.observe(interaction.id, reply)
 
 
 async def _deliver(

@@ -5,7 +5,7 @@
 
 from .client import ClientRefused, Player, Result, Table, Upload
 from .server import ApiError, Emulator, EmulatorConfig
-from .state import FakeClock, Intents, Message, Perm
+from .state import FakeClock, Intents, Message, OffsetClock, Perm
 
 __all__ = [
     "ApiError",
@@ -15,6 +15,7 @@ __all__ = [
     "FakeClock",
     "Intents",
     "Message",
+    "OffsetClock",
     "Perm",
     "Player",
     "Result",

@@ -188,13 +188,13 @@ def test_projectiles_jambes_12_and_13_same_malus() -> None:
     j13 = _entry("projectiles", "jambes", 13)["mechanics"]
     assert j13[0] == {"type": "death_timer", "within": rounds("1d10/2"), "unless": "healed"}
     assert j13[1] == {"type": "disabled", "part": "leg", "lost": True, "duration": {"until": "permanent"}}
-    assert j13[2:] == j12[1:]
+    assert j13[2:] == [e for e in j12[1:] if e["type"] != "death_timer"]
 
 
 def test_projectiles_jambes_11_toes() -> None:
     mechanics = _entry("projectiles", "jambes", 11)["mechanics"]
     assert mechanics[0] == perm("Ag", -2, per="1d10/2")
-    assert mechanics[1]["type"] == "gm_ruling" and mechanics[1]["code"] == "big_toe_lost_on_10"
+    assert mechanics[1]["type"] == "gm_ruling" and mechanics[1]["code"] == "big_toe_on_10"
     assert mechanics[2:] == [FALL, cc(-20, rounds("1d10"))]
 
 
@@ -281,7 +281,7 @@ PARALYSIS_TEST = {"type": "test", "characteristic": "E", "modifier": -20}
 def _is_paralysis_test(effect: dict[str, Any]) -> bool:
     return {k: effect[k] for k in ("type", "characteristic", "modifier")} == PARALYSIS_TEST and [
         e.get("code") for e in effect["on_failure"]
-    ] == ["paralysis_legs"]
+    ] == ["permanent_paralysis"]
 
 
 def test_pugilat_value_15_is_death_in_every_zone() -> None:
@@ -331,7 +331,9 @@ def test_pugilat_bras_arm_tests_lose_time_only() -> None:
 
 def test_pugilat_bras_12_and_13_wrist() -> None:
     b12 = _entry("pugilat", "bras", 12)["mechanics"]
-    assert b12 == [perm("Ag", -10), no_action("1d10")]
+    assert [e["type"] for e in b12] == ["gm_ruling", "no_action"]
+    assert b12[0]["code"] == "ag_malus_two_handed" and "-10 %" in b12[0]["text"]["fr"]
+    assert b12[1] == no_action("1d10")
     assert _entry("pugilat", "bras", 13)["mechanics"] == b12
 
 
@@ -358,7 +360,7 @@ def test_pugilat_tete_8_nose_9_teeth_11_both() -> None:
     assert t8 == [no_action("1d10"), cc(-30, EOC), perm("Soc", -5), perm("intimidation", 3)]
     t9 = _entry("pugilat", "tete", 9)["mechanics"]
     assert t9[:2] == [cc(-30, EOC), no_action("1d10")]
-    assert t9[2]["code"] == "broken_teeth"
+    assert t9[2]["code"] == "lost_teeth"
     assert _entry("pugilat", "tete", 11)["mechanics"] == [*t8, t9[2]]
 
 
@@ -374,3 +376,14 @@ def test_pugilat_tete_12_eye_and_13_strangled() -> None:
         {"type": "stunned", "duration": HEALED},
         {"type": "death_timer", "within": rounds("1d10/2"), "unless": "healed"},
     ]
+
+
+def test_projectiles_corps_9_bladder_infection() -> None:
+    mechanics = _entry("projectiles", "corps", 9)["mechanics"]
+    assert mechanics[0] == {
+        "type": "death_timer",
+        "within": {"amount": "2d10", "unit": "day"},
+        "unless": "healed",
+    }
+    assert mechanics[1]["code"] == "infection_deadline_48h"
+    assert mechanics[2:] == [no_action("1d10"), cc(-30, EOC)]

@@ -30,7 +30,10 @@ FRENCH = {
 
 class FrenchTranslator(app_commands.Translator):
     async def translate(
-        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
     ) -> str | None:
         return FRENCH.get(string.message) if locale is discord.Locale.french else None
 
@@ -52,7 +55,10 @@ class DefenceView(discord.ui.View):
 class PickView(discord.ui.View):
     @discord.ui.select(
         placeholder="Arme",
-        options=[discord.SelectOption(label="Épée", value="sword"), discord.SelectOption(label="Hache", value="axe")],
+        options=[
+            discord.SelectOption(label="Épée", value="sword"),
+            discord.SelectOption(label="Hache", value="axe"),
+        ],
     )
     async def weapon(self, interaction: discord.Interaction, select: discord.ui.Select[PickView]) -> None:
         await interaction.response.send_message(f"choisi: {select.values[0]}", ephemeral=True)
@@ -60,7 +66,9 @@ class PickView(discord.ui.View):
 
 class SheetModal(discord.ui.Modal, title="Fiche de personnage"):
     name: discord.ui.TextInput[SheetModal] = discord.ui.TextInput(label="Nom")
-    wounds: discord.ui.TextInput[SheetModal] = discord.ui.TextInput(label="Points de blessure", required=False)
+    wounds: discord.ui.TextInput[SheetModal] = discord.ui.TextInput(
+        label="Points de blessure", required=False
+    )
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(f"{self.name.value}/{self.wounds.value}")

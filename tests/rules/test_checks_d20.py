@@ -23,14 +23,13 @@ from bot.rules.checks.d20 import Difficulty, SkillKind, SkillNotUsable
         (-3, 1, Outcome.CRITICAL_SUCCESS, 0),
         (25, 20, Outcome.CRITICAL_FAILURE, 0),  # 20 always fails
         (25, 19, Outcome.SUCCESS, 6),
-        (25, 4, Outcome.SUCCESS, 21 - 0),  # MR 21 > 20: critical (see below)
+        (25, 4, Outcome.CRITICAL_SUCCESS, 21),  # MR 21 > 20: critical too
         (22, 2, Outcome.SUCCESS, 20),  # MR 20 is not > 20
     ],
 )
 def test_outcomes(score: int, roll: int, outcome: Outcome, margin: int) -> None:
     result = d20.check(score, roll=roll)
-    expected = Outcome.CRITICAL_SUCCESS if result.margin > 20 else outcome
-    assert result.outcome is expected
+    assert result.outcome is outcome
     assert result.margin == margin
     assert result.die == 20
 
@@ -125,7 +124,14 @@ def test_knowledge_without_acquis_is_refused() -> None:
 
 @pytest.mark.parametrize(
     ("player", "gm", "malus", "lucky"),
-    [(5, 6, 0, True), (6, 6, 0, False), (7, 6, 0, False), (7, 6, 2, True), (8, 6, 2, False), (1, 20, 0, True)],
+    [
+        (5, 6, 0, True),
+        (6, 6, 0, False),
+        (7, 6, 0, False),
+        (7, 6, 2, True),
+        (8, 6, 2, False),
+        (1, 20, 0, True),
+    ],
 )
 def test_chance_test(player: int, gm: int, malus: int, lucky: bool) -> None:
     result = d20.chance_test(player_roll=player, gm_roll=gm, gm_malus=malus)

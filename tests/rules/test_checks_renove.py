@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.checks import DiceError, Modifier, Outcome, System, check, renove
-from bot.rules.checks.renove import Lenient, SecretTest, Secrecy, lenient_reading, secrecy
+from bot.rules.checks import DiceError, Modifier, Outcome, System, check, d20, renove, v1
+from bot.rules.checks.renove import Lenient, Secrecy, SecretTest, lenient_reading, secrecy
+from bot.rules.extended import ExtendedStatus
+from bot.rules.opposed import Status
 
 
 @pytest.mark.parametrize(
@@ -152,3 +156,29 @@ def test_degrees_consistent(target: int, roll: int) -> None:
     if 3 <= roll <= 98:
         assert r.success == (roll <= target)
         assert not r.critical
+
+
+def test_every_emitted_key_is_in_both_catalogues() -> None:
+    """Keys the rules core emits (literals and enum-built keys) exist in fr and en checks.json."""
+    root = Path(__file__).resolve().parents[2]
+    catalogues = [
+        set(json.loads((root / "bot/i18n/locales" / lang / "checks.json").read_text(encoding="utf-8")))
+        for lang in ("fr", "en")
+    ]
+    sources = [
+        *(root / "bot/rules/checks").glob("*.py"),
+        root / "bot/rules/opposed.py",
+        root / "bot/rules/extended.py",
+    ]
+    keys = {
+        k
+        for path in sources
+        for k in re.findall(r"\"(checks\.[a-z0-9_.]+)\"", path.read_text(encoding="utf-8"))
+        if not k.endswith(".")
+    }
+    keys |= {f"checks.outcome.{o.value}" for o in Outcome}
+    keys |= {"checks.outcome.fumble", "checks.outcome.impossible"}
+    keys |= {x.key for x in Lenient} | {x.key for x in v1.Band} | {x.key for x in d20.Difficulty}
+    keys |= {x.key for x in Status} | {x.key for x in ExtendedStatus}
+    for catalogue in catalogues:
+        assert keys - catalogue == set()

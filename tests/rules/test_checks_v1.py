@@ -51,7 +51,10 @@ def test_forced_notes() -> None:
 
 def test_skill_bonus_and_modifier_itemised() -> None:
     result = v1.check(
-        35, [Modifier("Charisme", 10), Modifier("checks.modifier.situational", -20)], roll=25, base_label="Soc"
+        35,
+        [Modifier("Charisme", 10), Modifier("checks.modifier.situational", -20)],
+        roll=25,
+        base_label="Soc",
     )
     assert result.target == 25
     assert result.success

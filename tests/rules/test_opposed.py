@@ -117,7 +117,9 @@ def test_ogl_options_and_critical_rule() -> None:
     assert result.winner == a and result.rounds[-1].reason == "checks.opposed.reason.critical"
     tie = opposed_test(a, b, system="ogl", rolls_a=[30, 20], rolls_b=[30, 10])
     assert len(tie.rounds) == 2 and tie.winner == a
-    fumbling = Contestant("c", 50, resolver=lambda r: ogl.check(50, roll=r, options=ogl.OglOptions(fumble_min=99)))
+    fumbling = Contestant(
+        "c", 50, resolver=lambda r: ogl.check(50, roll=r, options=ogl.OglOptions(fumble_min=99))
+    )
     assert opposed_test(fumbling, b, system="ogl", rolls_a=[99], rolls_b=[99]).rounds[0].a.critical_failure
 
 

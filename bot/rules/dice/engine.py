@@ -4,14 +4,23 @@ The random source is always passed in (``random.Random``, :class:`ManualDice`, a
 Every die costs one ``randint(1, sides)`` call, and the calls are bounded: the dice requested
 (``MAX_DICE``, checked at parse time) plus ``MAX_EXPLOSIONS`` plus ``MAX_REROLLS``.
 
-Speed notes (the benchmark is ``benchmarks/bench_dice.py``): results are frozen dataclasses whose
-``__init__`` is written by hand with slot setters, because the generated frozen ``__init__`` costs
-about twice as much; dice are immutable, so identical :class:`Die` objects (and their rendering)
-are shared through a bounded cache instead of being rebuilt for every roll.
+Speed notes (the benchmark is ``benchmarks/bench_dice.py``):
+
+* results are frozen dataclasses whose ``__init__`` is written by hand with slot setters, because
+  the generated frozen ``__init__`` costs about twice as much;
+* dice are immutable, so identical :class:`Die` objects (and their rendering) are shared through a
+  bounded cache instead of being rebuilt for every roll;
+* ``random.Random.randint`` goes through two Python-level calls per die. For an exact
+  ``random.Random`` the engine draws with its public ``getrandbits`` using CPython's own rejection
+  loop, which yields the very same values as ``randint(1, sides)`` for the same state; that
+  equivalence is checked once at import and the shortcut is only enabled if it holds. Any other
+  source (``ManualDice``, ``SystemRandom``, subclasses, test doubles) gets one ``randint(1, sides)``
+  call per die, in order.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -155,57 +164,101 @@ class _PlainDice(dict[int, Die]):
         return die
 
 
-class _CodedDice(dict[int, tuple[Die, str]]):
-    """Any die by code (value * 64 + state bits), with its Markdown rendering."""
+def _describe(code: int) -> tuple[Die, str]:
+    """The die for a code (value * 64 + state bits) and its Markdown; cached by the two dicts below."""
+    value, bits = code >> 6, code & 63
+    text = f"{value}!" if bits & _EXPLODED else str(value)
+    if bits & _HIT:
+        text = f"**{text}**"
+    if not bits & _KEPT:
+        text = f"~~{text}~~"
+    success = None if not bits & (_HIT | _MISS) else bool(bits & _HIT)
+    kept, exploded, from_explosion = bool(bits & _KEPT), bool(bits & _EXPLODED), bool(bits & _FROM_EXPLOSION)
+    die = Die(value, kept, exploded, from_explosion, bool(bits & _REROLLED), success)
+    if 1 <= value <= MAX_SIDES and len(_CODED_DICE) < _CACHE_LIMIT:
+        _CODED_DICE[code] = die
+        _CODED_TEXT[code] = text
+    return die, text
 
-    def __missing__(self, code: int) -> tuple[Die, str]:
-        value, bits = code >> 6, code & 63
-        text = f"{value}!" if bits & _EXPLODED else str(value)
-        if bits & _HIT:
-            text = f"**{text}**"
-        if not bits & _KEPT:
-            text = f"~~{text}~~"
-        success = None if not bits & (_HIT | _MISS) else bool(bits & _HIT)
-        entry = (
-            Die(
-                value,
-                bool(bits & _KEPT),
-                bool(bits & _EXPLODED),
-                bool(bits & _FROM_EXPLOSION),
-                bool(bits & _REROLLED),
-                success,
-            ),
-            text,
-        )
-        if 1 <= value <= MAX_SIDES and len(self) < _CACHE_LIMIT:
-            self[code] = entry
-        return entry
+
+class _CodedDice(dict[int, Die]):
+    def __missing__(self, code: int) -> Die:
+        return _describe(code)[0]
+
+
+class _CodedText(dict[int, str]):
+    def __missing__(self, code: int) -> str:
+        return _describe(code)[1]
 
 
 _plain = _PlainDice().__getitem__
-_coded = _CodedDice().__getitem__
-
-_Randint = Callable[[int, int], int]
-
-
-class _Budget:
-    """Explosions and rerolls left for one expression."""
-
-    __slots__ = ("explosions", "rerolls")
-
-    def __init__(self) -> None:
-        self.explosions = MAX_EXPLOSIONS
-        self.rerolls = MAX_REROLLS
+_CODED_DICE = _CodedDice()
+_CODED_TEXT = _CodedText()
+_coded_die = _CODED_DICE.__getitem__
+_coded_text = _CODED_TEXT.__getitem__
 
 
-def _roll_plain(node: Dice, randint: _Randint) -> DiceGroupResult:
+# draw(count, sides) -> `count` values in 1..sides, in the order the source produces them.
+_Draw = Callable[[int, int], list[int]]
+
+
+def _randint_draw(randint: Callable[[int, int], int]) -> _Draw:
+    def draw(count: int, sides: int) -> list[int]:
+        if count == 1:
+            return [randint(1, sides)]
+        return [randint(1, sides) for _ in range(count)]
+
+    return draw
+
+
+def _bits_draw(getrandbits: Callable[[int], int]) -> _Draw:
+    # CPython's randint(1, n) is 1 + _randbelow(n): draw n.bit_length() bits, reject values >= n.
+    def draw(count: int, sides: int) -> list[int]:
+        k = sides.bit_length()
+        if count == 1:
+            r = getrandbits(k)
+            while r >= sides:
+                r = getrandbits(k)
+            return [r + 1]
+        values: list[int] = []
+        append = values.append
+        for _ in range(count):
+            r = getrandbits(k)
+            while r >= sides:
+                r = getrandbits(k)
+            append(r + 1)
+        return values
+
+    return draw
+
+
+def _bits_draw_matches_randint() -> bool:
+    reference, candidate = random.Random(20240611), random.Random(20240611)
+    draw = _bits_draw(candidate.getrandbits)
+    for sides in (1, 2, 3, 6, 8, 10, 20, 100, 1000, 10_000):
+        for count in (1, 7):
+            if draw(count, sides) != [reference.randint(1, sides) for _ in range(count)]:
+                return False
+    return reference.getstate() == candidate.getstate()
+
+
+_BITS_DRAW_OK = _bits_draw_matches_randint()
+
+
+def _drawer(rng: RandomSource) -> _Draw:
+    if _BITS_DRAW_OK and type(rng) is random.Random:
+        return _bits_draw(rng.getrandbits)
+    return _randint_draw(rng.randint)
+
+
+def _roll_plain(node: Dice, draw: _Draw) -> DiceGroupResult:
     sides = node.sides
     if node.count == 1:
-        value = randint(1, sides)
+        value = draw(1, sides)[0]
         return DiceGroupResult(
             1, sides, (_plain(value),), "", value, None, node.text, f"{node.text} ({value})"
         )
-    values = [randint(1, sides) for _ in range(node.count)]
+    values = draw(node.count, sides)
     return DiceGroupResult(
         node.count,
         sides,
@@ -218,9 +271,10 @@ def _roll_plain(node: Dice, randint: _Randint) -> DiceGroupResult:
     )
 
 
-def _roll_modified(node: Dice, randint: _Randint, budget: _Budget) -> DiceGroupResult:
+def _roll_modified(node: Dice, draw: _Draw, budget: list[int]) -> DiceGroupResult:
+    """``budget`` is [explosions left, rerolls left] for the whole expression."""
     sides = node.sides
-    values = [randint(1, sides) for _ in range(node.count)]
+    values = draw(node.count, sides)
     bits = [_KEPT] * node.count
     for operation in node.operations:
         if type(operation) is KeepDrop:
@@ -241,12 +295,12 @@ def _roll_modified(node: Dice, randint: _Randint, budget: _Budget) -> DiceGroupR
             new_bits: list[int] = []
             for v, b in zip(values, bits, strict=True):
                 while b & _KEPT and lo <= v <= hi:
-                    budget.explosions -= 1
-                    if budget.explosions < 0:
+                    budget[0] -= 1
+                    if budget[0] < 0:
                         raise DiceError("dice.error.too_many_explosions", {"limit": MAX_EXPLOSIONS})
                     new_values.append(v)
                     new_bits.append(b | _EXPLODED)
-                    v = randint(1, sides)
+                    v = draw(1, sides)[0]
                     b = _KEPT | _FROM_EXPLOSION
                 new_values.append(v)
                 new_bits.append(b)
@@ -261,12 +315,12 @@ def _roll_modified(node: Dice, randint: _Randint, budget: _Budget) -> DiceGroupR
                     # The replacement keeps the explosion origin of the die it replaces.
                     origin = b & _FROM_EXPLOSION
                     while True:
-                        budget.rerolls -= 1
-                        if budget.rerolls < 0:
+                        budget[1] -= 1
+                        if budget[1] < 0:
                             raise DiceError("dice.error.too_many_rerolls", {"limit": MAX_REROLLS})
                         new_values.append(v)
                         new_bits.append((b & ~_KEPT) | _REROLLED)
-                        v = randint(1, sides)
+                        v = draw(1, sides)[0]
                         b = _KEPT | origin
                         if not (recursive and lo <= v <= hi):
                             break
@@ -281,11 +335,11 @@ def _roll_modified(node: Dice, randint: _Randint, budget: _Budget) -> DiceGroupR
         for v, b in zip(values, bits, strict=True):
             if b & _KEPT:
                 total += v
-        entries = [_coded(v * 64 + b) for v, b in zip(values, bits, strict=True)]
+        codes = [v * 64 + b for v, b in zip(values, bits, strict=True)]
     else:
         lo, hi = success.lo, success.hi
         total = 0
-        codes: list[int] = []
+        codes = []
         for v, b in zip(values, bits, strict=True):
             if not b & _KEPT:
                 codes.append(v * 64 + b)
@@ -295,32 +349,32 @@ def _roll_modified(node: Dice, randint: _Randint, budget: _Budget) -> DiceGroupR
             else:
                 codes.append(v * 64 + b + _MISS)
         successes = total
-        entries = list(map(_coded, codes))
+    dice = tuple(map(_coded_die, codes))
     return DiceGroupResult(
         node.count,
         sides,
-        tuple([entry[0] for entry in entries]),
+        dice,
         node.operations_text,
         total,
         successes,
         node.text,
-        f"{node.text} ({', '.join([entry[1] for entry in entries])})",
+        f"{node.text} ({', '.join(map(_coded_text, codes))})",
     )
 
 
-def _eval(node: Node, randint: _Randint, budget: _Budget, groups: list[DiceGroupResult]) -> tuple[int, str]:
+def _eval(node: Node, draw: _Draw, budget: list[int], groups: list[DiceGroupResult]) -> tuple[int, str]:
     """Value and rendering of ``node``; recursion depth is bounded by the parser's limits."""
     if type(node) is Dice:
-        group = _roll_plain(node, randint) if node.plain else _roll_modified(node, randint, budget)
+        group = _roll_plain(node, draw) if node.plain else _roll_modified(node, draw, budget)
         groups.append(group)
         return group.total, group.rendered
     if type(node) is Number:
         return node.value, node.text
     if type(node) is Chain:
-        value, text = _eval(node.first, randint, budget, groups)
+        value, text = _eval(node.first, draw, budget, groups)
         parts = [text]
         for op, operand, position in node.rest:
-            right, text = _eval(operand, randint, budget, groups)
+            right, text = _eval(operand, draw, budget, groups)
             parts.append(op)
             parts.append(text)
             if op == "+":
@@ -337,10 +391,10 @@ def _eval(node: Node, randint: _Randint, budget: _Budget, groups: list[DiceGroup
                 value //= right  # floor division: rounds down, also for negative values
         return value, " ".join(parts)
     if type(node) is Group:
-        value, text = _eval(node.inner, randint, budget, groups)
+        value, text = _eval(node.inner, draw, budget, groups)
         return value, f"({text})"
     assert isinstance(node, Negate)
-    value, text = _eval(node.operand, randint, budget, groups)
+    value, text = _eval(node.operand, draw, budget, groups)
     return -value, f"-{text}"
 
 
@@ -351,17 +405,17 @@ def roll(expr: str | Expression, rng: RandomSource) -> RollResult:
     of values or holds one outside the die's faces.
     """
     expression = parse(expr) if isinstance(expr, str) else expr
-    randint = rng.randint
+    draw = _drawer(rng)
     simple = expression.simple
     if simple is not None:
         # NdM, NdM+K, NdM-K: same dice, same order and same text as the general path (tested).
         count, sides, sign, constant = simple
         if count == 1:
-            subtotal = randint(1, sides)
+            subtotal = draw(1, sides)[0]
             dice: tuple[Die, ...] = (_plain(subtotal),)
             group_rendered = f"1d{sides} ({subtotal})"
         else:
-            values = [randint(1, sides) for _ in range(count)]
+            values = draw(count, sides)
             dice = tuple(map(_plain, values))
             subtotal = sum(values)
             group_rendered = f"{count}d{sides} ({', '.join(map(str, values))})"
@@ -378,7 +432,7 @@ def roll(expr: str | Expression, rng: RandomSource) -> RollResult:
         return RollResult(total, expression.text, expression.label, (group,), None, rendered)
 
     groups: list[DiceGroupResult] = []
-    total, text = _eval(expression.root, randint, _Budget(), groups)
+    total, text = _eval(expression.root, draw, [MAX_EXPLOSIONS, MAX_REROLLS], groups)
     if not -MAX_RESULT <= total <= MAX_RESULT:
         raise DiceError("dice.error.result_too_large", {"limit": MAX_RESULT})
     successes: int | None = None
