@@ -71,6 +71,8 @@ def parse_line(line: str) -> ConsoleLine:
     words = [head[1:]]
     while tokens and ":" not in tokens[0]:
         words.append(tokens.pop(0))
+    if not words[0]:
+        raise ConsoleInputError("a command name must follow '/'")
     return ConsoleLine(user=user, kind="slash", command=" ".join(words), options=_options(tokens))
 
 

@@ -28,7 +28,7 @@ def doc(name: str) -> dict[str, Any]:
 
 
 def entries(name: str) -> list[dict[str, Any]]:
-    return list(doc(name)["entries"])
+    return list(doc(name).get("entries", []))
 
 
 def by_id(name: str) -> dict[str, dict[str, Any]]:

@@ -103,6 +103,10 @@ class MiniBot(commands.Bot):
     async def on_ready(self) -> None:
         self.ready_event.set()
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # discord.py waits 5 s before re-identifying (Discord's identify rate limit); not here.
+        return None
+
 
 def build_commands(bot: MiniBot) -> None:
     tree = bot.tree

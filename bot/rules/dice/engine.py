@@ -27,7 +27,20 @@ from typing import Any
 
 from ..random_source import RandomSource
 from .errors import MAX_EXPLOSIONS, MAX_REROLLS, MAX_RESULT, MAX_SIDES, DiceError
-from .syntax import Chain, Dice, Explode, Expression, Filter, Group, KeepDrop, Negate, Node, Number, parse
+from .syntax import (
+    Chain,
+    Dice,
+    Explode,
+    Expression,
+    Filter,
+    Group,
+    KeepDrop,
+    Negate,
+    Node,
+    Number,
+    Reroll,
+    parse,
+)
 
 __all__ = ["DiceGroupResult", "Die", "RollResult", "roll"]
 
@@ -277,23 +290,33 @@ def _roll_modified(node: Dice, draw: _Draw, budget: list[int]) -> DiceGroupResul
     values = draw(node.count, sides)
     bits = [_KEPT] * node.count
     for operation in node.operations:
-        if type(operation) is KeepDrop:
+        if isinstance(operation, KeepDrop):
             kind = operation.kind
             order = [i for i, b in enumerate(bits) if b & _KEPT]
             # list.sort is stable (also with reverse=True): among equal values the earlier die wins.
             order.sort(key=values.__getitem__, reverse=kind[1] == "h")
             for i in order[operation.count :] if kind[0] == "k" else order[: operation.count]:
                 bits[i] &= ~_KEPT
-        elif type(operation) is Filter:
-            lo, hi, keep = operation.condition.lo, operation.condition.hi, operation.keep
+            continue
+        lo, hi = operation.condition.lo, operation.condition.hi
+        if isinstance(operation, Filter):
+            keep = operation.keep
             for i, b in enumerate(bits):
                 if b & _KEPT and (lo <= values[i] <= hi) is not keep:
                     bits[i] = b & ~_KEPT
-        elif type(operation) is Explode:
-            lo, hi = operation.condition.lo, operation.condition.hi
-            new_values: list[int] = []
-            new_bits: list[int] = []
-            for v, b in zip(values, bits, strict=True):
+            continue
+        # Explode or reroll: most rolls trigger neither, so look for a first matching die before
+        # rebuilding the lists.
+        for start, v in enumerate(values):
+            if lo <= v <= hi and bits[start] & _KEPT:
+                break
+        else:
+            continue
+        new_values = values[:start]
+        new_bits = bits[:start]
+        if isinstance(operation, Explode):
+            for i in range(start, len(values)):
+                v, b = values[i], bits[i]
                 while b & _KEPT and lo <= v <= hi:
                     budget[0] -= 1
                     if budget[0] < 0:
@@ -304,13 +327,11 @@ def _roll_modified(node: Dice, draw: _Draw, budget: list[int]) -> DiceGroupResul
                     b = _KEPT | _FROM_EXPLOSION
                 new_values.append(v)
                 new_bits.append(b)
-            values, bits = new_values, new_bits
         else:
-            assert not isinstance(operation, KeepDrop | Filter | Explode)
-            lo, hi, recursive = operation.condition.lo, operation.condition.hi, operation.recursive
-            new_values = []
-            new_bits = []
-            for v, b in zip(values, bits, strict=True):
+            assert isinstance(operation, Reroll)
+            recursive = operation.recursive
+            for i in range(start, len(values)):
+                v, b = values[i], bits[i]
                 if b & _KEPT and lo <= v <= hi:
                     # The replacement keeps the explosion origin of the die it replaces.
                     origin = b & _FROM_EXPLOSION
@@ -326,34 +347,33 @@ def _roll_modified(node: Dice, draw: _Draw, budget: list[int]) -> DiceGroupResul
                             break
                 new_values.append(v)
                 new_bits.append(b)
-            values, bits = new_values, new_bits
+        values, bits = new_values, new_bits
 
     success = node.success
     successes: int | None = None
+    total = 0
+    codes: list[int] = []
+    append = codes.append
     if success is None:
-        total = 0
         for v, b in zip(values, bits, strict=True):
             if b & _KEPT:
                 total += v
-        codes = [v * 64 + b for v, b in zip(values, bits, strict=True)]
+            append(v * 64 + b)
     else:
         lo, hi = success.lo, success.hi
-        total = 0
-        codes = []
         for v, b in zip(values, bits, strict=True):
             if not b & _KEPT:
-                codes.append(v * 64 + b)
+                append(v * 64 + b)
             elif lo <= v <= hi:
                 total += 1
-                codes.append(v * 64 + b + _HIT)
+                append(v * 64 + b + _HIT)
             else:
-                codes.append(v * 64 + b + _MISS)
+                append(v * 64 + b + _MISS)
         successes = total
-    dice = tuple(map(_coded_die, codes))
     return DiceGroupResult(
         node.count,
         sides,
-        dice,
+        tuple(map(_coded_die, codes)),
         node.operations_text,
         total,
         successes,

@@ -281,7 +281,7 @@ class _Parser:
         kind, text, pos = token
         if kind == _END:
             return DiceError("dice.error.unexpected_end", {"column": pos + 1}, pos)
-        if text == ")":
+        if text == ")" and self.depth == 0:
             return DiceError("dice.error.unbalanced_parenthesis", {"column": pos + 1}, pos)
         return DiceError("dice.error.unexpected_token", {"token": text, "column": pos + 1}, pos)
 

@@ -1,0 +1,63 @@
+"""/roll (/lancer) and /help (/aide) through the emulator against the real bot process."""
+
+from __future__ import annotations
+
+import re
+
+from .harness import E2E
+
+
+async def test_roll_shows_every_die_and_the_total(emu: E2E) -> None:
+    alice = emu.user("alice")
+    result = await alice.slash("lancer", expression="3d20+56", etiquette="Initiative")
+    assert result.callback_type == 4
+    assert not result.ephemeral
+    embed = result.embed
+    assert "Initiative" in embed["title"]
+    inside = re.search(r"\(([^)]*)\)", embed["description"])
+    assert inside is not None, embed["description"]
+    dice = [int(x) for x in re.findall(r"\d+", inside.group(1))]
+    total = int(embed["fields"][0]["value"].strip("*"))
+    assert len(dice) == 3 and all(1 <= d <= 20 for d in dice)
+    assert total == sum(dice) + 56
+
+
+async def test_dice_entered_by_hand_are_used(emu: E2E) -> None:
+    alice = emu.user("alice")
+    result = await alice.slash("lancer", expression="2d10kh1", des="3 9")
+    assert result.embed["fields"][0]["value"] == "**9**"
+    assert "main" in result.embed["footer"]["text"]
+
+
+async def test_secret_roll_is_ephemeral(emu: E2E) -> None:
+    result = await emu.user("bob").slash("lancer", expression="1d100", secret=True)
+    assert result.ephemeral
+
+
+async def test_hostile_expressions_answer_an_ephemeral_error_in_french(emu: E2E) -> None:
+    alice = emu.user("alice")
+    for expression in ("1000000d1000000", "1d1!", "(" * 400 + "1" + ")" * 99, "9" * 400, "1/0", "abc"):
+        result = await alice.slash("lancer", expression=expression)
+        assert result.callback_type == 4
+        assert result.ephemeral, expression
+        text = result.embed["description"]
+        assert "Traceback" not in text and "Error" not in text
+        assert result.embed["fields"], "a syntax hint follows the error"
+
+
+async def test_errors_follow_an_english_locale(emu: E2E) -> None:
+    bob = emu.user("bob", locale="en-US")
+    result = await bob.slash("roll", expression="2d")
+    assert result.ephemeral
+    assert "Example" in result.embed["fields"][0]["value"] or "e.g." in result.embed["fields"][0]["value"]
+
+
+async def test_help_lists_every_command_with_an_example(emu: E2E) -> None:
+    fr = await emu.user("alice").slash("aide")
+    assert fr.ephemeral
+    names = [f["name"] for f in fr.embed["fields"]]
+    assert "/lancer" in names and "/aide" in names
+    assert all("Exemple" in f["value"] for f in fr.embed["fields"])
+    en = await emu.user("bob", locale="en-US").slash("help", command="roll")
+    assert [f["name"] for f in en.embed["fields"]] == ["/roll"]
+    assert "Example" in en.embed["fields"][0]["value"]
