@@ -17,7 +17,7 @@ import logging
 import random
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -86,21 +86,23 @@ def _options(tokens: list[str]) -> dict[str, str]:
     return options
 
 
+def embed_record(embed: Mapping[str, Any]) -> dict[str, Any]:
+    footer = embed.get("footer") or {}
+    return {
+        "title": embed.get("title"),
+        "description": embed.get("description"),
+        "fields": [
+            {"name": f.get("name"), "value": f.get("value"), "inline": bool(f.get("inline"))}
+            for f in embed.get("fields", [])
+        ],
+        "footer": footer.get("text"),
+    }
+
+
 def message_json(message: Any) -> dict[str, Any]:
     return {
         "content": message.content or None,
-        "embeds": [
-            {
-                "title": e.get("title"),
-                "description": e.get("description"),
-                "fields": [
-                    {"name": f.get("name"), "value": f.get("value"), "inline": bool(f.get("inline"))}
-                    for f in e.get("fields", [])
-                ],
-                "footer": (e.get("footer") or {}).get("text"),
-            }
-            for e in message.embeds
-        ],
+        "embeds": [embed_record(e) for e in message.embeds],
         "components": [
             {"label": c.get("label"), "custom_id": c.get("custom_id"), "disabled": bool(c.get("disabled"))}
             for c in message.iter_components()
@@ -170,7 +172,7 @@ class Console:
         point_at(base)
         database_url = f"sqlite+aiosqlite:///{self.db}" if self.db else "sqlite+aiosqlite://"
         settings = Settings(
-            discord_token="console",  # noqa: S106 - the emulator accepts any token
+            discord_token="console",  # the emulator accepts any token
             database_url=database_url,
             dev_guild_id=int(guild.id),
             log_level="WARNING",
@@ -180,7 +182,7 @@ class Console:
         runner = asyncio.create_task(bot.start("console"))
         try:
             await emu.wait_until(
-                lambda: bool(emu.command_scopes(guild.id)) and bot.is_ready() or runner.done(),
+                lambda: (bool(emu.command_scopes(guild.id)) and bot.is_ready()) or runner.done(),
                 timeout=READY_TIMEOUT,
                 what="the bot to sync its commands",
             )
@@ -285,7 +287,7 @@ class Console:
         if result.message is not None:
             messages.append(result.message)
         messages.extend(result.followups)
-        primary = [r for r in replies]
+        primary = list(replies)
         for index, message in enumerate(messages):
             reply = primary[index] if index < len(primary) else None
             record = {"command": label, "user": player.name, "ephemeral": bool(message.ephemeral)}
@@ -310,20 +312,7 @@ class Console:
         from bot.ui.discord_render import to_embed
 
         embed = to_embed(reply)
-        embeds = []
-        if embed is not None:
-            data = embed.to_dict()
-            embeds.append(
-                {
-                    "title": data.get("title"),
-                    "description": data.get("description"),
-                    "fields": [
-                        {"name": f["name"], "value": f["value"], "inline": bool(f.get("inline"))}
-                        for f in data.get("fields", [])
-                    ],
-                    "footer": (data.get("footer") or {}).get("text"),
-                }
-            )
+        embeds = [embed_record(dict(embed.to_dict()))] if embed is not None else []
         self.emit(
             {
                 "command": label,

@@ -31,7 +31,10 @@ def test_parse_click_modal_and_comments() -> None:
     assert parse_line("   ").kind == "empty"
 
 
-@pytest.mark.parametrize("bad", ['/roll expression:"1d6', "@ /roll", "@alice", "roll expression:1d6", "/ expression:1"])
+BAD_LINES = ['/roll expression:"1d6', "@ /roll", "@alice", "roll expression:1d6", "/ expression:1"]
+
+
+@pytest.mark.parametrize("bad", BAD_LINES)
 def test_parse_refuses_malformed_lines(bad: str) -> None:
     with pytest.raises(ConsoleInputError):
         parse_line(bad)

@@ -5,7 +5,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, MetaData, String, Text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NAMING_CONVENTION = {
@@ -79,3 +90,49 @@ class RollLog(Base):
         Index("ix_roll_log_guild_created", "guild_id", "created_at"),
         Index("ix_roll_log_channel_created", "channel_id", "created_at"),
     )
+
+
+class Character(Base):
+    """A character sheet on one server: characteristics per ruleset, skills, equipment, conditions."""
+
+    __tablename__ = "characters"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    owner_id: Mapped[int] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(64))
+    # Case- and accent-folded name: unique per server, what lookups compare.
+    name_key: Mapped[str] = mapped_column(String(64))
+    ruleset: Mapped[str] = mapped_column(String(16))
+    characteristics: Mapped[dict[str, Any]] = mapped_column(JSON)
+    skills: Mapped[dict[str, Any]] = mapped_column(JSON)
+    skill_innate: Mapped[dict[str, Any]] = mapped_column(JSON)
+    talents: Mapped[list[str]] = mapped_column(JSON)
+    equipment: Mapped[dict[str, Any]] = mapped_column(JSON)
+    conditions: Mapped[list[str]] = mapped_column(JSON)
+    notes: Mapped[str] = mapped_column(Text, default="")
+    is_npc: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012 - SQLAlchemy's declarative API
+    __table_args__ = (
+        UniqueConstraint("guild_id", "name_key", name="uq_characters_guild_name"),
+        Index("ix_characters_guild_owner", "guild_id", "owner_id"),
+    )
+
+
+class ActiveCharacter(Base):
+    """The character a user plays on a server."""
+
+    __tablename__ = "active_characters"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    character_id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"),
+        ForeignKey("characters.id", ondelete="CASCADE"),
+        index=True,
+    )
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)

@@ -75,7 +75,7 @@ def _downgrade(connection: Connection, revision: str) -> None:
     command.downgrade(config, revision)
 
 
-async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
+async def upgrade(engine: AsyncEngine, revision: str = "heads") -> None:
     """Run Alembic migrations on ``engine`` (used at start-up, in the container and in tests)."""
     async with engine.begin() as connection:
         await connection.run_sync(_upgrade, revision)

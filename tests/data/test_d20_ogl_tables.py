@@ -1,7 +1,8 @@
-"""Seed 003 (d20, "Procédures générales") and seed 004 (ogl, "Règles OGL : Combat") tables: pinned readings."""
+"""Seed 003 (d20, "Procédures générales") and seed 004 (ogl, "Règles OGL : Combat"): pinned readings."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,8 @@ OWNED = [
     "d20_difficulty",
     "d20_simultaneous_actions",
     "d20_opposition",
+    "ogl_fumbles",
+    "ogl_wounds",
 ]
 
 
@@ -68,7 +71,11 @@ def test_d20_difficulty_ladder() -> None:
 
 
 def test_d20_simultaneous_actions() -> None:
-    assert {e["actions"]: e["modifier"] for e in entries("d20_simultaneous_actions")} == {2: -5, 3: -8, 4: -10}
+    assert {e["actions"]: e["modifier"] for e in entries("d20_simultaneous_actions")} == {
+        2: -5,
+        3: -8,
+        4: -10,
+    }
 
 
 # --- d20: attack against defence ----------------------------------------------------------------
@@ -91,13 +98,21 @@ def resolve(att_score: int, att_roll: int, def_score: int, def_roll: int) -> tup
     }
     a_ok, d_ok = "mr" in att, "mr" in dfn
     if a_ok and d_ok:
-        cmp = "attacker_higher" if att["mr"] > dfn["mr"] else "attacker_lower" if att["mr"] < dfn["mr"] else "equal"
+        cmp = (
+            "attacker_higher"
+            if att["mr"] > dfn["mr"]
+            else "attacker_lower"
+            if att["mr"] < dfn["mr"]
+            else "equal"
+        )
     else:
         cmp = "not_compared"
     matches = [
         e
         for e in entries("d20_opposition")
-        if (e["attacker"] == "success") == a_ok and (e["defender"] == "success") == d_ok and e["mr_comparison"] == cmp
+        if (e["attacker"] == "success") == a_ok
+        and (e["defender"] == "success") == d_ok
+        and e["mr_comparison"] == cmp
     ]
     assert len(matches) == 1
     case = matches[0]
@@ -109,13 +124,22 @@ def resolve(att_score: int, att_roll: int, def_score: int, def_roll: int) -> tup
 
 def test_d20_opposition_cases_as_data() -> None:
     cases = by_id("d20_opposition")
-    assert cases["both_succeed_attacker_higher"]["value"] == {"plus": ["attacker_mr"], "minus": ["defender_mr"]}
+    assert cases["both_succeed_attacker_higher"]["value"] == {
+        "plus": ["attacker_mr"],
+        "minus": ["defender_mr"],
+    }
     assert cases["both_succeed_attacker_lower"]["outcome"] == "attacker_malus"
     assert cases["both_succeed_attacker_lower"]["initiative_to_defender"] is True
     assert cases["both_succeed_equal"]["outcome"] == "blocked"
     assert cases["both_succeed_equal"]["only_retreat_possible"] is True
-    assert cases["attacker_succeeds_defender_fails"]["value"]["plus"] == ["attacker_mr", "defender_failure_margin"]
-    assert cases["attacker_fails_defender_succeeds"]["value"]["plus"] == ["attacker_failure_margin", "defender_mr"]
+    assert cases["attacker_succeeds_defender_fails"]["value"]["plus"] == [
+        "attacker_mr",
+        "defender_failure_margin",
+    ]
+    assert cases["attacker_fails_defender_succeeds"]["value"]["plus"] == [
+        "attacker_failure_margin",
+        "defender_mr",
+    ]
     assert cases["attacker_fails_defender_succeeds"]["malus_applies_to"] == "attacker_next_action"
     assert cases["both_fail"]["outcome"] == "nothing"
     assert sorted(c["seed_case"] for c in cases.values() if c["seed_case"]) == [1, 1, 2, 3, 4]
@@ -132,7 +156,9 @@ def test_d20_opposition_cases_as_data() -> None:
         ((15, 19), (12, 14), ("nothing", None)),
     ],
 )
-def test_d20_opposition_worked(att: tuple[int, int], dfn: tuple[int, int], expected: tuple[str, int | None]) -> None:
+def test_d20_opposition_worked(
+    att: tuple[int, int], dfn: tuple[int, int], expected: tuple[str, int | None]
+) -> None:
     assert resolve(*att, *dfn) == expected
 
 
@@ -150,3 +176,132 @@ def test_d20_manoeuvres_and_defences() -> None:
     assert rules["fired_parry_dodge"]["allowed"] == "no"
     assert rules["bare_hands_parry_weapon"]["allowed"] == "no"
     assert doc_["damage_index_table"]["in_seed"] is False
+
+
+# --- ogl: fumble tables -------------------------------------------------------------------------
+
+
+def _faces(rows: list[dict[str, Any]], lo: str, hi: str) -> list[int]:
+    return sorted(f for r in rows for f in range(r[lo], r[hi] + 1))
+
+
+@pytest.mark.parametrize("table", ["weapon", "natural_weapon", "unidentified"])
+def test_ogl_fumbles_cover_every_face_once(table: str) -> None:
+    rows = [e for e in entries("ogl_fumbles") if e["fumble_table"] == table]
+    assert rows
+    assert all(r["d20_min"] <= r["d20_max"] for r in rows)
+    assert _faces(rows, "d20_min", "d20_max") == list(range(1, 21))
+    ordered = sorted(rows, key=lambda r: r["d20_min"])
+    assert all(a["d20_max"] + 1 == b["d20_min"] for a, b in itertools.pairwise(ordered))
+
+
+def test_ogl_fumbles_declared_tables() -> None:
+    d = doc("ogl_fumbles")
+    assert {t["id"] for t in d["tables"]} == {e["fumble_table"] for e in d["entries"]}
+    assert [t["id"] for t in d["tables"] if t["use_by_default"]] == ["weapon", "natural_weapon"]
+    for e in d["entries"]:
+        if e["status"] == "missing":
+            assert e["effects"] == [] and e["name"] is None
+        else:
+            assert e["effects"]
+
+
+def _face(table: str, face: int) -> dict[str, Any]:
+    (row,) = [
+        e
+        for e in entries("ogl_fumbles")
+        if e["fumble_table"] == table and e["d20_min"] <= face <= e["d20_max"]
+    ]
+    return row
+
+
+def test_ogl_fumbles_pinned_faces() -> None:
+    assert _face("weapon", 5)["effects"] == [{"kind": "drop_weapon", "distance_m": "1d4"}]
+    assert _face("weapon", 16)["effects"] == [
+        {"kind": "lose_armour_piece", "piece": "random", "if_no_armour": "reroll"}
+    ]
+    assert _face("weapon", 17)["effects"][0]["if_no_ally"] == "hit_self"
+    assert _face("weapon", 18)["effects"][0] == {
+        "kind": "weapon_damaged",
+        "damage": "1d10",
+        "plus_damage_modifier": True,
+        "reduced_by_weapon_ap": True,
+    }
+    assert _face("weapon", 18)["status"] == "band_inferred"
+    assert _face("weapon", 20)["effects"] == [{"kind": "hit_self", "damage": "normal_plus_damage_modifier"}]
+    assert _face("weapon", 2)["status"] == "missing"
+    assert _face("weapon", 14)["status"] == "partial"
+    assert _face("natural_weapon", 2)["effects"] == [{"kind": "lose_combat_actions", "count": 1}]
+    assert _face("natural_weapon", 15)["effects"] == [
+        {"kind": "limb_hit_points_set", "value": -1, "wound": "serious"}
+    ]
+    assert _face("natural_weapon", 18)["effects"][0]["if_no_ally"] == "hit_self_random_location"
+    assert _face("natural_weapon", 19)["effects"] == [{"kind": "roll_again", "times": 2}]
+    assert _face("natural_weapon", 20)["effects"] == [{"kind": "roll_again", "times": 3}]
+    assert _face("unidentified", 17)["effects"] == [{"kind": "hit_self", "damage": "normal"}]
+
+
+# --- ogl: wounds --------------------------------------------------------------------------------
+
+
+def wound_level(hp_now: int, location_hp: int) -> str | None:
+    """Reference reading of the thresholds, driven by the data."""
+    level = None
+    for e in entries("ogl_wounds"):
+        t = e["threshold"]
+        bound = (0 if t["base"] == "zero" else -location_hp) + t["offset"]
+        if (hp_now <= bound) if t["comparison"] == "at_most" else (hp_now < bound):
+            level = e["id"]
+    return level
+
+
+@pytest.mark.parametrize(
+    ("hp_now", "location_hp", "expected"),
+    [
+        (3, 5, None),
+        (1, 5, None),
+        (0, 5, "minor"),
+        (-1, 5, "serious"),
+        (-5, 5, "serious"),
+        (-6, 5, "major"),
+        (-20, 4, "major"),
+    ],
+)
+def test_ogl_wound_thresholds(hp_now: int, location_hp: int, expected: str | None) -> None:
+    assert wound_level(hp_now, location_hp) == expected
+
+
+def test_ogl_wound_effects() -> None:
+    levels = by_id("ogl_wounds")
+    assert [e["id"] for e in entries("ogl_wounds")] == ["minor", "serious", "major"]
+    assert {"kind": "lose_combat_actions", "count": 1} in levels["minor"]["effects"]
+    assert {"kind": "lose_combat_actions", "count": "1d4"} in levels["serious"]["effects"]
+    trunk = next(b for b in levels["major"]["by_location"] if "head" in b["locations"])["effects"]
+    assert trunk[0]["on_failure"] == "death"
+    timers = {
+        tuple(b["locations"]): next(x for x in b["effects"] if x["kind"] == "death_timer")["combat_actions"]
+        for b in levels["major"]["by_location"]
+    }
+    assert timers[("arm", "leg")] == {"sum_of": ["CON", "POU"], "divide_by": 1, "rounding": "none"}
+    assert timers[("abdomen", "chest", "head")]["divide_by"] == 2
+    limbs = {x["id"]: x for x in doc("ogl_wounds")["lost_limbs"]}
+    assert [x["modifier"] for x in limbs["one_arm"]["effects"] if x["kind"] == "skill_modifier"] == [-20]
+    assert [x["modifier"] for x in limbs["one_leg"]["effects"] if x["kind"] == "skill_modifier"] == [-10]
+
+
+def test_ogl_knockback_and_critical() -> None:
+    d = doc("ogl_wounds")
+    kb = d["knockback"]
+    assert (kb["base_metres"], kb["extra_metre_per_full_points_above"], kb["charge_distance_multiplier"]) == (
+        1,
+        5,
+        2,
+    )
+    crit = d["critical_hit"]
+    assert crit["critical_score"] == {
+        "of": "weapon_skill",
+        "divide_by": 10,
+        "rounding": "down",
+        "success_when": "roll_at_most_score",
+    }
+    assert crit["weapon_damage"] == "maximum"

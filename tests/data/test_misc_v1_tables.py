@@ -20,6 +20,11 @@ OWNED = [
     "extended_tests",
     "interrogation",
     "chases",
+    "jumps",
+    "income",
+    "prices",
+    "tavern_games",
+    "fortune_destiny",
 ]
 
 
@@ -388,3 +393,178 @@ def test_chase_example_replays_from_its_rolls() -> None:
     assert lead == ex["final_lead_m"] == 4
     assert [s["lead_after_m"] for s in ex["steps"] if s["kind"] == "movement"] == [16, 19, 19, 4]
     assert [s["step"] for s in ex["steps"]] == [1, 2, 3, 4, 5, 6, 7]
+
+
+# --- jumps --------------------------------------------------------------------------------------
+
+
+def test_jump_height_bands() -> None:
+    d = doc("jumps")
+    rows = d["entries"]
+    assert len(rows) == 9
+    assert rows[0]["height_min_m"] == 0
+    assert rows[-1]["height_max_m"] is None
+    for before, after in itertools.pairwise(rows):
+        assert after["height_min_m"] == before["height_max_m"]
+    assert [r["ag_modifier"] for r in rows[1:-1]] == [30, 20, 10, 0, -10, -20, -30]
+    assert [r["damage_on_failure"] for r in rows] == [None, 2, 3, 3, 4, 4, 5, 5, 6]
+    assert (rows[0]["outcome"], rows[-1]["outcome"]) == ("auto_success", "auto_failure")
+    assert rows[-1]["damage_open_ended"] is True
+    assert d["light_armour_damage_reduction"] == 1
+    lj = d["long_jump"]
+    assert lj["max_distance_m"] == {"expression": "(BF+M)/2"}
+    assert lj["on_failure"] == {"lose_m": 0.5, "lose_m_per_degree": 0.5}
+    assert lj["without_run_up_divisor"] == 2
+
+
+# --- income -------------------------------------------------------------------------------------
+
+
+def test_income_levels() -> None:
+    rows = entries("income")
+    assert [r["name"] for r in rows] == [
+        "Miséreux",
+        "Pauvre",
+        "Moyen",
+        "Honnête",
+        "Bon",
+        "Très bon",
+        "Excellent",
+        "Hors du commun",
+        "Nanti",
+        "Richissime",
+    ]
+    assert [r["level"] for r in rows] == list(range(1, 11))
+    first, poor, wealthy, richest = rows[0], rows[1], rows[8], rows[9]
+    assert first["per_year"] == {"min": 0.5, "max": 5, "printed": "½-5"}
+    assert (poor["per_day"]["min"], poor["per_day"]["max"]) == (5, 10)
+    assert (wealthy["per_week"]["min"], wealthy["per_week"]["max"]) == (1200, 4500)
+    assert richest["per_week"] == {"min": 5000, "max": None, "printed": "5 000+"}
+    assert "Garde" in poor["careers_examples"]
+    for r in rows:
+        for col in ("per_day", "per_week", "per_month", "per_year"):
+            rng = r[col]
+            assert rng["max"] is None or rng["min"] <= rng["max"]
+
+
+# --- prices -------------------------------------------------------------------------------------
+
+
+def price_of(name: str, category: str, family: str | None = None) -> dict[str, Any] | None:
+    for e in entries("prices"):
+        if e["name"] == name and e["category"] == category and e["family"] == family:
+            return e["price"]
+    raise KeyError(name)
+
+
+def test_prices_counts() -> None:
+    rows = entries("prices")
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r["category"]] = counts.get(r["category"], 0) + 1
+    assert counts == {
+        "armour": 69,
+        "melee_weapons": 28,
+        "ammunition": 8,
+        "ranged_weapons": 24,
+        "services": 10,
+        "transport": 9,
+        "miscellaneous": 28,
+        "inn": 17,
+        "foodstuffs": 7,
+    }
+    assert sum(1 for r in rows if r["full_set"]) == 7
+
+
+def test_prices_pins() -> None:
+    assert price_of("Epée", "melee_weapons") == {"amount": 12, "unit": "pa"}
+    assert price_of("Bâton*", "melee_weapons") == {"amount": 3, "unit": "s"}
+    assert price_of("Arquebuse", "ranged_weapons") == {"amount": 5, "unit": "co"}
+    assert price_of("Arc Elfique", "ranged_weapons") is None
+    assert price_of("Tromblon", "ranged_weapons") == {"amount": 22, "unit": "pa"}
+    assert price_of("Location cheval", "services") == {"amount": 10, "unit": "s"}
+    assert price_of("Aiguisage", "services") == {"min": 2, "max": 8, "unit": "s"}
+    assert price_of("Dés pipés (2)", "miscellaneous") == {"amount": 3, "unit": "s"}
+    assert price_of("Bière (pinte : 33cl)", "inn") == {"amount": 1, "unit": "s"}
+    assert price_of("Repas (très bon)", "foodstuffs") == {"amount": 10, "unit": "s"}
+    assert price_of("Haubert", "armour", "Maille") == {"amount": 75, "unit": "pa"}
+    assert price_of("Manteau", "armour", "Ecailles") == {"amount": 5, "unit": "co"}
+    assert price_of("Heaume", "armour", "Plates") == {"amount": 30, "unit": "pa"}
+    assert price_of("Flèches/Carreaux bodkin", "ammunition") == {
+        "variants": [
+            {"variant": "flèches", "amount": 6, "unit": "s"},
+            {"variant": "carreaux", "amount": 8, "unit": "s"},
+        ]
+    }
+
+
+def test_prices_full_sets_match_their_pieces() -> None:
+    """The family-header reading: a full set costs the sum of one suit's pieces (in pa)."""
+    cur = {c["unit"]: c["value_in_s"] for c in doc("prices")["currencies"]}
+
+    def pa(name: str, family: str) -> float:
+        p = price_of(name, "armour", family)
+        assert p is not None and "amount" in p
+        return p["amount"] * cur[p["unit"]] / cur["pa"]
+
+    assert pa("Ecailles", "Ecailles") == pa("Cotte", "Ecailles") + pa("Jambières", "Ecailles")
+    assert pa("Maille", "Maille") == pa("Cotte", "Maille") + pa("Jambières", "Maille") + pa(
+        "Camail", "Maille"
+    )
+    assert pa("Plaques", "Plaques") == pa("Cotte", "Plaques") + pa("Jambières", "Plaques")
+    plates = ["Heaume", "Plastron", "Gantelet", "Canon d’avant bras", "Canon d’arrière bras"]
+    plates += ["Spallières", "Cuissots", "Genouillères", "Grèves", "Bottes"]
+    assert pa("Plates", "Plates") == sum(pa(n, "Plates") for n in plates)
+
+
+def test_currencies() -> None:
+    cur = {c["unit"]: c for c in doc("prices")["currencies"]}
+    assert set(cur) == {"co", "pa", "s", "liard"}
+    assert cur["co"]["value_in_s"] == 240 and cur["pa"]["value_in_s"] == 12
+    assert cur["liard"]["value_in_s"] is None
+    assert cur["liard"]["metal"] == "bronze"
+
+
+# --- tavern games -------------------------------------------------------------------------------
+
+
+def test_tavern_games() -> None:
+    rows = by_id("tavern_games")
+    assert set(rows) == {
+        "arm_wrestling_simple",
+        "arm_wrestling_full",
+        "cards_simple",
+        "cards_full",
+        "dice_simple",
+        "dice_full",
+        "drinking",
+        "knife_throwing",
+    }
+    arm = rows["arm_wrestling_full"]
+    assert (arm["score"]["win_at"], arm["score"]["lose_at"]) == (2, -2)
+    assert arm["cheating"]["effect"] == {"F_bonus_this_round": 10}
+    assert rows["cards_simple"]["skill_bonus"]["divide_by"] == 2
+    assert rows["cards_simple"]["cheating"]["effect"] == {"skill_bonus_multiplier": 2}
+    decks = {d["players"]: d["cards"] for d in rows["cards_full"]["deck_sizes"]}
+    assert decks == {3: 32, 4: 32, 5: 40, 6: 44, 7: 48, 8: 52}
+    assert rows["cards_full"]["cheating"]["max_hidden_cards"] == 2
+    low_to_high = [r["low_to_high"] for r in rows["cards_full"]["hand_rankings"]]
+    assert low_to_high[0][5:7] == ["Full", "Carré"] and low_to_high[1][5:7] == ["Couleur", "Full"]
+    assert len(rows["dice_full"]["hand_rankings"][0]["low_to_high"]) == 8
+    assert rows["dice_full"]["cheating"]["effect"]["check_dice"] == "1d20"
+    assert rows["drinking"]["elimination"] == {"failures": 4}
+    knives = rows["knife_throwing"]
+    assert knives["throws"] == 3
+    assert knives["score"] == {"on_success": "margin", "on_failure": "1d10", "highest_total_wins": True}
+
+
+# --- fortune / destiny --------------------------------------------------------------------------
+
+
+def test_fortune_destiny() -> None:
+    rows = by_id("fortune_destiny")
+    assert rows["destiny"]["uses"] == ["avoid_death", "avoid_paralysis"]
+    assert "avoid_limb_loss" in rows["destiny"]["cannot"]
+    assert rows["fortune"]["gm_approval"] is True
+    assert "avoid_critical_failure_effects" in rows["fortune"]["cannot"]
+    assert len(rows["fortune"]["examples"]) == 5

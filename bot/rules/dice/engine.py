@@ -284,6 +284,31 @@ def _roll_plain(node: Dice, draw: _Draw) -> DiceGroupResult:
     )
 
 
+def _roll_keep(node: Dice, keep: KeepDrop, draw: _Draw) -> DiceGroupResult:
+    """One keep/drop and nothing else (2d10kh1, 4d6kh3): same result as :func:`_roll_modified`."""
+    count = node.count
+    values = draw(count, node.sides)
+    kind = keep.kind
+    # sorted() is stable (also with reverse=True): among equal values the earlier die wins.
+    order = sorted(range(count), key=values.__getitem__, reverse=kind[1] == "h")
+    dropped = order[keep.count :] if kind[0] == "k" else order[: keep.count]
+    codes = [v * 64 + _KEPT for v in values]
+    total = sum(values)
+    for i in dropped:
+        codes[i] -= _KEPT
+        total -= values[i]
+    return DiceGroupResult(
+        count,
+        node.sides,
+        tuple(map(_coded_die, codes)),
+        node.operations_text,
+        total,
+        None,
+        node.text,
+        f"{node.text} ({', '.join(map(_coded_text, codes))})",
+    )
+
+
 def _roll_modified(node: Dice, draw: _Draw, budget: list[int]) -> DiceGroupResult:
     """``budget`` is [explosions left, rerolls left] for the whole expression."""
     sides = node.sides
@@ -385,7 +410,12 @@ def _roll_modified(node: Dice, draw: _Draw, budget: list[int]) -> DiceGroupResul
 def _eval(node: Node, draw: _Draw, budget: list[int], groups: list[DiceGroupResult]) -> tuple[int, str]:
     """Value and rendering of ``node``; recursion depth is bounded by the parser's limits."""
     if type(node) is Dice:
-        group = _roll_plain(node, draw) if node.plain else _roll_modified(node, draw, budget)
+        if node.plain:
+            group = _roll_plain(node, draw)
+        elif node.single_keep is not None:
+            group = _roll_keep(node, node.single_keep, draw)
+        else:
+            group = _roll_modified(node, draw, budget)
         groups.append(group)
         return group.total, group.rendered
     if type(node) is Number:
@@ -450,6 +480,18 @@ def roll(expr: str | Expression, rng: RandomSource) -> RollResult:
             rendered = f"{group_rendered} = {total}"
         group = DiceGroupResult(count, sides, dice, "", subtotal, None, f"{count}d{sides}", group_rendered)
         return RollResult(total, expression.text, expression.label, (group,), None, rendered)
+
+    root = expression.root
+    if type(root) is Dice:
+        # A lone dice group (2d10kh1, 1d6!, 10d10>7): no tree to walk.
+        if root.single_keep is not None:
+            group = _roll_keep(root, root.single_keep, draw)
+        else:
+            group = _roll_modified(root, draw, [MAX_EXPLOSIONS, MAX_REROLLS])
+        total = group.total
+        return RollResult(
+            total, expression.text, expression.label, (group,), group.successes, f"{group.rendered} = {total}"
+        )
 
     groups: list[DiceGroupResult] = []
     total, text = _eval(expression.root, draw, [MAX_EXPLOSIONS, MAX_REROLLS], groups)

@@ -149,6 +149,9 @@ class Dice:
     text: str  # normalised, e.g. "2d10kh1"
     operations_text: str  # e.g. "kh1" ("" for plain dice)
     plain: bool  # no modifier and no success condition: the engine's fastest path
+    # The modifier when it is a single keep/drop and there is no success condition (2d10kh1,
+    # 4d6kh3): the engine has a shorter path for this frequent case.
+    single_keep: KeepDrop | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,6 +443,9 @@ class _Parser:
             f"{count}d{sides}{operations_text}",
             operations_text,
             not operations and success is None,
+            operations[0]
+            if len(operations) == 1 and isinstance(operations[0], KeepDrop) and success is None
+            else None,
         )
 
     def comparison(self, after: str) -> Condition | None:

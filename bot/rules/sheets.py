@@ -1,0 +1,640 @@
+"""Character sheets per ruleset: which characteristics exist, their ranges, what is computed.
+
+Pure: standard library only. Problems are returned as ``Problem(key, params)`` where ``key``
+is a catalogue key (``characters.stat.unknown`` …); the service layer translates them.
+
+Kinds of characteristic:
+
+* **primary** — typed by the player, with a range; required or with a default;
+* **current** — a running value (current Blessures, PV, PC, fortune points …) defaulting to
+  its maximum, changed during play;
+* **computed** — always derived from the others (BF = F // 10, PV max = 35 + CON …); never typed.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+RULESETS: Final = ("renove", "v1", "d20", "ogl")
+
+NAME_MAX: Final = 64
+SKILL_NAME_MAX: Final = 64
+SKILLS_MAX: Final = 100
+TALENTS_MAX: Final = 100
+TALENT_MAX: Final = 64
+CONDITIONS_MAX: Final = 30
+CONDITION_MAX: Final = 64
+NOTES_MAX: Final = 2000
+VALUE_MAX: Final = 999
+ARMOUR_ZONES: Final = ("tete", "corps", "bras", "jambes")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+class SheetError(Exception):
+    """One or more problems with the data a user gave."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(p.key for p in self.problems))
+
+
+Derive = Callable[[Mapping[str, int]], int]
+
+
+@dataclass(frozen=True, slots=True)
+class Stat:
+    code: str
+    minimum: int = 0
+    maximum: int = 100
+    required: bool = False
+    default: int | None = None
+    kind: str = "primary"  # primary | current | computed
+    derive: Derive | None = None  # computed value, or the default (maximum) of a current value
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetSheet:
+    ruleset: str
+    stats: tuple[Stat, ...]
+    # d20: skills are Inné/Acquis pairs.
+    innate_skills: bool = False
+
+    def stat(self, code: str) -> Stat:
+        for stat in self.stats:
+            if stat.code == code:
+                return stat
+        raise KeyError(code)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(s.code for s in self.stats)
+
+    @property
+    def settable(self) -> tuple[str, ...]:
+        return tuple(s.code for s in self.stats if s.kind != "computed")
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        return tuple(s.code for s in self.stats if s.required)
+
+    def canonical(self, code: str) -> str | None:
+        wanted = fold(code)
+        for stat in self.stats:
+            if fold(stat.code) == wanted or wanted in (fold(a) for a in stat.aliases):
+                return stat.code
+        return None
+
+
+def _pct(code: str, *aliases: str) -> Stat:
+    return Stat(code, 0, 100, required=True, aliases=aliases)
+
+
+def _tens(source: str) -> Derive:
+    return lambda values: values.get(source, 0) // 10
+
+
+def _ogl_hp(values: Mapping[str, int]) -> int:
+    # RuneQuest: total hit points = (CON + SIZ) / 2, rounded up.
+    return -(-(values.get("CON", 0) + values.get("SIZ", 0)) // 2)
+
+
+SHEETS: Final[dict[str, RulesetSheet]] = {
+    "renove": RulesetSheet(
+        "renove",
+        (
+            _pct("CC", "WS"),
+            _pct("CT", "BS"),
+            _pct("F", "S"),
+            _pct("E", "T"),
+            _pct("Ag"),
+            _pct("Int"),
+            _pct("FM", "WP"),
+            _pct("Soc", "Fel"),
+            Stat("A", 0, 10, default=1),
+            Stat("M", 0, 20, default=4),
+            Stat("Mag", 0, 10, default=0),
+            Stat("BF", 0, 10, kind="computed", derive=_tens("F"), aliases=("SB",)),
+            Stat("BE", 0, 10, kind="computed", derive=_tens("E"), aliases=("TB",)),
+            Stat("BA", 0, 10, kind="computed", derive=_tens("Ag")),
+            Stat("PF", 0, 20, default=0, kind="current", aliases=("Fortune",)),
+            Stat("PD", 0, 20, default=0, kind="current", aliases=("Destin", "Fate")),
+        ),
+    ),
+    "v1": RulesetSheet(
+        "v1",
+        (
+            _pct("CC", "WS"),
+            _pct("CT", "BS"),
+            Stat("F", 0, 10, required=True, aliases=("S",)),
+            Stat("E", 0, 10, required=True, aliases=("T",)),
+            Stat("B", 1, 50, required=True, aliases=("W", "Blessures")),
+            _pct("I"),
+            Stat("A", 0, 10, default=1),
+            _pct("Dex"),
+            _pct("Cd", "Ld"),
+            _pct("Int"),
+            _pct("Cl", "Cool"),
+            _pct("FM", "WP"),
+            _pct("Soc", "Fel"),
+            Stat("Bact", -50, 50, kind="current", derive=lambda v: v.get("B", 0)),
+        ),
+    ),
+    "d20": RulesetSheet(
+        "d20",
+        (
+            Stat("FOR", 1, 30, required=True, aliases=("STR",)),
+            Stat("CON", 1, 30, required=True),
+            Stat("AGI", 1, 30, required=True),
+            Stat("DEX", 1, 30, required=True),
+            Stat("PER", 1, 30, required=True),
+            Stat("INT", 1, 30, required=True),
+            Stat("VOL", 1, 30, required=True, aliases=("WIL",)),
+            Stat("CHA", 1, 30, required=True),
+            Stat("PVmax", 0, 200, kind="computed", derive=lambda v: 35 + v.get("CON", 0)),
+            Stat("PCmax", 0, 200, kind="computed", derive=lambda v: 2 * v.get("CON", 0)),
+            Stat("PV", -200, 200, kind="current", derive=lambda v: 35 + v.get("CON", 0)),
+            Stat("PC", -200, 200, kind="current", derive=lambda v: 2 * v.get("CON", 0)),
+        ),
+        innate_skills=True,
+    ),
+    "ogl": RulesetSheet(
+        "ogl",
+        (
+            Stat("STR", 1, 50, required=True, aliases=("FOR",)),
+            Stat("CON", 1, 50, required=True),
+            Stat("SIZ", 1, 50, required=True, aliases=("TAI",)),
+            Stat("INT", 1, 50, required=True),
+            Stat("POW", 1, 50, required=True, aliases=("POU",)),
+            Stat("DEX", 1, 50, required=True),
+            Stat("CHA", 1, 50, required=True),
+            Stat("PVmax", 0, 100, kind="computed", derive=_ogl_hp),
+            Stat("PV", -100, 100, kind="current", derive=_ogl_hp),
+        ),
+    ),
+}
+
+# OGL hit points per location: share of the total, rounded up (RuneQuest's table).
+OGL_LOCATIONS: Final = (
+    ("jambe_d", 1, 3),
+    ("jambe_g", 1, 3),
+    ("abdomen", 1, 3),
+    ("poitrine", 2, 5),
+    ("bras_d", 1, 4),
+    ("bras_g", 1, 4),
+    ("tete", 1, 3),
+)
+
+
+def location_hp(characteristics: Mapping[str, int]) -> dict[str, int]:
+    total = _ogl_hp(characteristics)
+    return {name: max(1, -(-total * num // den)) for name, num, den in OGL_LOCATIONS}
+
+
+def sheet_for(ruleset: str) -> RulesetSheet:
+    try:
+        return SHEETS[ruleset]
+    except KeyError:
+        raise SheetError([Problem("characters.error.unknown_ruleset", {"ruleset": ruleset})]) from None
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive key: "Épée Longue" → "epee longue"."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(stripped.casefold().split())
+
+
+# -- compact strings -------------------------------------------------------------------------
+
+_PAIR = re.compile(r"\s*([^:=,;\s][^:=,;]*?)\s*[:=]\s*([+-]?\d{1,6})(?:/(\d{1,6}))?\s*(?:[,;]\s*|(?=\s)|$)")
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    name: str
+    value: int
+    relative: bool = False  # "+5" / "-5": add to the current value
+    second: int | None = None  # d20 skills "Inné/Acquis": the Acquis part
+
+
+def parse_pairs(text: str) -> list[Change]:
+    """``"CC:45 CT:30, F=+5"`` → changes; raises SheetError pointing at what it cannot read."""
+    changes: list[Change] = []
+    position = 0
+    text = text.strip()
+    while position < len(text):
+        match = _PAIR.match(text, position)
+        if match is None or match.end() == position:
+            rest = text[position:].strip()
+            raise SheetError([Problem("characters.error.unreadable", {"text": rest[:40]})])
+        raw = match.group(2)
+        changes.append(
+            Change(
+                name=match.group(1).strip(),
+                value=int(raw),
+                relative=raw[0] in "+-",
+                second=int(match.group(3)) if match.group(3) is not None else None,
+            )
+        )
+        position = match.end()
+    if not changes:
+        raise SheetError([Problem("characters.error.unreadable", {"text": text[:40]})])
+    return changes
+
+
+def parse_list(text: str) -> tuple[list[str], list[str]]:
+    """``"Ambidextre, -Sang-froid, +Résistance"`` → (to add, to remove)."""
+    add: list[str] = []
+    remove: list[str] = []
+    for part in re.split(r"[,;\n]", text):
+        item = part.strip()
+        if not item:
+            continue
+        if item.startswith("-"):
+            item = item[1:].strip()
+            if item:
+                remove.append(item)
+        else:
+            item = item.removeprefix("+").strip()
+            if item:
+                add.append(item)
+    return add, remove
+
+
+# -- characteristics -------------------------------------------------------------------------
+
+
+def apply_stat_changes(
+    ruleset: str, previous: Mapping[str, int] | None, changes: Iterable[Change]
+) -> dict[str, int]:
+    """New characteristics from ``previous`` (None at creation) and ``changes``; every problem raised."""
+    sheet = sheet_for(ruleset)
+    problems: list[Problem] = []
+    given: dict[str, int] = {}
+    base = dict(previous or {})
+    for change in changes:
+        code = sheet.canonical(change.name)
+        if code is None:
+            problems.append(
+                Problem(
+                    "characters.stat.unknown",
+                    {"stat": change.name[:20], "known": " ".join(sheet.settable), "ruleset": ruleset},
+                )
+            )
+            continue
+        if sheet.stat(code).kind == "computed":
+            problems.append(Problem("characters.stat.computed", {"stat": code}))
+            continue
+        if code in given:
+            problems.append(Problem("characters.stat.twice", {"stat": code}))
+            continue
+        if change.relative and previous is not None:
+            current = base.get(code)
+            if current is None:
+                current = _default_of(sheet.stat(code), {**base, **given}) or 0
+            given[code] = current + change.value
+        else:
+            given[code] = change.value
+    if problems:
+        raise SheetError(problems)
+    return validate_characteristics(ruleset, {**base, **given}, reset_current=previous is None)
+
+
+def _default_of(stat: Stat, values: Mapping[str, int]) -> int | None:
+    if stat.derive is not None:
+        return stat.derive(values)
+    return stat.default
+
+
+def validate_characteristics(
+    ruleset: str, values: Mapping[str, int], *, reset_current: bool = False
+) -> dict[str, int]:
+    """Check ranges and required stats, fill defaults, recompute computed ones; raise every problem.
+
+    Keys are canonical codes; unknown keys are problems; computed keys in ``values`` are ignored.
+    """
+    sheet = sheet_for(ruleset)
+    problems: list[Problem] = []
+    out: dict[str, int] = {}
+    for key, value in values.items():
+        code = sheet.canonical(key)
+        if code is None:
+            problems.append(
+                Problem(
+                    "characters.stat.unknown",
+                    {"stat": str(key)[:20], "known": " ".join(sheet.settable), "ruleset": ruleset},
+                )
+            )
+            continue
+        if sheet.stat(code).kind == "computed":
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.append(Problem("characters.stat.not_integer", {"stat": code}))
+            continue
+        out[code] = value
+    missing = [code for code in sheet.required if code not in out]
+    if missing:
+        problems.append(Problem("characters.stat.missing", {"stats": " ".join(missing), "ruleset": ruleset}))
+    if problems:
+        raise SheetError(problems)
+    for stat in sheet.stats:
+        if stat.kind == "primary" and stat.code not in out and stat.default is not None:
+            out[stat.code] = stat.default
+    for stat in sheet.stats:
+        if stat.kind == "computed" and stat.derive is not None:
+            out[stat.code] = stat.derive(out)
+    for stat in sheet.stats:
+        if stat.kind == "current" and (stat.code not in out or (reset_current and stat.code not in values)):
+            default = _default_of(stat, out)
+            if default is not None:
+                out[stat.code] = default
+    for stat in sheet.stats:
+        number = out.get(stat.code)
+        if number is not None and stat.kind != "computed" and not stat.minimum <= number <= stat.maximum:
+            problems.append(
+                Problem(
+                    "characters.stat.range",
+                    {"stat": stat.code, "value": number, "min": stat.minimum, "max": stat.maximum},
+                )
+            )
+    if problems:
+        raise SheetError(problems)
+    return {stat.code: out[stat.code] for stat in sheet.stats if stat.code in out}
+
+
+# -- skills, talents, conditions -------------------------------------------------------------
+
+
+def _find_key(mapping: Mapping[str, Any], name: str) -> str | None:
+    wanted = fold(name)
+    return next((k for k in mapping if fold(k) == wanted), None)
+
+
+def apply_skill_changes(
+    ruleset: str,
+    skills: Mapping[str, int],
+    innate: Mapping[str, int],
+    changes: Iterable[Change],
+) -> tuple[dict[str, int], dict[str, int]]:
+    """Set (``Nom:45``), adjust (``Nom:+5``) or remove (``Nom:0``) skills; d20 takes ``Nom:Inné/Acquis``."""
+    sheet = sheet_for(ruleset)
+    new_skills = dict(skills)
+    new_innate = dict(innate)
+    problems: list[Problem] = []
+    for change in changes:
+        name = " ".join(change.name.split())
+        if len(name) > SKILL_NAME_MAX:
+            problems.append(Problem("characters.skill.name_too_long", {"max": SKILL_NAME_MAX}))
+            continue
+        key = _find_key(new_skills, name) or name
+        if change.second is not None:
+            if not sheet.innate_skills:
+                problems.append(Problem("characters.skill.no_innate", {"skill": name, "ruleset": ruleset}))
+                continue
+            innate_value, value = change.value, change.second
+            if not 0 <= innate_value <= VALUE_MAX:
+                problems.append(
+                    Problem(
+                        "characters.skill.range",
+                        {"skill": name, "value": innate_value, "max": VALUE_MAX},
+                    )
+                )
+                continue
+            new_innate[key] = innate_value
+        elif change.relative:
+            value = new_skills.get(key, 0) + change.value
+        else:
+            value = change.value
+        if value == 0 and change.second is None:
+            new_skills.pop(key, None)
+            new_innate.pop(key, None)
+            continue
+        if not 0 <= value <= VALUE_MAX:
+            problems.append(
+                Problem("characters.skill.range", {"skill": name, "value": value, "max": VALUE_MAX})
+            )
+            continue
+        new_skills[key] = value
+    if len(new_skills) > SKILLS_MAX:
+        problems.append(Problem("characters.skill.too_many", {"max": SKILLS_MAX}))
+    if problems:
+        raise SheetError(problems)
+    return new_skills, new_innate
+
+
+def apply_list_changes(
+    items: Iterable[str],
+    add: Iterable[str],
+    remove: Iterable[str],
+    *,
+    item_max: int,
+    count_max: int,
+    kind: str,
+) -> list[str]:
+    """Add and remove names (case/accents-insensitive); ``kind`` is "talent" or "condition"."""
+    out = list(items)
+    problems: list[Problem] = []
+    for name in remove:
+        wanted = fold(name)
+        kept = [x for x in out if fold(x) != wanted]
+        if len(kept) == len(out):
+            problems.append(Problem(f"characters.{kind}.not_present", {"name": name[:40]}))
+        out = kept
+    for raw in add:
+        name = " ".join(raw.split())
+        if len(name) > item_max:
+            problems.append(Problem(f"characters.{kind}.too_long", {"max": item_max}))
+            continue
+        if fold(name) not in {fold(x) for x in out}:
+            out.append(name)
+    if len(out) > count_max:
+        problems.append(Problem(f"characters.{kind}.too_many", {"max": count_max}))
+    if problems:
+        raise SheetError(problems)
+    return out
+
+
+def check_name(name: str) -> str:
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise SheetError([Problem("characters.error.name_empty")])
+    if len(cleaned) > NAME_MAX:
+        raise SheetError([Problem("characters.error.name_too_long", {"max": NAME_MAX})])
+    if any(ch in cleaned for ch in "`*_~|<>@#"):
+        raise SheetError([Problem("characters.error.name_chars")])
+    return cleaned
+
+
+# -- import documents ------------------------------------------------------------------------
+
+EXPORT_FORMAT: Final = "melee.character"
+EXPORT_VERSION: Final = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SheetData:
+    """A sheet as imported or exported (no ids, no owner)."""
+
+    name: str
+    ruleset: str
+    characteristics: dict[str, int]
+    skills: dict[str, int] = field(default_factory=dict)
+    skill_innate: dict[str, int] = field(default_factory=dict)
+    talents: list[str] = field(default_factory=list)
+    weapons: list[str] = field(default_factory=list)
+    armour: list[str] = field(default_factory=list)
+    conditions: list[str] = field(default_factory=list)
+    notes: str = ""
+    is_npc: bool = False
+
+
+def export_document(data: SheetData) -> dict[str, Any]:
+    return {
+        "format": EXPORT_FORMAT,
+        "format_version": EXPORT_VERSION,
+        "name": data.name,
+        "ruleset": data.ruleset,
+        "is_npc": data.is_npc,
+        "characteristics": data.characteristics,
+        "skills": data.skills,
+        "skill_innate": data.skill_innate,
+        "talents": data.talents,
+        "equipment": {"weapons": data.weapons, "armour": data.armour},
+        "conditions": data.conditions,
+        "notes": data.notes,
+    }
+
+
+_KNOWN_FIELDS: Final = frozenset(export_document(SheetData("x", "renove", {})))
+
+
+def _int_map(document: Mapping[str, Any], key: str, problems: list[Problem]) -> dict[str, int]:
+    value = document.get(key, {})
+    if not isinstance(value, dict):
+        problems.append(Problem("characters.import.not_object", {"field": key}))
+        return {}
+    out: dict[str, int] = {}
+    for name, number in value.items():
+        if isinstance(number, bool) or not isinstance(number, int):
+            problems.append(Problem("characters.import.not_integer", {"field": f"{key}.{str(name)[:30]}"}))
+        else:
+            out[str(name)] = number
+    return out
+
+
+def _str_list(value: Any, key: str, problems: list[Problem]) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        problems.append(Problem("characters.import.not_string_list", {"field": key}))
+        return []
+    return list(value)
+
+
+def read_document(document: Any) -> SheetData:
+    """Validate an exported sheet; raise SheetError listing every problem found."""
+    if not isinstance(document, dict):
+        raise SheetError([Problem("characters.import.not_object", {"field": "(document)"})])
+    problems: list[Problem] = []
+    if document.get("format") != EXPORT_FORMAT:
+        problems.append(Problem("characters.import.format", {"format": EXPORT_FORMAT}))
+    if document.get("format_version") != EXPORT_VERSION:
+        problems.append(Problem("characters.import.format_version", {"version": EXPORT_VERSION}))
+    unknown = sorted(set(document) - _KNOWN_FIELDS)
+    if unknown:
+        problems.append(Problem("characters.import.unknown_fields", {"fields": ", ".join(unknown)[:200]}))
+    name = document.get("name")
+    if not isinstance(name, str):
+        problems.append(Problem("characters.import.not_string", {"field": "name"}))
+        name = ""
+    else:
+        try:
+            name = check_name(name)
+        except SheetError as exc:
+            problems.extend(exc.problems)
+    ruleset = document.get("ruleset")
+    if ruleset not in RULESETS:
+        problems.append(Problem("characters.error.unknown_ruleset", {"ruleset": str(ruleset)[:20]}))
+    is_npc = document.get("is_npc", False)
+    if not isinstance(is_npc, bool):
+        problems.append(Problem("characters.import.not_boolean", {"field": "is_npc"}))
+        is_npc = False
+    characteristics = _int_map(document, "characteristics", problems)
+    skills = _int_map(document, "skills", problems)
+    innate = _int_map(document, "skill_innate", problems)
+    talents = _str_list(document.get("talents", []), "talents", problems)
+    conditions = _str_list(document.get("conditions", []), "conditions", problems)
+    equipment = document.get("equipment", {})
+    weapons: list[str] = []
+    armour: list[str] = []
+    if not isinstance(equipment, dict):
+        problems.append(Problem("characters.import.not_object", {"field": "equipment"}))
+    else:
+        weapons = _str_list(equipment.get("weapons", []), "equipment.weapons", problems)
+        armour = _str_list(equipment.get("armour", []), "equipment.armour", problems)
+        extra = sorted(set(equipment) - {"weapons", "armour"})
+        if extra:
+            problems.append(
+                Problem(
+                    "characters.import.unknown_fields", {"fields": ", ".join(f"equipment.{e}" for e in extra)}
+                )
+            )
+    notes = document.get("notes", "")
+    if not isinstance(notes, str):
+        problems.append(Problem("characters.import.not_string", {"field": "notes"}))
+        notes = ""
+    elif len(notes) > NOTES_MAX:
+        problems.append(Problem("characters.error.notes_too_long", {"max": NOTES_MAX}))
+    if isinstance(ruleset, str) and ruleset in RULESETS:
+        try:
+            characteristics = validate_characteristics(ruleset, characteristics)
+        except SheetError as exc:
+            problems.extend(exc.problems)
+        try:
+            changes = [Change(k, v) for k, v in skills.items()]
+            skills, _ = apply_skill_changes(ruleset, {}, {}, changes)
+            if innate and not sheet_for(ruleset).innate_skills:
+                problems.append(
+                    Problem("characters.skill.no_innate", {"skill": next(iter(innate)), "ruleset": ruleset})
+                )
+            for key, value in innate.items():
+                if key not in skills or not 0 <= value <= VALUE_MAX:
+                    problems.append(
+                        Problem(
+                            "characters.skill.range", {"skill": key[:40], "value": value, "max": VALUE_MAX}
+                        )
+                    )
+        except SheetError as exc:
+            problems.extend(exc.problems)
+    for items, item_max, count_max, kind in (
+        (talents, TALENT_MAX, TALENTS_MAX, "talent"),
+        (conditions, CONDITION_MAX, CONDITIONS_MAX, "condition"),
+    ):
+        try:
+            apply_list_changes([], items, [], item_max=item_max, count_max=count_max, kind=kind)
+        except SheetError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise SheetError(problems)
+    assert isinstance(ruleset, str)
+    return SheetData(
+        name=name,
+        ruleset=ruleset,
+        characteristics=characteristics,
+        skills=skills,
+        skill_innate=innate,
+        talents=talents,
+        weapons=weapons,
+        armour=armour,
+        conditions=conditions,
+        notes=notes,
+        is_npc=is_npc,
+    )

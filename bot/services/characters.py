@@ -1,0 +1,845 @@
+"""Character sheets (``/character …``, ``/history``): one transaction per use case, a Reply back.
+
+Other services use :func:`get_active_character` and :func:`find_character` (re-exported from
+``bot.db.characters``) with their own session.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.exc import StaleDataError
+
+from bot.context import AppContext
+from bot.db import characters as repo
+from bot.db.characters import (
+    MAX_CHARACTERS_PER_USER,
+    MAX_NPCS_PER_SERVER,
+    CharacterSheet,
+    find_character,
+    get_active_character,
+)
+from bot.db.models import Character
+from bot.db.repositories import RULESETS, ServerConfig, get_server_config, ruleset_in_force
+from bot.i18n import language_of
+from bot.rules.sheets import (
+    ARMOUR_ZONES,
+    CONDITION_MAX,
+    CONDITIONS_MAX,
+    NOTES_MAX,
+    TALENT_MAX,
+    TALENTS_MAX,
+    Problem,
+    SheetData,
+    SheetError,
+    apply_list_changes,
+    apply_skill_changes,
+    apply_stat_changes,
+    check_name,
+    export_document,
+    fold,
+    location_hp,
+    parse_list,
+    parse_pairs,
+    read_document,
+    sheet_for,
+)
+from bot.services.caller import Caller
+from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply, error_reply
+
+__all__ = [
+    "IMPORT_MAX_BYTES",
+    "CharacterSheet",
+    "ask_delete",
+    "character_choices",
+    "confirm_delete",
+    "create_character",
+    "edit_character",
+    "equip_character",
+    "export_character",
+    "find_character",
+    "get_active_character",
+    "import_character",
+    "item_choices",
+    "list_characters",
+    "roll_history",
+    "set_active_character",
+    "show_character",
+]
+
+IMPORT_MAX_BYTES: Final = 64 * 1024
+WEAPONS_MAX: Final = 10
+ARMOUR_MAX: Final = 20
+PROBLEMS_SHOWN: Final = 20
+HISTORY_MAX: Final = 25
+DELETE_PREFIX: Final = "melee:perso:del"
+
+
+class Refusal(Exception):
+    """A use case refused: the catalogue key and its parameters."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+# -- running a use case ----------------------------------------------------------------------
+
+
+Work = Callable[[AsyncSession, ServerConfig], Awaitable[Reply]]
+
+
+def _problems_reply(ctx: AppContext, locale: str, problems: list[Problem], *, intro: str) -> Reply:
+    t = ctx.catalog.t
+    lines = [f"• {t(locale, p.key, **p.params)}" for p in problems[:PROBLEMS_SHOWN]]
+    if len(problems) > PROBLEMS_SHOWN:
+        lines.append(t(locale, "characters.error.more_problems", count=len(problems) - PROBLEMS_SHOWN))
+    reply = error_reply(
+        t(locale, intro, count=len(problems)) + "\n" + "\n".join(lines),
+        hint=t(locale, "characters.hint.stats"),
+    )
+    payload = dict(reply.result or {})
+    payload["problems"] = [p.key for p in problems]
+    return replace(reply, result=payload)
+
+
+async def _run(ctx: AppContext, caller: Caller, work: Work) -> Reply:
+    t, locale = ctx.catalog.t, caller.locale
+    if caller.guild_id is None:
+        return error_reply(t(locale, "characters.error.guild_only"))
+    guild_id = caller.guild_id
+    try:
+        async with ctx.sessions.begin() as session:
+            config = await get_server_config(session, guild_id)
+            return await work(session, config)
+    except Refusal as exc:
+        return error_reply(t(locale, exc.key, **exc.params))
+    except SheetError as exc:
+        intro = "characters.error.problems" if len(exc.problems) > 1 else "characters.error.problem"
+        return _problems_reply(ctx, locale, exc.problems, intro=intro)
+    except StaleDataError:
+        return error_reply(t(locale, "characters.error.stale"))
+    except IntegrityError:
+        return error_reply(t(locale, "characters.error.conflict"))
+    except OperationalError:
+        return error_reply(t(locale, "common.error.retry"))
+
+
+def _guild(caller: Caller) -> int:
+    assert caller.guild_id is not None  # checked by _run
+    return caller.guild_id
+
+
+def _can_edit(caller: Caller, config: ServerConfig, row: Character) -> bool:
+    return row.owner_id == caller.user_id or caller.is_gm(config)
+
+
+async def _target(session: AsyncSession, caller: Caller, config: ServerConfig, name: str | None) -> Character:
+    """The named character (or the caller's active one), if the caller may see and edit it."""
+    guild_id = _guild(caller)
+    if name is None or not name.strip():
+        row = await repo.active_row(session, guild_id, caller.user_id)
+        if row is None:
+            raise Refusal("characters.error.no_active")
+        return row
+    row = await repo.find_row(session, guild_id, name)
+    if row is None:
+        raise Refusal("characters.error.not_found", name=name.strip()[:64])
+    if not _can_edit(caller, config, row):
+        raise Refusal("characters.error.not_yours", name=row.name)
+    return row
+
+
+# -- data items (weapons, armour) ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    id: str
+    name: str
+    name_en: str
+    kind: str  # "weapon" | "armour"
+    coverage: dict[str, float]
+
+    def label(self, locale: str) -> str:
+        return self.name_en if language_of(locale) == "en" and self.name_en else self.name
+
+
+def _items(ctx: AppContext, kind: str) -> list[Item]:
+    schema = "weapons" if kind == "weapon" else "armour"
+    out: list[Item] = []
+    seen: set[str] = set()
+    for table in ctx.tables.values():
+        if table.schema != schema:
+            continue
+        for entry in table.entries:
+            if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or entry["id"] in seen:
+                continue
+            seen.add(entry["id"])
+            coverage = entry.get("coverage")
+            out.append(
+                Item(
+                    id=entry["id"],
+                    name=str(entry.get("name") or entry["id"]),
+                    name_en=str(entry.get("name_en") or ""),
+                    kind=kind,
+                    coverage=dict(coverage) if isinstance(coverage, dict) else {},
+                )
+            )
+    return out
+
+
+def _item_by_id(ctx: AppContext, kind: str, item_id: str) -> Item | None:
+    return next((i for i in _items(ctx, kind) if i.id == item_id), None)
+
+
+def _resolve_item(ctx: AppContext, kind: str, text: str) -> Item:
+    items = _items(ctx, kind)
+    if not items:
+        raise Refusal(f"characters.equip.no_table_{kind}")
+    wanted = fold(text)
+    for item in items:
+        if text == item.id or wanted in (fold(item.name), fold(item.name_en), fold(item.id)):
+            return item
+    starts = [i for i in items if fold(i.name).startswith(wanted) or fold(i.name_en).startswith(wanted)]
+    if len(starts) == 1:
+        return starts[0]
+    close = starts or [i for i in items if wanted in fold(i.name) or wanted in fold(i.name_en)]
+    raise Refusal(
+        "characters.equip.unknown_item",
+        name=text[:40],
+        suggestions=", ".join(i.name for i in close[:5]) or "—",
+    )
+
+
+def item_choices(ctx: AppContext, locale: str, kind: str, current: str) -> list[tuple[str, str]]:
+    """Autocomplete: (label, id) of weapons or armour pieces matching what the user typed."""
+    wanted = fold(current)
+    items = _items(ctx, kind)
+    ranked = sorted(
+        (i for i in items if not wanted or wanted in fold(i.name) or wanted in fold(i.name_en)),
+        key=lambda i: (not fold(i.label(locale)).startswith(wanted), fold(i.label(locale))),
+    )
+    return [(i.label(locale)[:100], i.id) for i in ranked[:25]]
+
+
+# -- rendering -------------------------------------------------------------------------------
+
+
+def _ruleset_label(ctx: AppContext, locale: str, ruleset: str) -> str:
+    return ctx.catalog.t(locale, f"characters.ruleset.{ruleset}")
+
+
+def _skills_text(sheet: CharacterSheet) -> str:
+    parts = []
+    for name, value in sorted(sheet.skills.items(), key=lambda kv: fold(kv[0])):
+        innate = sheet.skill_innate.get(name)
+        parts.append(f"{name} {innate}/{value}" if innate is not None else f"{name} {value}")
+    return " · ".join(parts)
+
+
+def _equipment_text(ctx: AppContext, locale: str, sheet: CharacterSheet) -> str:
+    t = ctx.catalog.t
+    lines: list[str] = []
+    weapons = []
+    for weapon_id in sheet.equipment.get("weapons", []):
+        item = _item_by_id(ctx, "weapon", weapon_id)
+        weapons.append(item.label(locale) if item else weapon_id)
+    if weapons:
+        lines.append(f"**{t(locale, 'characters.sheet.weapons')}** : " + ", ".join(weapons))
+    by_zone: dict[str, list[str]] = {}
+    for armour_id in sheet.equipment.get("armour", []):
+        item = _item_by_id(ctx, "armour", armour_id)
+        label = item.label(locale) if item else armour_id
+        zones = list(item.coverage) if item and item.coverage else ["autre"]
+        for zone in zones:
+            share = item.coverage.get(zone) if item else None
+            shown = label if share in (None, 1) else f"{label} ({share:g})"
+            by_zone.setdefault(zone, []).append(shown)
+    for zone in (*ARMOUR_ZONES, "autre"):
+        if zone in by_zone:
+            lines.append(f"**{t(locale, f'characters.zone.{zone}')}** : " + ", ".join(by_zone[zone]))
+    return "\n".join(lines)
+
+
+def sheet_reply(
+    ctx: AppContext, locale: str, sheet: CharacterSheet, *, title_key: str | None = None
+) -> Reply:
+    t = ctx.catalog.t
+    rules = sheet_for(sheet.ruleset)
+    fields: list[Field] = []
+    values = sheet.characteristics
+    for stat in rules.stats:
+        if stat.code not in values or stat.code.endswith("max"):
+            continue
+        value = str(values[stat.code])
+        if stat.kind == "current" and stat.derive is not None:
+            value = f"{values[stat.code]}/{stat.derive(values)}"
+        fields.append(Field(name=stat.code, value=value, inline=True))
+    if sheet.ruleset == "ogl":
+        hp = location_hp(values)
+        fields.append(
+            Field(
+                name=t(locale, "characters.sheet.locations"),
+                value=" · ".join(f"{t(locale, f'characters.loc.{k}')} {v}" for k, v in hp.items()),
+            )
+        )
+    none = t(locale, "characters.sheet.none")
+    fields.append(Field(name=t(locale, "characters.sheet.skills"), value=_skills_text(sheet) or none))
+    fields.append(Field(name=t(locale, "characters.sheet.talents"), value=", ".join(sheet.talents) or none))
+    fields.append(
+        Field(name=t(locale, "characters.sheet.equipment"), value=_equipment_text(ctx, locale, sheet) or none)
+    )
+    fields.append(
+        Field(name=t(locale, "characters.sheet.conditions"), value=", ".join(sheet.conditions) or none)
+    )
+    if sheet.notes:
+        fields.append(Field(name=t(locale, "characters.sheet.notes"), value=sheet.notes))
+    kind = t(locale, "characters.sheet.npc") if sheet.is_npc else f"<@{sheet.owner_id}>"
+    description = t(
+        locale, "characters.sheet.header", ruleset=_ruleset_label(ctx, locale, sheet.ruleset), who=kind
+    )
+    if title_key:
+        description = t(locale, title_key, name=sheet.name) + "\n" + description
+    return Reply(
+        title=f"📜 {sheet.name}",
+        description=description,
+        fields=tuple(fields),
+        footer=t(locale, "characters.sheet.footer", id=sheet.id, version=sheet.version),
+        colour=Colour.INFO,
+        ephemeral=sheet.is_npc,
+        kind="character",
+        result={"character": _sheet_dict(sheet)},
+    )
+
+
+def _sheet_dict(sheet: CharacterSheet) -> dict[str, Any]:
+    return {
+        "id": sheet.id,
+        "name": sheet.name,
+        "owner_id": str(sheet.owner_id),
+        "ruleset": sheet.ruleset,
+        "is_npc": sheet.is_npc,
+        "version": sheet.version,
+        "characteristics": sheet.characteristics,
+        "skills": sheet.skills,
+        "skill_innate": sheet.skill_innate,
+        "talents": sheet.talents,
+        "equipment": sheet.equipment,
+        "conditions": sheet.conditions,
+        "notes": sheet.notes,
+    }
+
+
+# -- use cases -------------------------------------------------------------------------------
+
+
+async def _check_quota(session: AsyncSession, caller: Caller, *, npc: bool) -> None:
+    count = await repo.count_owned(session, _guild(caller), caller.user_id, npc=npc)
+    if npc and count >= MAX_NPCS_PER_SERVER:
+        raise Refusal("characters.error.too_many_npcs", max=MAX_NPCS_PER_SERVER)
+    if not npc and count >= MAX_CHARACTERS_PER_USER:
+        raise Refusal("characters.error.too_many", max=MAX_CHARACTERS_PER_USER)
+
+
+async def _insert(session: AsyncSession, caller: Caller, config: ServerConfig, data: SheetData) -> Character:
+    guild_id = _guild(caller)
+    if data.is_npc and not caller.is_gm(config):
+        raise Refusal("characters.error.npc_gm_only")
+    await _check_quota(session, caller, npc=data.is_npc)
+    if await repo.name_taken(session, guild_id, data.name):
+        raise Refusal("characters.error.name_taken", name=data.name)
+    row = repo.new_row(guild_id, caller.user_id, data)
+    session.add(row)
+    await session.flush()
+    if not data.is_npc and await repo.active_row(session, guild_id, caller.user_id) is None:
+        await repo.set_active(session, guild_id, caller.user_id, row.id)
+    return row
+
+
+async def create_character(
+    ctx: AppContext,
+    caller: Caller,
+    *,
+    name: str,
+    ruleset: str | None = None,
+    stats: str | None = None,
+    npc: bool = False,
+) -> Reply:
+    locale = caller.locale
+
+    async def work(session: AsyncSession, config: ServerConfig) -> Reply:
+        clean = check_name(name)
+        chosen = ruleset or await ruleset_in_force(session, caller.guild_id, caller.channel_chain)
+        if chosen not in RULESETS:
+            raise Refusal("characters.error.unknown_ruleset", ruleset=chosen)
+        changes = parse_pairs(stats) if stats and stats.strip() else []
+        characteristics = apply_stat_changes(chosen, None, changes)
+        data = SheetData(name=clean, ruleset=chosen, characteristics=characteristics, is_npc=npc)
+        row = await _insert(session, caller, config, data)
+        return sheet_reply(ctx, locale, repo.to_sheet(row), title_key="characters.created")
+
+    return await _run(ctx, caller, work)
+
+
+async def show_character(ctx: AppContext, caller: Caller, *, name: str | None = None) -> Reply:
+    async def work(session: AsyncSession, config: ServerConfig) -> Reply:
+        row = await _target(session, caller, config, name)
+        return sheet_reply(ctx, caller.locale, repo.to_sheet(row))
+
+    return await _run(ctx, caller, work)
+
+
+async def edit_character(
+    ctx: AppContext,
+    caller: Caller,
+    *,
+    name: str | None = None,
+    stats: str | None = None,
+    skills: str | None = None,
+    talents: str | None = None,
+    conditions: str | None = None,
+    notes: str | None = None,
+    new_name: str | None = None,
+) -> Reply:
+    """Set or adjust (``PF:-1``) characteristics, skills, talents, conditions, notes, the name."""
+    locale = caller.locale
+    if not any(x is not None and x.strip() for x in (stats, skills, talents, conditions, notes, new_name)):
+        return error_reply(
+            ctx.catalog.t(locale, "characters.edit.nothing"),
+            hint=ctx.catalog.t(locale, "characters.hint.stats"),
+        )
+
+    async def work(session: AsyncSession, config: ServerConfig) -> Reply:
+        row = await _target(session, caller, config, name)
+        data = repo.to_sheet(row).data()
+        problems: list[Problem] = []
+        characteristics = data.characteristics
+        new_skills, new_innate = data.skills, data.skill_innate
+        new_talents, new_conditions = data.talents, data.conditions
+        renamed = data.name
+        text_notes = data.notes
+        # Each part is checked independently so the user sees every problem at once.
+        if stats and stats.strip():
+            try:
+                characteristics = apply_stat_changes(data.ruleset, data.characteristics, parse_pairs(stats))
+            except SheetError as exc:
+                problems.extend(exc.problems)
+        if skills and skills.strip():
+            try:
+                new_skills, new_innate = apply_skill_changes(
+                    data.ruleset, data.skills, data.skill_innate, parse_pairs(skills)
+                )
+            except SheetError as exc:
+                problems.extend(exc.problems)
+        if talents and talents.strip():
+            try:
+                new_talents = apply_list_changes(
+                    data.talents,
+                    *parse_list(talents),
+                    item_max=TALENT_MAX,
+                    count_max=TALENTS_MAX,
+                    kind="talent",
+                )
+            except SheetError as exc:
+                problems.extend(exc.problems)
+        if conditions and conditions.strip():
+            try:
+                new_conditions = apply_list_changes(
+                    data.conditions,
+                    *parse_list(conditions),
+                    item_max=CONDITION_MAX,
+                    count_max=CONDITIONS_MAX,
+                    kind="condition",
+                )
+            except SheetError as exc:
+                problems.extend(exc.problems)
+        if new_name and new_name.strip():
+            try:
+                renamed = check_name(new_name)
+            except SheetError as exc:
+                problems.extend(exc.problems)
+        if notes is not None and notes.strip():
+            text_notes = "" if notes.strip() == "-" else notes.strip()
+            if len(text_notes) > NOTES_MAX:
+                problems.append(Problem("characters.error.notes_too_long", {"max": NOTES_MAX}))
+        if problems:
+            raise SheetError(problems)
+        if renamed != data.name and await repo.name_taken(session, row.guild_id, renamed, except_id=row.id):
+            raise Refusal("characters.error.name_taken", name=renamed)
+        repo.write_data(
+            row,
+            replace(
+                data,
+                name=renamed,
+                characteristics=characteristics,
+                skills=new_skills,
+                skill_innate=new_innate,
+                talents=new_talents,
+                conditions=new_conditions,
+                notes=text_notes,
+            ),
+        )
+        await session.flush()
+        reply = sheet_reply(ctx, locale, repo.to_sheet(row), title_key="characters.edited")
+        return replace(reply, ephemeral=True)
+
+    return await _run(ctx, caller, work)
+
+
+async def equip_character(
+    ctx: AppContext,
+    caller: Caller,
+    *,
+    name: str | None = None,
+    weapon: str | None = None,
+    armour: str | None = None,
+    remove: str | None = None,
+) -> Reply:
+    locale = caller.locale
+    if not any(x and x.strip() for x in (weapon, armour, remove)):
+        return error_reply(ctx.catalog.t(locale, "characters.equip.nothing"))
+
+    async def work(session: AsyncSession, config: ServerConfig) -> Reply:
+        row = await _target(session, caller, config, name)
+        data = repo.to_sheet(row).data()
+        weapons, armours = list(data.weapons), list(data.armour)
+        if remove and remove.strip():
+            removed = False
+            for kind, items in (("weapon", weapons), ("armour", armours)):
+                for index, item_id in enumerate(items):
+                    item = _item_by_id(ctx, kind, item_id)
+                    names = {fold(item_id)} | ({fold(item.name), fold(item.name_en)} if item else set())
+                    if remove == item_id or fold(remove) in names:
+                        del items[index]
+                        removed = True
+                        break
+                if removed:
+                    break
+            if not removed:
+                raise Refusal("characters.equip.not_equipped", name=remove[:40])
+        if weapon and weapon.strip():
+            item = _resolve_item(ctx, "weapon", weapon.strip())
+            if len(weapons) >= WEAPONS_MAX:
+                raise Refusal("characters.equip.too_many_weapons", max=WEAPONS_MAX)
+            weapons.append(item.id)
+        if armour and armour.strip():
+            item = _resolve_item(ctx, "armour", armour.strip())
+            if item.id in armours:
+                raise Refusal("characters.equip.already_worn", name=item.label(locale))
+            if len(armours) >= ARMOUR_MAX:
+                raise Refusal("characters.equip.too_many_armour", max=ARMOUR_MAX)
+            armours.append(item.id)
+        repo.write_data(row, replace(data, weapons=weapons, armour=armours))
+        await session.flush()
+        reply = sheet_reply(ctx, locale, repo.to_sheet(row), title_key="characters.equipped")
+        return replace(reply, ephemeral=True)
+
+    return await _run(ctx, caller, work)
+
+
+async def set_active_character(ctx: AppContext, caller: Caller, *, name: str | None = None) -> Reply:
+    t, locale = ctx.catalog.t, caller.locale
+
+    async def work(session: AsyncSession, config: ServerConfig) -> Reply:
+        if name is None or not name.strip():
+            row = await repo.active_row(session, _guild(caller), caller.user_id)
+            if row is None:
+                raise Refusal("characters.error.no_active")
+            return Reply(
+                description=t(locale, "characters.active.current", name=row.name),
+                colour=Colour.INFO,
+                ephemeral=True,
+                kind="character_active",
+                result={"active": row.name, "id": row.id},
+            )
+        row = await _target(session, caller, config, name)
+        await repo.set_active(session, _guild(caller), caller.user_id, row.id)
+        return Reply(
+            description=t(locale, "characters.active.set", name=row.name),
+            colour=Colour.SUCCESS,
+            ephemeral=True,
+            kind="character_active",
+            result={"active": row.name, "id": row.id},
+        )
+
+    return await _run(ctx, caller, work)
+
+
+async def list_characters(ctx: AppContext, caller: Caller) -> Reply:
+    t, locale = ctx.catalog.t, caller.locale
+
+    async def work(session: AsyncSession, config: ServerConfig) -> Reply:
+        gm = caller.is_gm(config)
+        guild_id = _guild(caller)
+        rows = await repo.list_visible(session, guild_id, caller.user_id, gm=gm, limit=100)
+        active = await repo.active_row(session, guild_id, caller.user_id)
+        if not rows:
+            return Reply(
+                description=t(locale, "characters.list.empty"),
+                colour=Colour.INFO,
+                ephemeral=True,
+                kind="character_list",
+                result={"characters": []},
+            )
+        lines = []
+        for row in rows[:50]:
+            marks = []
+            if active is not None and row.id == active.id:
+                marks.append("⭐")
+            who = t(locale, "characters.sheet.npc") if row.is_npc else f"<@{row.owner_id}>"
+            marks.append(f"**{row.name}** — {_ruleset_label(ctx, locale, row.ruleset)} · {who}")
+            lines.append(" ".join(marks))
+        if len(rows) > 50:
+            lines.append(t(locale, "characters.list.more", count=len(rows) - 50))
+        return Reply(
+            title=t(locale, "characters.list.title"),
+            description="\n".join(lines),
+            footer=t(locale, "characters.list.footer_gm" if gm else "characters.list.footer"),
+            colour=Colour.INFO,
+            ephemeral=True,
+            kind="character_list",
+            result={"characters": [{"id": r.id, "name": r.name, "is_npc": r.is_npc} for r in rows]},
+        )
+
+    return await _run(ctx, caller, work)
+
+
+def delete_custom_id(character_id: int, version: int) -> str:
+    return f"{DELETE_PREFIX}:{character_id}:{version}"
+
+
+async def ask_delete(ctx: AppContext, caller: Caller, *, name: str | None) -> Reply:
+    t, locale = ctx.catalog.t, caller.locale
+
+    async def work(session: AsyncSession, config: ServerConfig) -> Reply:
+        row = await _target(session, caller, config, name)
+        button = Button(
+            label=t(locale, "characters.delete.button"),
+            custom_id=delete_custom_id(row.id, row.version),
+            style=ButtonStyle.DANGER,
+            emoji="🗑️",
+        )
+        return Reply(
+            description=t(locale, "characters.delete.confirm", name=row.name),
+            colour=Colour.FAILURE,
+            ephemeral=True,
+            buttons=((button,),),
+            kind="character_delete_ask",
+            result={"id": row.id, "version": row.version},
+        )
+
+    return await _run(ctx, caller, work)
+
+
+async def confirm_delete(ctx: AppContext, caller: Caller, *, character_id: int, version: int) -> Reply:
+    t, locale = ctx.catalog.t, caller.locale
+
+    async def work(session: AsyncSession, config: ServerConfig) -> Reply:
+        row = await repo.get_row(session, _guild(caller), character_id)
+        if row is None:
+            raise Refusal("characters.delete.gone")
+        if not _can_edit(caller, config, row):
+            raise Refusal("characters.error.not_yours", name=row.name)
+        if row.version != version:
+            raise StaleDataError("the sheet changed since the confirmation was shown")
+        name = row.name
+        await repo.delete_row(session, row)
+        return Reply(
+            description=t(locale, "characters.delete.done", name=name),
+            colour=Colour.SUCCESS,
+            ephemeral=True,
+            kind="character_deleted",
+            result={"deleted": character_id, "name": name},
+        )
+
+    return await _run(ctx, caller, work)
+
+
+def _file_name(name: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", fold(name)).strip("-") or "personnage"
+    return f"{slug[:50]}.json"
+
+
+@dataclass(frozen=True, slots=True)
+class ExportResult:
+    reply: Reply
+    filename: str | None = None
+    content: bytes | None = None
+
+
+async def export_character(ctx: AppContext, caller: Caller, *, name: str | None) -> ExportResult:
+    t, locale = ctx.catalog.t, caller.locale
+    exported: dict[str, Any] = {}
+
+    async def work(session: AsyncSession, config: ServerConfig) -> Reply:
+        row = await _target(session, caller, config, name)
+        sheet = repo.to_sheet(row)
+        exported["doc"] = export_document(sheet.data())
+        exported["filename"] = _file_name(sheet.name)
+        return Reply(
+            description=t(locale, "characters.export.done", name=sheet.name),
+            footer=t(locale, "characters.export.footer"),
+            colour=Colour.SUCCESS,
+            ephemeral=True,
+            kind="character_export",
+            result={"export": exported["doc"]},
+        )
+
+    reply = await _run(ctx, caller, work)
+    if reply.is_error:
+        return ExportResult(reply)
+    content = json.dumps(exported["doc"], ensure_ascii=False, indent=2).encode("utf-8")
+    return ExportResult(reply, filename=exported["filename"], content=content)
+
+
+def _check_equipment(ctx: AppContext, data: SheetData) -> list[Problem]:
+    problems: list[Problem] = []
+    for kind, ids, limit in (("weapon", data.weapons, WEAPONS_MAX), ("armour", data.armour, ARMOUR_MAX)):
+        if len(ids) > limit:
+            problems.append(
+                Problem(
+                    f"characters.equip.too_many_{'weapons' if kind == 'weapon' else kind}", {"max": limit}
+                )
+            )
+        for item_id in ids:
+            if _item_by_id(ctx, kind, item_id) is None:
+                problems.append(Problem("characters.import.unknown_item", {"id": item_id[:40]}))
+    return problems
+
+
+async def import_character(
+    ctx: AppContext,
+    caller: Caller,
+    *,
+    filename: str,
+    size: int,
+    content: bytes | None,
+    name: str | None = None,
+) -> Reply:
+    """Validate an exported JSON sheet and create it; every problem listed, nothing half-written."""
+    t, locale = ctx.catalog.t, caller.locale
+    if size > IMPORT_MAX_BYTES or (content is not None and len(content) > IMPORT_MAX_BYTES):
+        return error_reply(t(locale, "characters.import.too_big", max=IMPORT_MAX_BYTES // 1024))
+    if content is None:
+        return error_reply(t(locale, "characters.import.unreadable"))
+    try:
+        document = json.loads(content.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        return error_reply(t(locale, "characters.import.not_utf8", file=filename[:60]))
+    except json.JSONDecodeError as exc:
+        return error_reply(
+            t(locale, "characters.import.bad_json", file=filename[:60], line=exc.lineno, column=exc.colno)
+        )
+
+    async def work(session: AsyncSession, config: ServerConfig) -> Reply:
+        if isinstance(document, dict) and name and name.strip():
+            document["name"] = name
+        data = read_document(document)
+        problems = _check_equipment(ctx, data)
+        if problems:
+            raise SheetError(problems)
+        row = await _insert(session, caller, config, data)
+        reply = sheet_reply(ctx, locale, repo.to_sheet(row), title_key="characters.imported")
+        return replace(reply, ephemeral=True)
+
+    reply = await _run(ctx, caller, work)
+    if reply.is_error and reply.result and reply.result.get("problems"):
+        count = len(reply.result["problems"])
+        intro = t(locale, "characters.import.problems", file=filename[:60], count=count)
+        reply = replace(reply, description=intro + "\n" + (reply.description or "").split("\n", 1)[-1])
+    return reply
+
+
+async def roll_history(
+    ctx: AppContext, caller: Caller, *, character: str | None = None, limit: int = 10, page: int = 1
+) -> Reply:
+    """Recent rolls of a character (any channel) or of this channel; secret ones only to their roller."""
+    t, locale = ctx.catalog.t, caller.locale
+    limit = max(1, min(limit, HISTORY_MAX))
+    page = max(1, page)
+
+    async def work(session: AsyncSession, config: ServerConfig) -> Reply:
+        gm = caller.is_gm(config)
+        viewer = None if gm else caller.user_id
+        if character and character.strip():
+            row = await _target(session, caller, config, character)
+            rolls = await repo.recent_rolls(
+                session,
+                _guild(caller),
+                character_id=row.id,
+                viewer_id=viewer,
+                limit=limit,
+                offset=(page - 1) * limit,
+            )
+            title = t(locale, "characters.history.title_character", name=row.name)
+        else:
+            rolls = await repo.recent_rolls(
+                session,
+                _guild(caller),
+                channel_id=caller.channel_id,
+                viewer_id=viewer,
+                limit=limit,
+                offset=(page - 1) * limit,
+            )
+            title = t(locale, "characters.history.title_channel")
+        if not rolls:
+            return Reply(
+                title=title,
+                description=t(locale, "characters.history.empty"),
+                colour=Colour.INFO,
+                ephemeral=True,
+                kind="history",
+                result={"rolls": [], "page": page},
+            )
+        lines = []
+        for roll in rolls:
+            stamp = int(roll.created_at.timestamp())
+            label = f" — {roll.label}" if roll.label else ""
+            secret = " 🔒" if roll.secret else ""
+            total = f" → **{roll.total}**" if roll.total is not None else ""
+            lines.append(f"<t:{stamp}:t> <@{roll.user_id}> `{roll.expression[:80]}`{total}{label}{secret}")
+        return Reply(
+            title=title,
+            description="\n".join(lines),
+            footer=t(locale, "characters.history.footer", page=page, count=len(rolls)),
+            colour=Colour.INFO,
+            ephemeral=True,
+            kind="history",
+            result={
+                "page": page,
+                "rolls": [
+                    {
+                        "id": r.id,
+                        "expression": r.expression,
+                        "total": r.total,
+                        "label": r.label,
+                        "secret": r.secret,
+                    }
+                    for r in rolls
+                ],
+            },
+        )
+
+    return await _run(ctx, caller, work)
+
+
+async def character_choices(ctx: AppContext, caller: Caller, current: str) -> list[tuple[str, str]]:
+    """Autocomplete: (label, name) of the characters the caller may see, matching ``current``."""
+    if caller.guild_id is None:
+        return []
+    guild_id = caller.guild_id
+    async with ctx.sessions() as session:
+        config = await get_server_config(session, guild_id)
+        rows = await repo.list_visible(
+            session, guild_id, caller.user_id, gm=caller.is_gm(config), search=current[:64], limit=25
+        )
+    npc = ctx.catalog.t(caller.locale, "characters.sheet.npc")
+    return [(f"{r.name} ({npc})" if r.is_npc else r.name, r.name) for r in rows]
