@@ -18,7 +18,12 @@ def command_infos(tree: app_commands.CommandTree[MeleeBot]) -> list[CommandInfo]
     infos = []
     for command in tree.walk_commands():
         if isinstance(command, app_commands.Command):
-            infos.append(CommandInfo(qualified_name=command.qualified_name, description=command.description))
+            module = (command.module or "").rsplit(".", 1)[-1] or "general"
+            infos.append(
+                CommandInfo(
+                    qualified_name=command.qualified_name, description=command.description, category=module
+                )
+            )
     return infos
 
 

@@ -305,9 +305,13 @@ def apply_stat_changes(
             given[code] = current + change.value
         else:
             given[code] = change.value
+    try:
+        result = validate_characteristics(ruleset, {**base, **given}, reset_current=previous is None)
+    except SheetError as exc:
+        raise SheetError(problems + exc.problems) from None
     if problems:
         raise SheetError(problems)
-    return validate_characteristics(ruleset, {**base, **given}, reset_current=previous is None)
+    return result
 
 
 def _default_of(stat: Stat, values: Mapping[str, int]) -> int | None:

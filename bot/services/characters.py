@@ -62,6 +62,7 @@ __all__ = [
     "create_character",
     "edit_character",
     "equip_character",
+    "equipped_choices",
     "export_character",
     "find_character",
     "get_active_character",
@@ -843,3 +844,30 @@ async def character_choices(ctx: AppContext, caller: Caller, current: str) -> li
         )
     npc = ctx.catalog.t(caller.locale, "characters.sheet.npc")
     return [(f"{r.name} ({npc})" if r.is_npc else r.name, r.name) for r in rows]
+
+
+async def equipped_choices(
+    ctx: AppContext, caller: Caller, name: str | None, current: str
+) -> list[tuple[str, str]]:
+    """Autocomplete for ``remove``: what the (named or active) character carries."""
+    if caller.guild_id is None:
+        return []
+    guild_id = caller.guild_id
+    async with ctx.sessions() as session:
+        config = await get_server_config(session, guild_id)
+        if name:
+            row = await repo.find_row(session, guild_id, name)
+        else:
+            row = await repo.active_row(session, guild_id, caller.user_id)
+        if row is None or not _can_edit(caller, config, row):
+            return []
+        sheet = repo.to_sheet(row)
+    wanted = fold(current)
+    out: list[tuple[str, str]] = []
+    for kind, key in (("weapon", "weapons"), ("armour", "armour")):
+        for item_id in sheet.equipment.get(key, []):
+            item = _item_by_id(ctx, kind, item_id)
+            label = item.label(caller.locale) if item else item_id
+            if (not wanted or wanted in fold(label)) and (label, item_id) not in out:
+                out.append((label, item_id))
+    return out[:25]

@@ -1,19 +1,27 @@
-"""``/help``: every command with a one-line description and an example, in the user's language."""
+"""``/help``: every command with a one-line description and an example, in the user's language.
+
+The overview groups commands by feature (one embed field per cog) so it stays inside Discord's
+limits however many commands there are; ``/help command:X`` details one command or group.
+"""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from bot.i18n import Catalog, language_of
 from bot.ui.reply import Colour, Field, Reply, error_reply
 
-FIELDS_PER_PAGE = 25
+FIELD_VALUE_MAX = 1024
+EMBED_BUDGET = 5500  # Discord allows 6000 characters per message's embeds; keep a margin
+FIELDS_MAX = 25
 
 
 @dataclass(frozen=True, slots=True)
 class CommandInfo:
     qualified_name: str  # English base, e.g. "combat open"
     description: str  # English base description
+    category: str = "general"  # the feature (cog module name), e.g. "dice"
 
 
 def _key(qualified_name: str) -> str:
@@ -38,32 +46,75 @@ def localized_description(catalog: Catalog, locale: str, info: CommandInfo) -> s
 
 
 def example(catalog: Catalog, locale: str, info: CommandInfo) -> str | None:
-    text = catalog.raw(language_of(locale), _key(info.qualified_name) + ".example")
-    return text or catalog.raw("fr", _key(info.qualified_name) + ".example")
+    key = _key(info.qualified_name) + ".example"
+    return catalog.raw(language_of(locale), key) or catalog.raw("fr", key)
+
+
+def _category_title(catalog: Catalog, locale: str, category: str) -> str:
+    return catalog.raw(language_of(locale), f"help.category.{category}") or category.replace("_", " ").title()
+
+
+def _lines(catalog: Catalog, locale: str, info: CommandInfo, *, with_example: bool) -> str:
+    name = localized_name(catalog, locale, info.qualified_name)
+    line = f"`/{name}` — {localized_description(catalog, locale, info)}"
+    sample = example(catalog, locale, info)
+    if with_example and sample:
+        line += f"\n  ↳ `{sample}`"
+    return line
+
+
+def _pack(title: str, lines: list[str]) -> list[Field]:
+    """One field per category, continued in further fields when a value would pass 1024."""
+    fields: list[Field] = []
+    chunk: list[str] = []
+    for line in lines:
+        line = line[: FIELD_VALUE_MAX - 1]
+        if chunk and len("\n".join([*chunk, line])) > FIELD_VALUE_MAX:
+            fields.append(Field(name=title if not fields else title + " …", value="\n".join(chunk)))
+            chunk = []
+        chunk.append(line)
+    if chunk:
+        fields.append(Field(name=title if not fields else title + " …", value="\n".join(chunk)))
+    return fields
+
+
+def _size(fields: list[Field]) -> int:
+    return sum(len(f.name) + len(f.value) for f in fields)
 
 
 def help_reply(catalog: Catalog, locale: str, commands: list[CommandInfo], only: str | None = None) -> Reply:
     t = catalog.t
-    chosen = sorted(commands, key=lambda c: localized_name(catalog, locale, c.qualified_name))
+    ordered = sorted(commands, key=lambda c: localized_name(catalog, locale, c.qualified_name))
     if only:
         wanted = only.strip().lstrip("/").lower()
         chosen = [
             c
-            for c in chosen
-            if wanted in (c.qualified_name.lower(), localized_name(catalog, locale, c.qualified_name).lower())
-            or localized_name(catalog, locale, c.qualified_name).lower().startswith(wanted)
+            for c in ordered
+            if localized_name(catalog, locale, c.qualified_name).lower().startswith(wanted)
             or c.qualified_name.lower().startswith(wanted)
         ]
         if not chosen:
             return error_reply(t(locale, "help.unknown_command", name=only[:50]))
-    fields = []
-    for info in chosen[:FIELDS_PER_PAGE]:
-        name = "/" + localized_name(catalog, locale, info.qualified_name)
-        value = localized_description(catalog, locale, info)
-        sample = example(catalog, locale, info)
-        if sample:
-            value += "\n" + t(locale, "help.example", example=sample)
-        fields.append(Field(name=name, value=value))
+    else:
+        chosen = ordered
+    groups: OrderedDict[str, list[CommandInfo]] = OrderedDict()
+    for info in sorted(
+        chosen, key=lambda c: (_category_title(catalog, locale, c.category), c.qualified_name)
+    ):
+        groups.setdefault(info.category, []).append(info)
+    fields: list[Field] = []
+    for with_example in (True, False):
+        fields = []
+        for category, infos in groups.items():
+            title = _category_title(catalog, locale, category)
+            fields.extend(
+                _pack(title, [_lines(catalog, locale, i, with_example=with_example) for i in infos])
+            )
+        if _size(fields) <= EMBED_BUDGET and len(fields) <= FIELDS_MAX:
+            break
+    # Still too long (hundreds of commands): keep what fits and say how to see the rest.
+    while fields and (_size(fields) > EMBED_BUDGET or len(fields) > FIELDS_MAX):
+        fields.pop()
     return Reply(
         title=t(locale, "help.title"),
         description=t(locale, "help.intro"),

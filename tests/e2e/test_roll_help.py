@@ -55,9 +55,12 @@ async def test_errors_follow_an_english_locale(emu: E2E) -> None:
 async def test_help_lists_every_command_with_an_example(emu: E2E) -> None:
     fr = await emu.user("alice").slash("aide")
     assert fr.ephemeral
-    names = [f["name"] for f in fr.embed["fields"]]
-    assert "/lancer" in names and "/aide" in names
-    assert all("Exemple" in f["value"] for f in fr.embed["fields"])
+    text = "\n".join(f["value"] for f in fr.embed["fields"])
+    synced = emu.emu.commands[emu.guild.id]
+    for command in synced:
+        french = command["name_localizations"]["fr"]
+        assert f"`/{french}" in text, french
+    assert "`/lancer` —" in text and "↳ `/lancer expression:" in text
     en = await emu.user("bob", locale="en-US").slash("help", command="roll")
-    assert [f["name"] for f in en.embed["fields"]] == ["/roll"]
-    assert "Example" in en.embed["fields"][0]["value"]
+    assert "`/roll` —" in en.embed["fields"][0]["value"]
+    assert "↳ `/roll expression:" in en.embed["fields"][0]["value"]
