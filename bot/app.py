@@ -18,6 +18,7 @@ from bot.config import Settings
 from bot.context import AppContext
 from bot.data_loading import load_all
 from bot.db import session as db_session
+from bot.db.roll_log import RollLogWriter
 from bot.i18n import Catalog, default_catalog
 from bot.i18n.translator import CatalogTranslator
 
@@ -94,11 +95,15 @@ class MeleeBot(commands.AutoShardedBot):
         tables = load_all()
         self.engine = db_session.create_engine(self.settings.database_url)
         await db_session.upgrade(self.engine)
+        sessions = db_session.create_sessionmaker(self.engine)
+        roll_log = RollLogWriter(sessions)
+        roll_log.start()
         self._ctx = AppContext(
             settings=self.settings,
-            sessions=db_session.create_sessionmaker(self.engine),
+            sessions=sessions,
             catalog=self._catalog,
             rng=self._rng,
+            roll_log=roll_log,
             tables=tables,
         )
         await self.tree.set_translator(CatalogTranslator(self._catalog))
@@ -137,5 +142,7 @@ class MeleeBot(commands.AutoShardedBot):
         if self.health_beat.is_running():
             self.health_beat.cancel()
         await super().close()
+        if self._ctx is not None:
+            await self._ctx.roll_log.close()  # a clean shutdown loses no roll
         if self.engine is not None:
             await self.engine.dispose()

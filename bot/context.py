@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.config import Settings
 from bot.data_loading import Table
+from bot.db.roll_log import RollLogWriter
 from bot.i18n import Catalog
 from bot.ui.reply import Reply
 
@@ -22,6 +23,7 @@ class AppContext:
     sessions: async_sessionmaker[AsyncSession]
     catalog: Catalog
     rng: random.Random
+    roll_log: RollLogWriter
     tables: dict[str, Table] = field(default_factory=dict)
     # The console registers an observer to read each reply's structured result.
     reply_observers: list[ReplyObserver] = field(default_factory=list)

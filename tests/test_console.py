@@ -92,4 +92,4 @@ def test_console_hostile_inputs_answer_errors_quickly_and_keep_going() -> None:
 def test_console_as_another_user_in_english() -> None:
     proc = _console("@alice /help command:roll\n", "--locale", "en")
     assert proc.returncode == 0, proc.stderr
-    assert "alice" in proc.stdout and "/roll" in proc.stdout and "Example" in proc.stdout
+    assert "alice" in proc.stdout and "`/roll` —" in proc.stdout and "↳ `/roll expression:" in proc.stdout

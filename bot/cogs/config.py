@@ -16,14 +16,18 @@ if TYPE_CHECKING:
     from bot.app import MeleeBot
 
 RULESET_CHOICES = [
-    app_commands.Choice(name=locale_str("Renovated WFRP (renove)", key="config.choice.renove"), value="renove"),
+    app_commands.Choice(
+        name=locale_str("Renovated WFRP (renove)", key="config.choice.renove"), value="renove"
+    ),
     app_commands.Choice(name=locale_str("WFRP 1st ed. complements (v1)", key="config.choice.v1"), value="v1"),
-    app_commands.Choice(name=locale_str("General d20 procedures (d20)", key="config.choice.d20"), value="d20"),
+    app_commands.Choice(
+        name=locale_str("General d20 procedures (d20)", key="config.choice.d20"), value="d20"
+    ),
     app_commands.Choice(name=locale_str("OGL combat (ogl)", key="config.choice.ogl"), value="ogl"),
 ]
 SCOPE_CHOICES = [
-    app_commands.Choice(name=locale_str("the whole server", key="config.choice.server"), value="server"),
-    app_commands.Choice(name=locale_str("this channel or thread", key="config.choice.channel"), value="channel"),
+    app_commands.Choice(name=locale_str("server", key="config.choice.server"), value="server"),
+    app_commands.Choice(name=locale_str("channel", key="config.choice.channel"), value="channel"),
 ]
 
 
@@ -36,7 +40,7 @@ class ConfigCog(commands.Cog):
     @config.command(name="ruleset", description="Set the ruleset for the server or this channel/thread")
     @app_commands.describe(
         ruleset="The rule system tests and fights use",
-        scope="The whole server (default) or only this channel/thread",
+        scope="server (default): the whole server; channel: only this channel or thread",
     )
     @app_commands.choices(ruleset=RULESET_CHOICES, scope=SCOPE_CHOICES)
     async def ruleset(

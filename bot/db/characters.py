@@ -172,7 +172,7 @@ async def list_visible(
         query = query.where(Character.name_key.like(f"%{escaped}%", escape="\\"))
     own_first = case((Character.owner_id == user_id, 0), (Character.is_npc.is_(True), 1), else_=2)
     if wanted:
-        starts = case((Character.name_key.like(f"{wanted}%"), 0), else_=1)
+        starts = case((Character.name_key.like(f"{escaped}%", escape="\\"), 0), else_=1)
         query = query.order_by(starts, own_first, Character.name_key)
     else:
         query = query.order_by(own_first, Character.name_key)

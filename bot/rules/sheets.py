@@ -314,6 +314,22 @@ def apply_stat_changes(
     return result
 
 
+def _range_problems(
+    sheet: RulesetSheet, values: Mapping[str, int], *, kinds: tuple[str, ...]
+) -> list[Problem]:
+    out = []
+    for stat in sheet.stats:
+        number = values.get(stat.code)
+        if number is not None and stat.kind in kinds and not stat.minimum <= number <= stat.maximum:
+            out.append(
+                Problem(
+                    "characters.stat.range",
+                    {"stat": stat.code, "value": number, "min": stat.minimum, "max": stat.maximum},
+                )
+            )
+    return out
+
+
 def _default_of(stat: Stat, values: Mapping[str, int]) -> int | None:
     if stat.derive is not None:
         return stat.derive(values)
@@ -350,6 +366,7 @@ def validate_characteristics(
     if missing:
         problems.append(Problem("characters.stat.missing", {"stats": " ".join(missing), "ruleset": ruleset}))
     if problems:
+        problems.extend(_range_problems(sheet, out, kinds=("primary",)))
         raise SheetError(problems)
     for stat in sheet.stats:
         if stat.kind == "primary" and stat.code not in out and stat.default is not None:
@@ -362,15 +379,7 @@ def validate_characteristics(
             default = _default_of(stat, out)
             if default is not None:
                 out[stat.code] = default
-    for stat in sheet.stats:
-        number = out.get(stat.code)
-        if number is not None and stat.kind != "computed" and not stat.minimum <= number <= stat.maximum:
-            problems.append(
-                Problem(
-                    "characters.stat.range",
-                    {"stat": stat.code, "value": number, "min": stat.minimum, "max": stat.maximum},
-                )
-            )
+    problems.extend(_range_problems(sheet, out, kinds=("primary", "current")))
     if problems:
         raise SheetError(problems)
     return {stat.code: out[stat.code] for stat in sheet.stats if stat.code in out}

@@ -377,6 +377,8 @@ async def create_character(
     locale = caller.locale
 
     async def work(session: AsyncSession, config: ServerConfig) -> Reply:
+        if npc and not caller.is_gm(config):
+            raise Refusal("characters.error.npc_gm_only")
         clean = check_name(name)
         chosen = ruleset or await ruleset_in_force(session, caller.guild_id, caller.channel_chain)
         if chosen not in RULESETS:
@@ -766,6 +768,7 @@ async def roll_history(
     t, locale = ctx.catalog.t, caller.locale
     limit = max(1, min(limit, HISTORY_MAX))
     page = max(1, page)
+    await ctx.roll_log.flush()  # the rolls still queued for writing belong in the history
 
     async def work(session: AsyncSession, config: ServerConfig) -> Reply:
         gm = caller.is_gm(config)

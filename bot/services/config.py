@@ -71,7 +71,9 @@ async def show_config(ctx: AppContext, caller: Caller) -> Reply:
     role = f"<@&{config.gm_role_id}>" if config.gm_role_id else t(locale, "config.gm_role_default")
     channel = f"<#{config.gm_channel_id}>" if config.gm_channel_id else t(locale, "config.gm_channel_default")
     fields = (
-        Field(t(locale, "config.field.server_ruleset"), ruleset_name(ctx.catalog, locale, config.ruleset), True),
+        Field(
+            t(locale, "config.field.server_ruleset"), ruleset_name(ctx.catalog, locale, config.ruleset), True
+        ),
         Field(
             t(locale, "config.field.channel_ruleset"),
             ruleset_name(ctx.catalog, locale, override) if override else none,
@@ -108,7 +110,9 @@ async def set_ruleset(ctx: AppContext, caller: Caller, *, ruleset: str, scope: s
         return _guild_only(ctx, caller)
     t, locale = ctx.catalog.t, caller.locale
     if ruleset not in RULESETS:
-        return error_reply(t(locale, "config.error.unknown_ruleset", ruleset=ruleset[:20], choices=", ".join(RULESETS)))
+        return error_reply(
+            t(locale, "config.error.unknown_ruleset", ruleset=ruleset[:20], choices=", ".join(RULESETS))
+        )
     if scope not in SCOPES:
         return error_reply(t(locale, "config.error.unknown_scope"))
     if scope == SCOPE_CHANNEL and caller.channel_id is None:

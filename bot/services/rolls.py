@@ -7,7 +7,6 @@ from dataclasses import replace
 from typing import Any
 
 from bot.context import AppContext
-from bot.db.models import RollLog
 from bot.rules.dice import DiceError, ManualDice, RollResult, roll
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
@@ -97,20 +96,17 @@ async def roll_dice(
             ctx.catalog.t(locale, exc.key, **exc.params), hint=ctx.catalog.t(locale, "rolls.manual.hint")
         )
     reply = _describe(ctx, locale, result, manual=manual_dice is not None)
-    async with ctx.sessions.begin() as session:
-        session.add(
-            RollLog(
-                guild_id=caller.guild_id,
-                channel_id=caller.channel_id,
-                user_id=caller.user_id,
-                kind="roll",
-                expression=result.expression,
-                label=result.label,
-                total=result.total,
-                secret=secret,
-                result=reply.result or {},
-            )
-        )
+    await ctx.roll_log.record(
+        guild_id=caller.guild_id,
+        channel_id=caller.channel_id,
+        user_id=caller.user_id,
+        kind="roll",
+        expression=result.expression,
+        label=result.label,
+        total=result.total,
+        secret=secret,
+        result=reply.result or {},
+    )
     if secret:
         footer = (reply.footer or "") + " · " + ctx.catalog.t(locale, "rolls.secret")
         reply = replace(reply, ephemeral=True, footer=footer)

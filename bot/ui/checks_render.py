@@ -126,16 +126,16 @@ def _verdict_text(catalog: Catalog, locale: str, rnd: OpposedRound, name_a: str,
     return f"{reason} → {t(locale, 'checks.opposed.status.no_winner')}"
 
 
-def opposed_round_field(
-    catalog: Catalog, locale: str, rnd: OpposedRound, name_a: str, name_b: str
-) -> Field:
+def opposed_round_field(catalog: Catalog, locale: str, rnd: OpposedRound, name_a: str, name_b: str) -> Field:
     lines = [
         f"**{name_a}** : {check_line(catalog, locale, rnd.a)}",
         f"**{name_b}** : {check_line(catalog, locale, rnd.b)}",
         _verdict_text(catalog, locale, rnd, name_a, name_b),
     ]
     if rnd.a.system is System.D20:
-        lines.append(catalog.t(locale, "tests.opposed.margin_difference", value=signed(rnd.margin_difference)))
+        lines.append(
+            catalog.t(locale, "tests.opposed.margin_difference", value=signed(rnd.margin_difference))
+        )
     return Field(catalog.t(locale, "checks.opposed.round", number=rnd.number), "\n".join(lines))
 
 
@@ -161,7 +161,9 @@ def opposed_colour(result: OpposedResult) -> int:
 # --- group opposed ------------------------------------------------------------------------------
 
 
-def group_round_field(catalog: Catalog, locale: str, rnd: Sequence[tuple[str, CheckResult]], number: int) -> Field:
+def group_round_field(
+    catalog: Catalog, locale: str, rnd: Sequence[tuple[str, CheckResult]], number: int
+) -> Field:
     lines = [f"**{name}** : {check_line(catalog, locale, res)}" for name, res in rnd]
     return Field(catalog.t(locale, "checks.opposed.round", number=number), "\n".join(lines))
 
@@ -172,7 +174,9 @@ def group_summary_lines(catalog: Catalog, locale: str, result: GroupOpposedResul
     for pair in result.pairs:
         if pair.winner is not None and pair.loser is not None:
             reason = t(locale, pair.rounds[-1].reason)
-            lines.append(f"🏆 {t(locale, 'checks.opposed.beats', winner=pair.winner, loser=pair.loser)} ({reason})")
+            lines.append(
+                f"🏆 {t(locale, 'checks.opposed.beats', winner=pair.winner, loser=pair.loser)} ({reason})"
+            )
         else:
             status = status_text(catalog, locale, pair.status, len(pair.rounds))
             lines.append(f"⚖️ {pair.a} / {pair.b} : {status}")
@@ -223,5 +227,9 @@ def chance_fields(catalog: Catalog, locale: str, result: ChanceResult) -> tuple[
     return (
         Field(t(locale, "tests.chance.player"), f"**{result.player_roll}**", inline=True),
         Field(t(locale, "tests.chance.gm"), f"**{gm}**", inline=True),
-        Field(t(locale, "tests.field.outcome"), ("🍀 " if result.lucky else "🌧️ ") + t(locale, result.outcome_key), inline=True),
+        Field(
+            t(locale, "tests.field.outcome"),
+            ("🍀 " if result.lucky else "🌧️ ") + t(locale, result.outcome_key),
+            inline=True,
+        ),
     )

@@ -14,8 +14,20 @@ OWNED = [
     "d20_difficulty",
     "d20_simultaneous_actions",
     "d20_opposition",
+    "d20_wounds",
+    "d20_skills",
+    "d20_brawl",
+    "d20_armour",
+    "d20_ranged",
+    "d20_burst_fire",
+    "d20_covering_fire",
+    "d20_artillery_scatter",
+    "d20_air_combat",
     "ogl_fumbles",
     "ogl_wounds",
+    "ogl_situational_modifiers",
+    "ogl_combat_actions",
+    "ogl_hero_points",
 ]
 
 
@@ -305,3 +317,171 @@ def test_ogl_knockback_and_critical() -> None:
         "success_when": "roll_at_most_score",
     }
     assert crit["weapon_damage"] == "maximum"
+
+
+# --- d20: tests, wounds, brawl, armour ----------------------------------------------------------
+
+
+def test_d20_skills_and_chance() -> None:
+    d = doc("d20_skills")
+    assert d["test"]["critical_success"] == {"natural": [1], "margin_above": 20}
+    assert d["test"]["critical_failure"] == {"natural": [20]}
+    cats = by_id("d20_skills")
+    assert (cats["instinct"]["without_skill"], cats["instinct"]["modifier"]) == ("use_inne_with_modifier", -5)
+    assert cats["savoir"]["without_skill"] == "impossible"
+    assert d["chance_test"]["lucky_when"] == "player_strictly_lower"
+
+
+def test_d20_wounds_pools_and_malus() -> None:
+    d = doc("d20_wounds")
+    pools = {p["id"]: p for p in d["pools"]}
+    assert pools["PV"]["maximum"] == {"base": 35, "characteristic": "Con", "multiply_by": 1}
+    assert pools["PC"]["maximum"] == {"base": 0, "characteristic": "Con", "multiply_by": 2}
+    assert pools["PC"]["when_all_lost"] == "overflow_to_PV"
+    assert pools["PV"]["when_all_lost"] == "death"
+    assert (d["wound_malus"]["per_point"], d["wound_malus"]["threshold"]) == (1, "Con")
+    rates = by_id("d20_wounds")
+    assert rates["pv_light"]["per"] == {"amount": 5, "unit": "hour"}
+    assert rates["pv_heavy_first_half"]["per"] == {"amount": 1, "unit": "hour"}
+    assert rates["pv_heavy_second_half"]["per"] == {"amount": 1, "unit": "day"}
+    assert rates["pc"]["per"] == {"amount": 1, "unit": "minute"}
+
+
+def test_d20_brawl_by_location() -> None:
+    rows = by_id("d20_brawl")
+    assert (rows["tete"]["dice"], rows["tete"]["divide_by"]) == ("1d10", 1)
+    assert (rows["buste"]["dice"], rows["buste"]["divide_by"]) == ("1d6", 1)
+    assert (rows["membres"]["dice"], rows["membres"]["divide_by"]) == ("1d6", 2)
+
+
+def test_d20_armour_formulas_and_covers() -> None:
+    d = doc("d20_armour")
+    f = {(x["weapon_kind"], x["quantity"]): x for x in d["weapon_formulas"]}
+    assert f[("edged", "shock")]["divide_total_by"] == 2
+    assert f[("blunt", "shock")]["dice"] == "1d20"
+    assert [t["divide_by"] for t in f[("blunt", "penetration")]["terms"] if t["term"] == "BF"] == [2]
+    assert d["mechanics"]["pierces_when"] == "penetration_greater_than_RP"
+    covers = by_id("d20_armour")
+    assert covers["mur_madriers"]["sr"] == {"rp_multiplier": 3}
+    assert covers["plaque_acier"]["rp"] == {"per_thickness": 10, "unit": "mm"}
+    assert covers["gros_animal"]["sr"] == {"equals": "animal_weight"}
+
+
+# --- d20: ranged, burst, artillery, air combat --------------------------------------------------
+
+
+def _mr_bands_contiguous(bands: list[dict[str, Any]]) -> None:
+    ordered = sorted(bands, key=lambda b: b["mr_min"])
+    assert ordered[0]["mr_min"] == 0
+    assert ordered[-1]["mr_max"] is None
+    assert all(a["mr_max"] + 1 == b["mr_min"] for a, b in itertools.pairwise(ordered))
+
+
+@pytest.mark.parametrize("name", ["d20_ranged", "d20_artillery_scatter", "d20_air_combat"])
+def test_d20_mr_bands(name: str) -> None:
+    bands = doc(name)["mr_bands"]
+    _mr_bands_contiguous(bands)
+    assert [(b["mr_min"], b["mr_max"]) for b in bands] == [(10, None), (5, 9), (0, 4)]
+
+
+def test_d20_ranged_modifiers() -> None:
+    mods = {e["id"]: e["modifier"] for e in entries("d20_ranged")}
+    assert mods == {
+        "instinctif": -4,
+        "cible_rapide": -4,
+        "tireur_lent": -4,
+        "tireur_rapide": -8,
+        "faible_lumiere": -6,
+        "tres_faible_lumiere": -8,
+        "obscurite_totale": -16,
+        "appui_epaule": 4,
+        "appui_poing": 2,
+    }
+    assert [b["die"] for b in doc("d20_ranged")["mr_bands"]] == [None, "1d6", "1d20"]
+
+
+def test_d20_burst_and_covering_fire() -> None:
+    rows = by_id("d20_burst_fire")
+    assert rows["several_targets"]["hits"]["dice"] == "1d4-2"
+    assert rows["several_targets"]["test_modifier"] == {"per": "target", "value": -1, "group_size": None}
+    assert rows["single_target"]["test_modifier"] == {
+        "per": "full_group_of_bullets",
+        "value": 2,
+        "group_size": 10,
+    }
+    assert rows["single_target"]["hits"]["dice"] == "1d6"
+    assert doc("d20_covering_fire")["hit_when"] == "roll_at_most_weapon_score"
+
+
+def test_d20_artillery_scatter() -> None:
+    d = doc("d20_artillery_scatter")
+    assert [e["face"] for e in d["entries"]] == list(range(1, 21))
+    metres = [e["metres"] for e in d["entries"]]
+    assert metres[:13] == list(range(2, 27, 2))
+    assert metres[13:] == [27, 28, 30, 35, 40, 45, 50]
+    assert _faces(d["directions"], "d20_min", "d20_max") == list(range(1, 21))
+    assert {(x["d20_min"], x["direction"]) for x in d["directions"]} == {
+        (1, "front"),
+        (6, "left"),
+        (11, "right"),
+        (16, "behind"),
+    }
+
+
+def test_d20_air_combat_hit_table() -> None:
+    d = doc("d20_air_combat")
+    assert [e["face"] for e in d["entries"]] == list(range(1, 21))
+    hits = [e["face"] for e in d["entries"] if e["hit"]]
+    assert hits == [1, 2, 3, 4, 7, 8, 9, 13, 14, 19]
+    mods = {m["id"]: m for m in d["modifiers"]}
+    assert (mods["speed_atmosphere"]["value"], mods["speed_atmosphere"]["step"]) == (-1, 500)
+    assert mods["human_size"]["value"] == -10
+
+
+# --- ogl: situational modifiers, combat actions, hero points ------------------------------------
+
+
+def test_ogl_situational_modifiers() -> None:
+    mods = {e["id"]: e for e in entries("ogl_situational_modifiers")}
+    assert mods["hors_de_combat"]["special"] == "automatic_critical"
+    assert {
+        k: v["modifier"] for k, v in mods.items() if v["context"] == "melee" and v["modifier"] is not None
+    } == {
+        "cible_surprise": 20,
+        "cible_a_terre_ou_de_dos": 20,
+        "position_surelevee_ou_monte": 20,
+        "a_terre": -30,
+        "sol_instable": -20,
+        "bras_gene": -10,
+        "sous_l_eau": -40,
+        "defense_position_basse_ou_contre_monte": -20,
+        "obscurite_partielle": -20,
+        "obscurite": -40,
+        "aveugle_obscurite_totale": -60,
+    }
+    assert doc("ogl_situational_modifiers")["cumulative"] is True
+
+
+def test_ogl_combat_actions() -> None:
+    d = doc("ogl_combat_actions")
+    ar = d["action_ranks"]
+    assert (ar["roll"], ar["surprise_modifier"], ar["ties"]) == (
+        "1d10",
+        -10,
+        ["higher_DEX_first", "simultaneous"],
+    )
+    acts = by_id("ogl_combat_actions")
+    assert acts["viser"]["modifiers"][0]["value"] == 10 and acts["viser"]["modifiers"][0]["cap"] == 30
+    assert acts["charge"]["min_distance_m"] == 5 and acts["charge"]["modifiers"][0]["value"] == "1d4"
+    assert acts["en_defense"]["modifiers"][0]["value"] == 20
+    assert acts["courir"]["counter_attack_modifier"] == 20
+    assert acts["nuee_de_coups"]["modifiers"][0]["value"] == -20
+    assert {r["id"] for r in d["reactions"]} == {"esquiver", "parer", "plonger", "contre_attaquer"}
+    assert d["reaction_limits"] == {"per_round": "as_many_as_combat_actions", "per_trigger": 1}
+    assert d["precise_attacks"]["modifier"] == -40
+
+
+def test_ogl_hero_points() -> None:
+    points = by_id("ogl_hero_points")
+    assert set(points) == {"seconde_chance", "eraflure", "chance_du_heros", "prouesse"}
+    assert points["chance_du_heros"]["needs_gm_approval"] is True

@@ -83,7 +83,12 @@ class Slot:
     value: Fraction
 
     def to_dict(self) -> dict[str, Any]:
-        return {"combatant": self.combatant, "k": self.k, "value": _number(self.value), "exact": str(self.value)}
+        return {
+            "combatant": self.combatant,
+            "k": self.k,
+            "value": _number(self.value),
+            "exact": str(self.value),
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Slot:

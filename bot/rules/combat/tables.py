@@ -394,9 +394,7 @@ class CombatTables:
             raise TableError(f"missing combat tables: {', '.join(missing)}")
         return cls(
             critical_matrix=_critical_matrix(docs["critical_matrix"]),
-            criticals={
-                kind: _criticals(kind, docs[f"criticals_{kind}"]) for kind in CRITICAL_KINDS
-            },
+            criticals={kind: _criticals(kind, docs[f"criticals_{kind}"]) for kind in CRITICAL_KINDS},
             mort_subite=tuple(
                 MortSubiteBand(e["id"], int(e["min"]), int(e["max"]), e["outcome"])
                 for e in docs["mort_subite"]["entries"]
@@ -425,7 +423,9 @@ class CombatTables:
             ),
             parry_roll_dice=str(docs["parry_side_effects"]["roll"]["dice"]),
             parry_bands=tuple(
-                ParryBand(e["id"], e["label"], e.get("min"), e.get("max"), tuple(_freeze(x) for x in e["effects"]))
+                ParryBand(
+                    e["id"], e["label"], e.get("min"), e.get("max"), tuple(_freeze(x) for x in e["effects"])
+                )
                 for e in docs["parry_side_effects"]["entries"]
             ),
             range_bands=_range_bands(docs["range_bands"]),

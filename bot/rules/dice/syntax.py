@@ -28,6 +28,10 @@ Readings (documented choices):
 * A label follows ``#`` (``1d100 # Perception``) or is a trailing ``[label]``; it is trimmed and cut
   to 100 characters, never parsed.
 * ``d%`` is ``1d100``; ``-`` (U+2212), ``×`` and ``÷`` are read as ``-``, ``*`` and ``/``.
+* Draw order (what :class:`ManualDice` values feed): groups left to right; in a group, the requested
+  dice first, then each modifier's extra dice (explosions, rerolls) in die order. In results an
+  extra die is listed right after the die that caused it.
+* ``1d1!``, ``1d6!>0``, ``1d6rr<7`` (every face triggers) are errors rather than capped loops.
 
 The parser recurses only through parentheses and unary signs, and counts that depth itself
 (``MAX_DEPTH``), so Python's recursion limit is never reached whatever the input.
