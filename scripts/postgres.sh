@@ -3,7 +3,6 @@
 # Usage: eval "$(bash scripts/postgres.sh start)"   → exports TEST_POSTGRES_URL and PG_TEST_DIR
 #        bash scripts/postgres.sh stop "$PG_TEST_DIR"
 set -euo pipefail
-PORT="${PG_TEST_PORT:-54329}"
 
 find_bin() {
   local dir
@@ -25,6 +24,8 @@ case "${1:-start}" in
         exit 1
       fi
     fi
+    # A free port, so a developer's own server (or another run) is never in the way.
+    PORT="${PG_TEST_PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
     DIR=$(mktemp -d /tmp/melee-pg.XXXXXX)
     RUN_AS=()
     if [ "$(id -u)" = 0 ]; then

@@ -7,7 +7,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import StaticPool
@@ -15,6 +15,8 @@ from sqlalchemy.pool import StaticPool
 ROOT = Path(__file__).resolve().parent.parent.parent
 ALEMBIC_INI = ROOT / "alembic.ini"
 MIGRATIONS_DIR = ROOT / "migrations"
+# Any fixed 64-bit number names the PostgreSQL advisory lock held while migrating ("MELEE").
+MIGRATION_LOCK_KEY = 0x4D454C4545
 
 
 def is_sqlite(url: str) -> bool:
@@ -76,8 +78,14 @@ def _downgrade(connection: Connection, revision: str) -> None:
 
 
 async def upgrade(engine: AsyncEngine, revision: str = "heads") -> None:
-    """Run Alembic migrations on ``engine`` (used at start-up, in the container and in tests)."""
+    """Run Alembic migrations on ``engine`` (used at start-up, in the container and in tests).
+
+    On PostgreSQL, several bot processes may start at once: a transaction-level advisory lock
+    makes them migrate one after the other (the later ones find the schema already at head).
+    """
     async with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
         await connection.run_sync(_upgrade, revision)
 
 

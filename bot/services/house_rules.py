@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from types import MappingProxyType
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -104,7 +104,9 @@ def parse_upload(data: bytes) -> dict[str, Any]:
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise HouseRuleError("rules.import.bad_json", line=exc.lineno, column=exc.colno, error=exc.msg) from None
+        raise HouseRuleError(
+            "rules.import.bad_json", line=exc.lineno, column=exc.colno, error=exc.msg
+        ) from None
     except RecursionError:
         raise HouseRuleError("rules.import.bad_json", line=1, column=1, error="nesting too deep") from None
     if not isinstance(document, dict):
@@ -136,15 +138,17 @@ def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> Merged:
     replaced = added = 0
     if "entries" in override:
         entries = list(base.get("entries") or [])
-        position = {entry_key(schema, entry): index for index, entry in enumerate(entries)}
+        position: dict[str | None, int] = {
+            entry_key(schema, entry): index for index, entry in enumerate(entries)
+        }
         for upload_index, entry in enumerate(override["entries"]):
-            key = entry_key(schema, entry)
-            if key is not None and key in position:
-                entries[position[key]] = entry
-                origin[position[key]] = upload_index
+            identity = entry_key(schema, entry)
+            if identity is not None and identity in position:
+                entries[position[identity]] = entry
+                origin[position[identity]] = upload_index
                 replaced += 1
             else:
-                position[key] = len(entries)
+                position[identity] = len(entries)
                 origin[len(entries)] = upload_index
                 entries.append(entry)
                 added += 1
@@ -179,19 +183,23 @@ def _structural_problems(base: Table, override: Mapping[str, Any]) -> list[str]:
     return problems
 
 
+_ENTRY_PATH = re.compile(r"^entries/(\d+)(.*)$", re.DOTALL)
+
+
 def _upload_path(problem: str, origin: Mapping[int, int]) -> str:
-    """Rewrite ``entries/<merged index>/…`` to the uploaded file's index; base entries say so."""
-    if not problem.startswith("entries/"):
+    """Rewrite ``entries/<merged index>…`` to the uploaded file's index; base entries say so."""
+    match = _ENTRY_PATH.match(problem)
+    if match is None:
         return problem
-    head, _, rest = problem[len("entries/") :].partition("/")
-    index_text, sep, message = head.partition(":")
-    if not index_text.isdigit():
-        return problem
-    index = int(index_text)
-    suffix = f"/{rest}" if rest else f"{sep}{message}"
+    index, rest = int(match.group(1)), match.group(2)
     if index in origin:
-        return f"entries/{origin[index]}{suffix}"
-    return f"(base) entries/{index}{suffix}"
+        return f"entries/{origin[index]}{rest}"
+    return f"(base) entries/{index}{rest}"
+
+
+def _natural(problem: str) -> list[Any]:
+    path = problem.split(": ", 1)[0]
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"[/]", path)]
 
 
 def check_override(tables: Mapping[str, Table], override: Mapping[str, Any]) -> tuple[Table, Merged]:
@@ -209,7 +217,8 @@ def check_override(tables: Mapping[str, Table], override: Mapping[str, Any]) -> 
     try:
         validate_document(merged.document, origin=name)
     except DataError as exc:
-        problems = [_cut(_upload_path(p, merged.origin)) for p in exc.problems]
+        problems = sorted((_upload_path(p, merged.origin) for p in exc.problems), key=_natural)
+        problems = [_cut(p) for p in problems]
         raise HouseRuleError("rules.import.invalid", problems=problems, table=name) from None
     return base, merged
 
@@ -252,7 +261,7 @@ async def table_in_force(
     document = await session.scalar(select(HouseRuleTable.document).where(HouseRuleTable.id == row.id))
     try:
         _, merged = check_override({name: base}, document or {})
-        result: Mapping[str, Any] = MappingProxyType(merged.document)
+        result: Mapping[str, Any] = merged.document
     except HouseRuleError as exc:
         log.warning("house rules of guild %s for %s no longer validate: %s", guild_id, name, exc.problems[:3])
         result = base.document
@@ -265,7 +274,9 @@ async def overridden_tables(session: AsyncSession, guild_id: int | None) -> dict
     if guild_id is None:
         return {}
     rows = await session.execute(
-        select(HouseRuleTable.table_name, HouseRuleTable.uploaded_at).where(HouseRuleTable.guild_id == guild_id)
+        select(HouseRuleTable.table_name, HouseRuleTable.uploaded_at).where(
+            HouseRuleTable.guild_id == guild_id
+        )
     )
     return {row.table_name: row.uploaded_at for row in rows}
 
@@ -304,7 +315,9 @@ def _problems_reply(ctx: AppContext, caller: Caller, error: HouseRuleError) -> R
         if len(error.problems) > len(shown):
             lines.append(t(locale, "rules.import.more_problems", count=len(error.problems) - len(shown)))
         message += "\n" + "\n".join(lines)
-    reply = error_reply(message, hint=t(locale, "rules.import.hint"), title=t(locale, "rules.import.rejected"))
+    reply = error_reply(
+        message, hint=t(locale, "rules.import.hint"), title=t(locale, "rules.import.rejected")
+    )
     result = dict(reply.result or {})
     result.update(problems=error.problems, stored=False)
     return Reply(
@@ -352,11 +365,15 @@ async def import_house_rules(
             if not caller.is_gm(config):
                 return _not_allowed(ctx, caller)
             row = await session.scalar(
-                select(HouseRuleTable).where(HouseRuleTable.guild_id == guild_id, HouseRuleTable.table_name == name)
+                select(HouseRuleTable).where(
+                    HouseRuleTable.guild_id == guild_id, HouseRuleTable.table_name == name
+                )
             )
             if row is None:
                 session.add(
-                    HouseRuleTable(guild_id=guild_id, table_name=name, document=override, uploaded_by=caller.user_id)
+                    HouseRuleTable(
+                        guild_id=guild_id, table_name=name, document=override, uploaded_by=caller.user_id
+                    )
                 )
             else:
                 row.document = override
@@ -466,11 +483,12 @@ async def reset_house_rules(ctx: AppContext, caller: Caller, *, name: str) -> Re
     async with ctx.sessions.begin() as session:
         if not caller.is_gm(await get_server_config(session, guild_id)):
             return _not_allowed(ctx, caller)
-        removed = (
-            await session.execute(
-                delete(HouseRuleTable).where(HouseRuleTable.guild_id == guild_id, HouseRuleTable.table_name == name)
+        result = await session.execute(
+            delete(HouseRuleTable).where(
+                HouseRuleTable.guild_id == guild_id, HouseRuleTable.table_name == name
             )
-        ).rowcount
+        )
+        removed = int(getattr(result, "rowcount", 0) or 0)
     invalidate(guild_id, name)
     if not removed:
         return error_reply(t(locale, "rules.reset.nothing", table=name))
@@ -485,4 +503,6 @@ async def reset_house_rules(ctx: AppContext, caller: Caller, *, name: str) -> Re
 
 def house_rule_fields(ctx: AppContext, caller: Caller, name: str) -> tuple[Field, ...]:
     """A line for replies that show a table this server overrides."""
-    return (Field(name="\u200b", value=ctx.catalog.t(caller.locale, "rules.house_rules_in_force", table=name)),)
+    return (
+        Field(name="\u200b", value=ctx.catalog.t(caller.locale, "rules.house_rules_in_force", table=name)),
+    )

@@ -78,7 +78,9 @@ def entry_label(catalog: Catalog, language: str, schema: str, entry: Any) -> str
         return f"{catalog.t(language, f'rules.zone.{zone}')} {entry.get('value', '')}".strip()
     for field in ("name", "label", "skill", "action", "situation", "game"):
         if field in entry:
-            value = entry.get(f"{field}_en") if language == "en" and entry.get(f"{field}_en") else entry[field]
+            value = (
+                entry.get(f"{field}_en") if language == "en" and entry.get(f"{field}_en") else entry[field]
+            )
             value = localized(value, language)
             if isinstance(value, str | int):
                 return str(value)
@@ -160,7 +162,7 @@ class MechanicsRenderer:
     def effects(self, effects: Iterable[Any]) -> str:
         return ", ".join(self.effect(e) for e in effects)
 
-    def effect(self, effect: Any) -> str:  # noqa: C901 - one branch per effect type reads best
+    def effect(self, effect: Any) -> str:
         if not isinstance(effect, Mapping):
             return str(effect)
         kind = effect.get("type")
@@ -207,12 +209,18 @@ class MechanicsRenderer:
                 text = t("rules.mech.permanent_halve", stat=stat)
             else:
                 percent = effect.get("stat") not in POINT_STATS
-                text = t("rules.mech.permanent", stat=stat, value=signed(effect.get("value"), percent=percent))
+                text = t(
+                    "rules.mech.permanent", stat=stat, value=signed(effect.get("value"), percent=percent)
+                )
             if effect.get("per"):
                 text += " " + t("rules.mech.per", per=effect["per"])
             return text
         if kind == "halve":
-            return t("rules.mech.halve", stat=self.stat(effect.get("stat")), duration=self.duration(effect.get("duration")))
+            return t(
+                "rules.mech.halve",
+                stat=self.stat(effect.get("stat")),
+                duration=self.duration(effect.get("duration")),
+            )
         if kind in ("no_action", "unconscious", "stunned"):
             return t(f"rules.mech.{kind}", duration=self.duration(effect.get("duration")))
         if kind == "death_timer":
@@ -325,7 +333,11 @@ class CriticalRenderer(EntryRenderer):
         kind = self.document.get("kind")
         out = [
             Field(self.field_name("kind"), str(kind), inline=True),
-            Field(self.field_name("zone"), self.catalog.t(self.language, f"rules.zone.{entry.get('zone')}"), True),
+            Field(
+                self.field_name("zone"),
+                self.catalog.t(self.language, f"rules.zone.{entry.get('zone')}"),
+                True,
+            ),
             Field(self.field_name("value"), str(entry.get("value")), inline=True),
         ]
         text = "\n".join(lines) or "—"
@@ -441,7 +453,9 @@ def notes_for(document: Mapping[str, Any], entry: Mapping[str, Any]) -> list[str
     return [n for n in notes if pattern.search(n)]
 
 
-def source_line(catalog: Catalog, language: str, document: Mapping[str, Any], entry: Mapping[str, Any] | None) -> str:
+def source_line(
+    catalog: Catalog, language: str, document: Mapping[str, Any], entry: Mapping[str, Any] | None
+) -> str:
     parts = []
     source = document.get("source")
     if isinstance(source, Mapping):
@@ -471,7 +485,9 @@ def _size(title: str | None, description: str | None, fields: list[Field], foote
     )
 
 
-def fit(title: str, description: str | None, fields: list[Field], footer: str | None) -> tuple[str | None, list[Field]]:
+def fit(
+    title: str, description: str | None, fields: list[Field], footer: str | None
+) -> tuple[str | None, list[Field]]:
     """Drop trailing fields (then cut the description) until the embed fits Discord's 6000 characters."""
     if description is not None:
         description = _cut(description, 4000)
@@ -498,12 +514,21 @@ async def show_entry(ctx: AppContext, caller: Caller, *, name: str, entry: str) 
     schema = str(document.get("schema", ""))
     entries = entries_of(document)
     if not entries:
-        return error_reply(t(locale, "rules.error.no_entries", table=name), hint=t(locale, "rules.error.no_entries_hint", table=name))
+        return error_reply(
+            t(locale, "rules.error.no_entries", table=name),
+            hint=t(locale, "rules.error.no_entries_hint", table=name),
+        )
     found = find_entry(schema, entries, entry)
     if found is None:
         suggestions = _suggestions(schema, entries, entry)
-        hint = t(locale, "rules.error.entry_hint", suggestions=", ".join(f"`{s}`" for s in suggestions)) if suggestions else t(locale, "rules.error.entry_hint_none")
-        return error_reply(t(locale, "rules.error.unknown_entry", entry=_cut(entry, 60), table=name), hint=hint)
+        hint = (
+            t(locale, "rules.error.entry_hint", suggestions=", ".join(f"`{s}`" for s in suggestions))
+            if suggestions
+            else t(locale, "rules.error.entry_hint_none")
+        )
+        return error_reply(
+            t(locale, "rules.error.unknown_entry", entry=_cut(entry, 60), table=name), hint=hint
+        )
     index, item = found
     if not isinstance(item, Mapping):
         item = {"value": item}
@@ -515,7 +540,9 @@ async def show_entry(ctx: AppContext, caller: Caller, *, name: str, entry: str) 
     for note in notes[:ENTRY_NOTES_MAX]:
         fields.append(Field(t(locale, "rules.field.note"), _cut(note, FIELD_VALUE_MAX)))
     if len(notes) > ENTRY_NOTES_MAX:
-        fields.append(Field("\u200b", t(locale, "rules.more_notes", count=len(notes) - ENTRY_NOTES_MAX, table=name)))
+        fields.append(
+            Field("\u200b", t(locale, "rules.more_notes", count=len(notes) - ENTRY_NOTES_MAX, table=name))
+        )
     if overridden:
         fields.insert(0, Field("\u200b", t(locale, "rules.house_rules_in_force", table=name)))
     footer = source_line(ctx.catalog, language, document, item)
@@ -528,7 +555,14 @@ async def show_entry(ctx: AppContext, caller: Caller, *, name: str, entry: str) 
         footer=footer,
         colour=Colour.INFO,
         kind="rules",
-        result={"table": name, "entry": key, "index": index, "house_rules": overridden, "data": dict(item), "notes": len(notes)},
+        result={
+            "table": name,
+            "entry": key,
+            "index": index,
+            "house_rules": overridden,
+            "data": dict(item),
+            "notes": len(notes),
+        },
     )
 
 
@@ -537,7 +571,11 @@ async def list_tables(ctx: AppContext, caller: Caller) -> Reply:
     language = language_of(locale)
     async with ctx.sessions.begin() as session:
         overridden = await overridden_tables(session, caller.guild_id)
-        documents = {name: await table_in_force(session, ctx, caller.guild_id, name) for name in overridden if name in ctx.tables}
+        documents = {
+            name: await table_in_force(session, ctx, caller.guild_id, name)
+            for name in overridden
+            if name in ctx.tables
+        }
     by_ruleset: dict[str, list[str]] = {}
     counts: dict[str, int | None] = {}
     for name, table in sorted(ctx.tables.items()):
@@ -552,7 +590,9 @@ async def list_tables(ctx: AppContext, caller: Caller) -> Reply:
     fields: list[Field] = []
     for ruleset in order:
         chunk: list[str] = []
-        heading = t(locale, f"rules.ruleset.{ruleset}") if ctx.catalog.has(f"rules.ruleset.{ruleset}") else ruleset
+        heading = (
+            t(locale, f"rules.ruleset.{ruleset}") if ctx.catalog.has(f"rules.ruleset.{ruleset}") else ruleset
+        )
         for line in by_ruleset[ruleset]:
             if chunk and len("\n".join([*chunk, line])) > FIELD_VALUE_MAX:
                 fields.append(Field(heading, "\n".join(chunk)))
@@ -601,7 +641,15 @@ async def show_notes(ctx: AppContext, caller: Caller, *, name: str, page: int = 
     footer = source_line(ctx.catalog, language, document, None)
     title = t(locale, "rules.notes.title", title=table_title(document, language))
     if not notes:
-        return Reply(title=title, description=t(locale, "rules.notes.none"), footer=footer, colour=Colour.INFO, ephemeral=True, kind="rules", result={"table": name, "notes": 0})
+        return Reply(
+            title=title,
+            description=t(locale, "rules.notes.none"),
+            footer=footer,
+            colour=Colour.INFO,
+            ephemeral=True,
+            kind="rules",
+            result={"table": name, "notes": 0},
+        )
     pages = _pages(notes)
     page = min(max(page, 1), len(pages))
     description = "\n\n".join(f"**{n}.** {text}" for n, text in pages[page - 1])

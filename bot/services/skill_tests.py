@@ -859,7 +859,8 @@ async def group_opposed_check(
             manual = bool(rolls)
             if manual:
                 for name in names:
-                    rolls.setdefault(name, _bot_rolls(system, source, rules.max_rounds))
+                    if name not in rolls:
+                        rolls[name] = _bot_rolls(system, source, rules.max_rounds)
             result = opposed.group_opposed_test(
                 [_contestant(p, request.modifier_a) for p in side_a],
                 [_contestant(p, request.modifier_b) for p in side_b],

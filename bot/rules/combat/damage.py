@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -605,21 +605,3 @@ def roll_critical(
     )
     entry = tables.critical(kind, zone, value.value)
     return CriticalResult(value, entry, mort_subite(tables, value.value) if use_mort_subite else None)
-
-
-@dataclass(frozen=True, slots=True)
-class HitDamage:
-    """A whole landed hit: die, damage to the target, critical — for one call from the tracker."""
-
-    die: DamageDie
-    damage: DamageResult
-    critical: CriticalResult | None
-    notes: tuple[str, ...] = field(default=())
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "die": self.die.to_dict(),
-            "damage": self.damage.to_dict(),
-            "critical": self.critical.to_dict() if self.critical else None,
-            "notes": list(self.notes),
-        }

@@ -51,7 +51,7 @@ def _setters(cls: type, *names: str) -> tuple[Callable[[object, object], None], 
     return tuple(slots[name].__set__ for name in names)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Die:
     value: int
     kept: bool = True
@@ -59,6 +59,22 @@ class Die:
     from_explosion: bool = False  # this die was added by an explosion
     rerolled: bool = False  # this die was replaced by a reroll (and is therefore not kept)
     success: bool | None = None  # None when the group counts no successes, or the die is not kept
+
+    def __init__(
+        self,
+        value: int,
+        kept: bool = True,
+        exploded: bool = False,
+        from_explosion: bool = False,
+        rerolled: bool = False,
+        success: bool | None = None,
+    ) -> None:
+        _d_value(self, value)
+        _d_kept(self, kept)
+        _d_exploded(self, exploded)
+        _d_from_explosion(self, from_explosion)
+        _d_rerolled(self, rerolled)
+        _d_success(self, success)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -69,6 +85,11 @@ class Die:
             "rerolled": self.rerolled,
             "success": self.success,
         }
+
+
+(_d_value, _d_kept, _d_exploded, _d_from_explosion, _d_rerolled, _d_success) = _setters(
+    Die, "value", "kept", "exploded", "from_explosion", "rerolled", "success"
+)
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -7,8 +7,8 @@ from fractions import Fraction
 import pytest
 
 from bot.rules.combat import (
-    CombatTables,
     Combatant,
+    CombatTables,
     FightState,
     apply_effects,
     apply_mechanics,
@@ -38,7 +38,11 @@ def test_albert_and_rudolf_recomputed_after_a_cc_critical(tables: CombatTables) 
     # CC -10 for 1d10/2 rounds with the d10 typed as 6 -> 3 rounds.
     entry = tables.critical("tranchantes", "jambes", 5)
     applied = apply_mechanics(
-        entry.mechanics, albert.current_characteristics(), source=entry.source, test_rolls=[5], duration_rolls=[6]
+        entry.mechanics,
+        albert.current_characteristics(),
+        source=entry.source,
+        test_rolls=[5],
+        duration_rolls=[6],
     )
     state = apply_effects(state, "albert", applied)
     assert state.get("albert").stat("CC") == 30
@@ -56,7 +60,10 @@ def test_initiative_seed_example(tables: CombatTables) -> None:
     assert sum(result.dice) == 24
     assert result.total == 80
     assert result.slots == (Fraction(80), Fraction(40))
-    assert result.to_dict()["slots"] == [{"k": 1, "value": 80, "exact": "80"}, {"k": 2, "value": 40, "exact": "40"}]
+    assert result.to_dict()["slots"] == [
+        {"k": 1, "value": 80, "exact": "80"},
+        {"k": 2, "value": 40, "exact": "40"},
+    ]
 
 
 def test_initiative_rolls_with_a_random_source_and_sur_ses_gardes(tables: CombatTables) -> None:
@@ -75,9 +82,9 @@ def test_slots_sorted_descending_with_deterministic_ties(tables: CombatTables) -
     # a and b tie at 80: same I, a has the higher Ag; a's second slot (40) ties with c (40): a has
     # the higher I.
     assert [(s.combatant, s.k, s.value) for s in order] == [
-        ("a", 1, 80),
-        ("b", 1, 80),
-        ("a", 2, 40),
-        ("c", 1, 40),
+        ("a", 1, Fraction(80)),
+        ("b", 1, Fraction(80)),
+        ("a", 2, Fraction(40)),
+        ("c", 1, Fraction(40)),
     ]
     assert order == order_slots([a, b, c])

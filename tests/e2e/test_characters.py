@@ -1,0 +1,113 @@
+"""Character sheets through the emulator: create, equip, edit, export, delete, import, restart."""
+
+from __future__ import annotations
+
+import json
+
+from bot.emulator import Upload
+
+from .harness import E2E
+
+STATS = "CC:45 CT:30 F:35 E:40 Ag:38 Int:31 FM:29 Soc:33"
+
+
+def _field(embed: dict[str, object], name: str) -> str:
+    for item in embed.get("fields", []):  # type: ignore[attr-defined]
+        if item["name"] == name:
+            return str(item["value"])
+    raise AssertionError(f"no field {name!r} in {embed}")
+
+
+async def test_sheet_round_trip_and_restart(emu: E2E) -> None:
+    alice = emu.user("alice")
+    bob = emu.user("bob")
+
+    created = await alice.slash("perso creer", nom="Albert", caracs=STATS)
+    assert created.embed["title"] == "📜 Albert"
+    assert _field(created.embed, "CC") == "45" and _field(created.embed, "BF") == "3"
+    assert not created.ephemeral  # a player character's sheet is shown to the table
+
+    # Autocomplete offers the data's weapons, and only the user's own characters.
+    weapons = await alice.autocomplete("perso equiper", "arme", "epe")
+    assert any(choice["value"] == "epee" for choice in weapons)
+    assert [c["value"] for c in await alice.autocomplete("perso voir", "personnage", "")] == ["Albert"]
+    assert await bob.autocomplete("perso voir", "personnage", "") == []
+
+    equipped = await alice.slash("perso equiper", arme="epee")
+    assert "Epée" in _field(equipped.embed, "Équipement")
+    edited = await alice.slash(
+        "perso modifier", caracs="PF:+2", competences="Esquive:10", talents="Ambidextre", etats="Sonné"
+    )
+    assert edited.ephemeral and _field(edited.embed, "PF") == "2"
+    assert _field(edited.embed, "Compétences") == "Esquive 10"
+
+    # Another player cannot touch it; the answer is private and in their language.
+    refused = await bob.slash("perso modifier", personnage="Albert", caracs="CC:99")
+    assert refused.ephemeral and "n'est pas à vous" in refused.embed["description"]
+    english = await emu.user("dave", locale="en-US").slash("character show", character="Albert")
+    assert english.ephemeral and "is not yours" in english.embed["description"]
+
+    exported = await alice.slash("perso exporter")
+    assert exported.ephemeral
+    attachment = exported._msg().attachments[0]
+    assert attachment.filename == "albert.json"
+    document = json.loads(attachment.data)
+    assert document["name"] == "Albert" and document["equipment"]["weapons"] == ["epee"]
+    assert document["skills"] == {"Esquive": 10}
+
+    asked = await alice.slash("perso supprimer", personnage="Albert")
+    assert asked.ephemeral
+    deleted = await alice.click("Supprimer définitivement", message=asked.message)
+    assert "supprimé" in deleted._msg().embeds[0]["description"]
+    assert (await alice.slash("perso liste")).embed["description"].startswith("Aucun personnage")
+
+    imported = await alice.slash(
+        "perso importer", fichier=Upload("albert.json", attachment.data, "application/json")
+    )
+    await imported.wait_response()
+    sheet = imported.followups[0] if imported.followups else imported.message
+    assert sheet is not None and sheet.embeds[0]["title"] == "📜 Albert"
+
+    bad = await alice.slash(
+        "perso importer", fichier=Upload("bad.json", b'{"format": "x"}', "application/json")
+    )
+    await bad.wait_response()
+    bad_message = bad.followups[0] if bad.followups else bad.message
+    assert bad_message is not None and bad_message.ephemeral
+    assert "rien n'a été importé" in bad_message.embeds[0]["description"]
+
+    # A confirmation shown before a restart still works after it (persistent button).
+    asked_again = await alice.slash("perso supprimer", personnage="Albert")
+    await emu.restart_bot()
+    shown = await alice.slash("perso voir")
+    assert shown.embed["title"] == "📜 Albert"
+    assert "Epée" in _field(shown.embed, "Équipement")
+    assert _field(shown.embed, "Talents") == "Ambidextre"
+    gone = await alice.click("Supprimer définitivement", message=asked_again.message)
+    assert "supprimé" in gone._msg().embeds[0]["description"]
+
+
+async def test_npcs_history_and_bad_input(emu: E2E) -> None:
+    gm = emu.user("gm")
+    alice = emu.user("alice")
+    npc = await gm.slash(
+        "perso creer",
+        nom="Gork",
+        systeme="ogl",
+        caracs="STR:14 CON:12 SIZ:15 INT:8 POW:9 DEX:11 CHA:6",
+        pnj=True,
+    )
+    assert npc.ephemeral and npc.embed["title"] == "📜 Gork"
+    refused = await alice.slash("perso creer", nom="Sbire", caracs=STATS, pnj=True)
+    assert refused.ephemeral and "MJ" in refused.embed["description"]
+    bad = await alice.slash("perso creer", nom="Albert", caracs="CC:450 Foo:3")
+    assert bad.ephemeral
+    assert "Foo" in bad.embed["description"] and "CC = 450" in bad.embed["description"]
+    assert [c["value"] for c in await gm.autocomplete("perso voir", "personnage", "go")] == ["Gork"]
+
+    await alice.slash("perso creer", nom="Albert", caracs=STATS)
+    await alice.slash("lancer", expression="1d100 # Perception")
+    history = await alice.slash("historique")
+    assert history.ephemeral and "`1d100`" in history.embed["description"]
+    assert "Perception" in history.embed["description"]
+    assert (await alice.slash("historique", personnage="Albert")).embed["description"].startswith("Aucun jet")
