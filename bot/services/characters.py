@@ -102,9 +102,10 @@ def _problems_reply(ctx: AppContext, locale: str, problems: list[Problem], *, in
     lines = [f"• {t(locale, p.key, **p.params)}" for p in problems[:PROBLEMS_SHOWN]]
     if len(problems) > PROBLEMS_SHOWN:
         lines.append(t(locale, "characters.error.more_problems", count=len(problems) - PROBLEMS_SHOWN))
+    ruleset = next((str(p.params["ruleset"]) for p in problems if p.params.get("ruleset") in RULESETS), None)
+    hint_key = f"characters.hint.stats_{ruleset}" if ruleset else "characters.hint.stats"
     reply = error_reply(
-        t(locale, intro, count=len(problems)) + "\n" + "\n".join(lines),
-        hint=t(locale, "characters.hint.stats"),
+        t(locale, intro, count=len(problems)) + "\n" + "\n".join(lines), hint=t(locale, hint_key)
     )
     payload = dict(reply.result or {})
     payload["problems"] = [p.key for p in problems]
