@@ -13,8 +13,8 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
-from bot.rules.sheets import NAME_MAX, NOTES_MAX
 from bot.services import characters as service
+from bot.services.characters import NAME_MAX, NOTES_MAX
 from bot.ui.discord_render import to_embed
 
 if TYPE_CHECKING:

@@ -32,6 +32,7 @@ from bot.rules.sheets import (
     ARMOUR_ZONES,
     CONDITION_MAX,
     CONDITIONS_MAX,
+    NAME_MAX,
     NOTES_MAX,
     TALENT_MAX,
     TALENTS_MAX,
@@ -55,6 +56,8 @@ from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply, error_reply
 
 __all__ = [
     "IMPORT_MAX_BYTES",
+    "NAME_MAX",
+    "NOTES_MAX",
     "CharacterSheet",
     "ask_delete",
     "character_choices",

@@ -22,16 +22,16 @@ Readings and choices (documented for the GM, see also :mod:`bot.services.config`
 
 from __future__ import annotations
 
-import importlib
 import re
 import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.context import AppContext
+from bot.db.characters import find_character, get_active_character
 from bot.db.models import RollLog
 from bot.db.repositories import ServerConfig, get_server_config, ruleset_in_force
 from bot.rules import checks, extended, opposed
@@ -82,6 +82,10 @@ def _int(text: str) -> int | None:
 # --- characters (a colleague's module; used when present) -----------------------------------------
 
 
+SheetGetter = Callable[[AsyncSession, int, int], Awaitable["SheetLike | None"]]
+SheetFinder = Callable[[AsyncSession, int, str], Awaitable["SheetLike | None"]]
+
+
 class SheetLike(Protocol):
     @property
     def id(self) -> int: ...
@@ -93,29 +97,12 @@ class SheetLike(Protocol):
     def skills(self) -> dict[str, int]: ...
 
 
-SheetGetter = Callable[[AsyncSession, int, int], Awaitable[SheetLike | None]]
-SheetFinder = Callable[[AsyncSession, int, str], Awaitable[SheetLike | None]]
-_CHARACTER_MODULES = ("bot.services.characters", "bot.db.characters")
+def active_character_getter() -> SheetGetter:
+    return get_active_character
 
 
-def _character_function(name: str) -> Callable[..., Any] | None:
-    for module_name in _CHARACTER_MODULES:
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue
-        function = getattr(module, name, None)
-        if callable(function):
-            return cast(Callable[..., Any], function)
-    return None
-
-
-def active_character_getter() -> SheetGetter | None:
-    return cast(SheetGetter | None, _character_function("get_active_character"))
-
-
-def character_finder() -> SheetFinder | None:
-    return cast(SheetFinder | None, _character_function("find_character"))
+def character_finder() -> SheetFinder:
+    return find_character
 
 
 def _lookup(values: Mapping[str, int], name: str) -> tuple[str, int] | None:
@@ -350,7 +337,7 @@ async def _character_value(
     session: AsyncSession, caller: Caller, user_id: int, name: str, system: System
 ) -> _Base:
     getter = active_character_getter()
-    if getter is None or caller.guild_id is None:
+    if caller.guild_id is None:
         raise TestInputError("tests.error.number_needed", name=name[:NAME_MAX])
     sheet = await getter(session, caller.guild_id, user_id)
     if sheet is None:
@@ -407,7 +394,7 @@ async def _resolve_base(
             label = label if test.multiplier == 1 else f"{label} × {test.multiplier}"
             return _Base(_check_target(number * test.multiplier), f"{test.action} ({label})", standard=row)
         getter = active_character_getter()
-        sheet = await getter(session, caller.guild_id, subject) if getter and caller.guild_id else None
+        sheet = await getter(session, caller.guild_id, subject) if caller.guild_id else None
         if sheet is None:
             raise TestInputError(
                 "tests.error.action_needs_value", action=test.action, under=test.characteristic
@@ -668,7 +655,7 @@ async def _participant(
         base = await _character_value(session, caller, int(mention.group(1)), skill, system)
     else:
         finder = character_finder()
-        if finder is None or caller.guild_id is None:
+        if caller.guild_id is None:
             raise TestInputError("tests.error.number_needed", name=raw[:NAME_MAX])
         sheet = await finder(session, caller.guild_id, raw)
         if sheet is None:
