@@ -42,6 +42,11 @@ def health_file() -> Path:
 
 
 class MeleeTree(app_commands.CommandTree["MeleeBot"]):
+    async def interaction_check(self, interaction: discord.Interaction[MeleeBot]) -> bool:
+        from bot.cogs._guard import check_command  # malformed options, rate limits
+
+        return await check_command(self, interaction)
+
     async def on_error(
         self, interaction: discord.Interaction[MeleeBot], error: app_commands.AppCommandError
     ) -> None:
@@ -134,6 +139,13 @@ class MeleeBot(commands.AutoShardedBot):
     @health_beat.before_loop
     async def _before_health(self) -> None:
         await self.wait_until_ready()
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        super().dispatch(event_name, *args, **kwargs)
+        if event_name == "interaction":  # a click or form no view claims gets an "expired" answer
+            from bot.cogs._guard import answer_if_unhandled
+
+            answer_if_unhandled(self, args[0])
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))

@@ -17,8 +17,10 @@ import logging
 import random
 import shlex
 import sys
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
 from bot.config import Settings
@@ -170,7 +172,10 @@ class Console:
             guild.members[gm_user.id] = Member(user=gm_user, role_ids=[guild.role("MJ").id])
         base = await emu.start()
         point_at(base)
-        database_url = f"sqlite+aiosqlite:///{self.db}" if self.db else "sqlite+aiosqlite://"
+        # Without --db: a throw-away file, not ":memory:" — an in-memory SQLite is one shared
+        # connection, and the roll log writer's batches would interleave with a use case's transaction.
+        scratch = tempfile.TemporaryDirectory(prefix="melee-console-")
+        database_url = f"sqlite+aiosqlite:///{self.db or Path(scratch.name) / 'console.db'}"
         settings = Settings(
             discord_token="console",  # the emulator accepts any token
             database_url=database_url,
@@ -206,6 +211,7 @@ class Console:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await runner
             await emu.stop()
+            scratch.cleanup()
 
     def emit_error(self, line: str, message: str) -> None:
         if self.as_json:

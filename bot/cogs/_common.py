@@ -6,6 +6,7 @@ import logging
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import discord
+import sqlalchemy.exc
 from discord import app_commands
 
 from bot.services.caller import Caller
@@ -91,6 +92,19 @@ async def _deliver(
         log.warning("could not deliver a message to user=%s channel=%s", user_id, channel_id)
 
 
+def _command_name(interaction: Interaction) -> str:
+    return interaction.command.qualified_name if interaction.command else "?"
+
+
+def is_database_unavailable(error: BaseException) -> bool:
+    """A locked SQLite file, a lost or refused database connection: the user should just retry."""
+    if isinstance(error, sqlalchemy.exc.OperationalError | sqlalchemy.exc.InterfaceError):
+        return True
+    if isinstance(error, sqlalchemy.exc.DBAPIError) and error.connection_invalidated:
+        return True
+    return isinstance(error, sqlalchemy.exc.TimeoutError | ConnectionError)
+
+
 async def report_unexpected_error(interaction: Interaction, error: app_commands.AppCommandError) -> None:
     """Never show a traceback: log it, tell the user in their language."""
     catalog = interaction.client.ctx.catalog
@@ -99,6 +113,13 @@ async def report_unexpected_error(interaction: Interaction, error: app_commands.
         reply = error_reply(catalog.t(locale, "common.error.not_allowed"))
     elif isinstance(error, app_commands.TransformerError | app_commands.CommandSignatureMismatch):
         reply = error_reply(catalog.t(locale, "common.error.bad_option"))
+    elif isinstance(error, app_commands.CommandNotFound):
+        reply = error_reply(catalog.t(locale, "reliability.unknown_command"))
+    elif is_database_unavailable(getattr(error, "original", error)):
+        log.warning(
+            "database unavailable in /%s: %s", _command_name(interaction), getattr(error, "original", error)
+        )
+        reply = error_reply(catalog.t(locale, "common.error.retry"))
     else:
         original = getattr(error, "original", error)
         log.error(

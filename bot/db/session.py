@@ -84,7 +84,7 @@ async def upgrade(engine: AsyncEngine, revision: str = "heads") -> None:
     makes them migrate one after the other (the later ones find the schema already at head).
     """
     async with engine.begin() as connection:
-        if connection.dialect.name == "postgresqlX":
+        if connection.dialect.name == "postgresql":
             await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
         await connection.run_sync(_upgrade, revision)
 

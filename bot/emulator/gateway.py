@@ -2,6 +2,12 @@
 
 A session outlives its websocket: dispatches sent while the bot is disconnected are kept
 with their sequence numbers and replayed on RESUME, as Discord does.
+
+Sharding as on Discord: IDENTIFY carries ``shard: [id, count]``; each guild's events go only
+to the session of shard ``(guild_id >> 22) % count`` (DMs to shard 0). An invalid shard, or a
+shard already held by another open session (two processes configured with the same
+``SHARD_IDS``), is closed with 4010, which discord.py treats as fatal; a second IDENTIFY on
+one connection gets 4005.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
-from .state import Intents, Json
+from .state import Delivery, Intents, Json
 
 if TYPE_CHECKING:
     from .server import Emulator
@@ -38,6 +44,8 @@ OP_HEARTBEAT_ACK = 11
 
 CLOSE_UNKNOWN_ERROR = 4000
 CLOSE_AUTH_FAILED = 4004
+CLOSE_ALREADY_AUTHENTICATED = 4005
+CLOSE_INVALID_SHARD = 4010
 CLOSE_DISALLOWED_INTENTS = 4014
 
 REPLAY_BUFFER = 5000
@@ -57,6 +65,11 @@ class GatewaySession:
     identified: asyncio.Event = field(default_factory=asyncio.Event)
     resumes: int = 0
     shard: tuple[int, int] = (0, 1)
+    port: int = 0  # the emulator port the bot connected to (one per process in sharding tests)
+
+    @property
+    def live(self) -> bool:
+        return self.ws is not None and not self.ws.closed
 
     def owns(self, guild_id: str | None) -> bool:
         # Discord's rule: shard_id = (guild_id >> 22) % num_shards; DMs go to shard 0.
@@ -77,6 +90,8 @@ class Gateway:
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
+        port = local_port(request)
+        resume_url = f"ws://{request.host}/gateway" if request.host else self.emu.gateway_url
         await ws.prepare(request)
         self.sockets.add(ws)
         session: GatewaySession | None = None
@@ -95,11 +110,14 @@ class Gateway:
                 if op == OP_HEARTBEAT:
                     await ws.send_str(_dumps({"op": OP_HEARTBEAT_ACK, "d": None, "s": None, "t": None}))
                 elif op == OP_IDENTIFY:
-                    session = await self._identify(ws, data)
+                    if session is not None:
+                        await self._close(ws, CLOSE_ALREADY_AUTHENTICATED, "Already authenticated.")
+                        break
+                    session = await self._identify(ws, data, port=port, resume_url=resume_url)
                     if session is None:
                         break
                 elif op == OP_RESUME:
-                    session = await self._resume(ws, data)
+                    session = await self._resume(ws, data, port=port)
                 elif op == OP_REQUEST_MEMBERS and session is not None:
                     await self._request_members(session, data)
                 # Presence and voice updates change nothing the tests look at.
@@ -109,7 +127,9 @@ class Gateway:
                 session.ws = None
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse, data: Json) -> GatewaySession | None:
+    async def _identify(
+        self, ws: web.WebSocketResponse, data: Json, *, port: int = 0, resume_url: str = ""
+    ) -> GatewaySession | None:
         intents = int(data.get("intents", 0))
         if not data.get("token"):
             await self._close(ws, CLOSE_AUTH_FAILED, "Authentication failed.")
@@ -121,11 +141,24 @@ class Gateway:
             )
             await self._close(ws, CLOSE_DISALLOWED_INTENTS, "Disallowed intent(s).")
             return None
-        session = GatewaySession(session_id=secrets.token_hex(16), intents=intents, ws=ws)
-        shard = data.get("shard") or [0, 1]
-        session.shard = (int(shard[0]), int(shard[1]))
+        shard = parse_shard(data.get("shard"))
+        if shard is None:
+            self.emu.record_failure("invalid_shard", f"IDENTIFY with shard {data.get('shard')!r}")
+            await self._close(ws, CLOSE_INVALID_SHARD, "Invalid shard.")
+            return None
+        holder = next((s for s in self.sessions.values() if s.shard == shard and s.live), None)
+        if holder is not None:
+            self.emu.record_failure(
+                "duplicate_shard",
+                f"IDENTIFY for shard {list(shard)} already held by an open session (port {holder.port})",
+            )
+            await self._close(ws, CLOSE_INVALID_SHARD, "Invalid shard.")
+            return None
+        session = GatewaySession(
+            session_id=secrets.token_hex(16), intents=intents, ws=ws, shard=shard, port=port
+        )
         guilds = [g for g in self.emu.guilds.values() if session.owns(g.id)]
-        # A fresh IDENTIFY for a shard replaces its old session (a restarted bot process).
+        # A fresh IDENTIFY for a shard replaces its old, closed session (a restarted bot process).
         for old_id, old in list(self.sessions.items()):
             if old.shard == session.shard:
                 del self.sessions[old_id]
@@ -140,7 +173,7 @@ class Gateway:
                 "user_settings": {},
                 "session_id": session.session_id,
                 "session_type": "normal",
-                "resume_gateway_url": self.emu.gateway_url,
+                "resume_gateway_url": resume_url or self.emu.gateway_url,
                 "guilds": [{"id": g.id, "unavailable": True} for g in guilds],
                 "private_channels": [],
                 "relationships": [],
@@ -159,12 +192,13 @@ class Gateway:
         self.emu.notify()
         return session
 
-    async def _resume(self, ws: web.WebSocketResponse, data: Json) -> GatewaySession | None:
+    async def _resume(self, ws: web.WebSocketResponse, data: Json, *, port: int = 0) -> GatewaySession | None:
         session = self.sessions.get(str(data.get("session_id")))
         if session is None:
             await ws.send_str(_dumps({"op": OP_INVALID_SESSION, "d": False, "s": None, "t": None}))
             return None
         session.ws = ws
+        session.port = port
         session.resumes += 1
         last = int(data.get("seq") or 0)
         # Replay what the bot missed, in order, then confirm (Discord's order).
@@ -221,19 +255,30 @@ class Gateway:
                 # The socket died under us: the frame stays buffered for RESUME.
                 session.ws = None
 
-    async def dispatch(self, event: str, data: Json, *, intent: int = 0) -> None:
+    async def dispatch(self, event: str, data: Json, *, intent: int = 0) -> list[Delivery]:
         """Send an event to the sessions whose intents cover it (``intent`` 0: always) and shard."""
         guild_id = data.get("guild_id")
+        deliveries: list[Delivery] = []
         for session in list(self.sessions.values()):
             if intent and not session.intents & intent:
                 continue
             if not session.owns(guild_id):
                 continue
+            deliveries.append(Delivery(session.session_id, session.shard, session.port, session.live))
             await self._dispatch_to(session, event, data)
+        return deliveries
 
     @property
     def connected(self) -> bool:
-        return any(s.ws is not None and not s.ws.closed for s in self.sessions.values())
+        return any(s.live for s in self.sessions.values())
+
+    def live_sessions(self, port: int | None = None) -> list[GatewaySession]:
+        """Identified sessions with an open socket (on one emulator port if given)."""
+        return [
+            s
+            for s in self.sessions.values()
+            if s.live and s.identified.is_set() and (port is None or s.port == port)
+        ]
 
     async def drop(self, code: int = CLOSE_UNKNOWN_ERROR) -> int:
         """Close every bot socket with a resumable code; returns how many were closed."""
@@ -253,3 +298,23 @@ class Gateway:
 
     def frames_for_test(self) -> list[Any]:
         return [json.loads(frame) for s in self.sessions.values() for _, frame in s.buffer]
+
+
+def parse_shard(raw: Any) -> tuple[int, int] | None:
+    """IDENTIFY's ``shard`` as (id, count); absent means (0, 1); None if invalid."""
+    if raw is None:
+        return (0, 1)
+    try:
+        shard_id, count = (int(part) for part in raw)
+    except (TypeError, ValueError):
+        return None
+    if count < 1 or not 0 <= shard_id < count:
+        return None
+    return (shard_id, count)
+
+
+def local_port(request: web.Request) -> int:
+    """The emulator port a request came in on."""
+    transport = request.transport
+    sockname = transport.get_extra_info("sockname") if transport is not None else None
+    return int(sockname[1]) if sockname else 0

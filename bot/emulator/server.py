@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from aiohttp import BodyPartReader, web
 
 from . import limits
-from .gateway import Gateway
+from .gateway import Gateway, local_port
 from .limits import ValidationErrors
 from .state import (
     DM,
@@ -69,6 +69,8 @@ class EmulatorConfig:
     bot_permissions: int = Perm.BOT_DEFAULT
     # Users whose DMs are closed: sending them a DM fails with 50007, as on Discord.
     dm_closed: set[str] = field(default_factory=set)
+    # The shard count GET /gateway/bot recommends (bots that set SHARD_COUNT never ask).
+    shards: int = 1
 
 
 class ApiError(Exception):
@@ -155,6 +157,7 @@ class Emulator:
         self._waiters: list[asyncio.Future[None]] = []
         self._background: set[asyncio.Future[None]] = set()
         self._runner: web.AppRunner | None = None
+        self._host = "127.0.0.1"
         self.base_url = ""
         self.gateway_url = ""
         self.app = self._build_app()
@@ -180,9 +183,13 @@ class Emulator:
         members: Iterable[tuple[str, list[str]]] = (),
         roles: Iterable[tuple[str, int]] = (),
         owner: str | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        """Create a guild; ``members`` are (username, [role names]); the bot is always a member."""
-        guild_id = self.ids.next()
+        """Create a guild; ``members`` are (username, [role names]); the bot is always a member.
+
+        ``shard`` (id, count) picks an id that Discord's rule puts on that shard.
+        """
+        guild_id = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
         guild = Guild(id=guild_id, name=name, owner_id="")
         guild.roles.append(Role(id=guild_id, name="@everyone", permissions=Perm.EVERYONE_DEFAULT))
         bot_role = Role(
@@ -325,9 +332,24 @@ class Emulator:
         server = site._server
         assert server is not None and getattr(server, "sockets", None)
         real_port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        self._host = host
         self.base_url = f"http://{host}:{real_port}"
         self.gateway_url = f"ws://{host}:{real_port}/gateway"
         return self.base_url
+
+    async def add_listener(self) -> str:
+        """Serve the same API on one more port; returns its base URL.
+
+        Give each bot process its own port and the recorded requests, callbacks and gateway
+        sessions tell which process did what (``port`` fields).
+        """
+        assert self._runner is not None, "start the emulator first"
+        site = web.TCPSite(self._runner, self._host, 0)
+        await site.start()
+        server = site._server
+        assert server is not None and getattr(server, "sockets", None)
+        port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        return f"http://{self._host}:{port}"
 
     async def stop(self) -> None:
         await self.gateway.close_all()
@@ -444,6 +466,7 @@ class Emulator:
                     body=body.json,
                     response=result,
                     at=self.clock(),
+                    port=local_port(request),
                 )
             )
             self.notify()
@@ -523,8 +546,12 @@ class Emulator:
         }
 
     async def get_gateway(self, request: web.Request, body: Body) -> Any:
+        # The URL of the port asked, so a process given its own port keeps to it.
+        url = f"ws://{request.host}/gateway" if request.host else self.gateway_url
+        if not request.path.endswith("/bot"):
+            return {"url": url}
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return {"url": self.gateway_url, "shards": 1, "session_start_limit": limit}
+        return {"url": url, "shards": self.config.shards, "session_start_limit": limit}
 
     # -- commands ------------------------------------------------------------------------
 
@@ -636,7 +663,7 @@ class Emulator:
         self.interactions[interaction_id] = interaction
         self.interactions_by_token[token] = interaction
         interaction.dispatched_perf = time.perf_counter()
-        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        interaction.deliveries = await self.gateway.dispatch("INTERACTION_CREATE", payload)
         for hook in self.interaction_hooks:
             hook(interaction)
         self.notify()
@@ -654,7 +681,7 @@ class Emulator:
         payload: Json = body.json or {}
         kind = int(payload.get("type", 0))
         data: Json | None = payload.get("data")
-        callback = Callback(type=kind, data=data, status=200, at=self.clock())
+        callback = Callback(type=kind, data=data, status=200, at=self.clock(), port=local_port(request))
         interaction.callbacks.append(callback)
         try:
             result = self._apply_callback(interaction, kind, data or {}, body, arrived)

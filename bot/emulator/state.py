@@ -128,6 +128,20 @@ class Snowflakes:
             self._last = value
             return str(value)
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> str:
+        """An id that Discord's rule ``(id >> 22) % shard_count`` puts on ``shard_id`` (for guilds).
+
+        The timestamp is moved back by less than ``shard_count`` milliseconds; the increment bits
+        still come from the shared counter, so the id stays unique.
+        """
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"shard {shard_id} is not in 0..{shard_count - 1}")
+        with self._lock:
+            ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+            ms -= (ms - shard_id) % shard_count
+            value = (ms << 22) | (1 << 17) | (self._process << 12) | (next(self._increment) & 0xFFF)
+            return str(value)
+
 
 def iso_now() -> str:
     return datetime.now(UTC).isoformat()
@@ -506,6 +520,7 @@ class Callback:
     data: Json | None
     status: int
     at: float
+    port: int = 0  # the emulator port it came in on (one port per bot process in sharding tests)
 
 
 @dataclass
@@ -528,10 +543,21 @@ class Interaction:
     failures: list[str] = field(default_factory=list)
     modal: Json | None = None
     choices: list[Json] | None = None
+    deliveries: list[Delivery] = field(default_factory=list)  # the gateway sessions it went to
 
     @property
     def acknowledged(self) -> bool:
         return self.response_type is not None
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One gateway session an event was dispatched to, and whether its socket was open then."""
+
+    session_id: str
+    shard: tuple[int, int]
+    port: int
+    live: bool
 
 
 @dataclass
@@ -543,6 +569,7 @@ class RecordedRequest:
     body: Any
     response: Any
     at: float
+    port: int = 0  # the emulator port the request came in on
 
 
 @dataclass

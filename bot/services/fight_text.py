@@ -74,7 +74,9 @@ class Words:
         if self.ctx.catalog.has(key):
             return self.t(key)
         if key.startswith("combat.condition."):
-            return self.t("combat.modifier.family.condition", name=self.source(key[len("combat.condition.") :]))
+            return self.t(
+                "combat.modifier.family.condition", name=self.source(key[len("combat.condition.") :])
+            )
         if not key.startswith("combat.modifier."):
             return key
         rest = key[len("combat.modifier.") :]
@@ -92,7 +94,11 @@ class Words:
         else:
             name = entry
         if sub and family == "attribute":
-            name += " (" + (self.t(f"combat.armour_class.{sub}") if sub != "shield" else self.t("combat.word.shield")) + ")"
+            name += (
+                " ("
+                + (self.t(f"combat.armour_class.{sub}") if sub != "shield" else self.t("combat.word.shield"))
+                + ")"
+            )
         elif sub and family in ("special", "aim") and sub == "defence":
             name += " (" + self.t("combat.word.defence") + ")"
         return self.t(f"combat.modifier.family.{family}", name=name)
@@ -128,7 +134,13 @@ class Words:
         return f"**{result.roll_text}** → {outcome} ({result.degrees or 0} {unit})"
 
     def check_block(self, result: CheckResult) -> str:
-        return self.terms(result.modifiers, result.target, " %") + "\n" + self.t("combat.word.roll") + " " + self.check(result)
+        return (
+            self.terms(result.modifiers, result.target, " %")
+            + "\n"
+            + self.t("combat.word.roll")
+            + " "
+            + self.check(result)
+        )
 
     def refusal(self, reason: str, params: Mapping[str, Any] | None = None) -> str:
         values = {k: self._param(k, v) for k, v in (params or {}).items()}
@@ -159,7 +171,9 @@ class Words:
         elif c.kind == "halve":
             text = self.t("combat.condition_kind.halve", stat=stat)
         elif c.kind == "disabled":
-            text = self.t("combat.condition_kind.disabled", part=str(params.get("part", "?")))
+            part = str(params.get("part", "?"))
+            label = self.t(f"combat.part.{part}") if self.ctx.catalog.has(f"combat.part.{part}") else part
+            text = self.t("combat.condition_kind.disabled", part=label)
         elif c.kind == "bleeding" and c.test is not None:
             text = self.t(
                 "combat.condition_kind.bleeding",
@@ -169,7 +183,9 @@ class Words:
             )
         elif c.kind == "delayed_test" and c.test is not None:
             text = self.t(
-                "combat.condition_kind.delayed_test", stat=c.test.characteristic, modifier=f"{c.test.modifier:+d}"
+                "combat.condition_kind.delayed_test",
+                stat=c.test.characteristic,
+                modifier=f"{c.test.modifier:+d}",
             )
         else:
             text = self.t(f"combat.condition_kind.{c.kind}")
@@ -177,7 +193,7 @@ class Words:
         if rounds is not None:
             text += " · " + self.t("combat.word.rounds_left", n=rounds)
         elif c.remaining is not None and c.unit:
-            text += f" · {c.remaining} {c.unit}"
+            text += f" · {c.remaining} " + self.t(f"combat.unit.{c.unit}")
         elif c.until and c.kind not in ("bleeding", "dead"):
             text += " · " + self.t(f"combat.until.{c.until}")
         return text

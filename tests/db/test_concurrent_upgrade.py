@@ -15,8 +15,8 @@ async def test_concurrent_upgrades_on_one_postgres_database(database_url: str) -
         pytest.skip("several processes share one database only on PostgreSQL")
     engines = [create_engine(database_url) for _ in range(4)]
     try:
-        # Without the advisory lock, the losers fail creating alembic_version or the first table.
-        await asyncio.gather(*(upgrade(engine) for engine in engines))
+        # Without the advisory lock, the migrations block each other or fail on existing tables.
+        await asyncio.wait_for(asyncio.gather(*(upgrade(engine) for engine in engines)), 60)
         async with engines[0].connect() as conn:
             versions = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalars().all()
         assert len(versions) == 1

@@ -98,9 +98,14 @@ def test_console_replays_abel_chase() -> None:
     gaps = [r["result"]["round"]["gaps"] for r in records if r["result"] and "round" in r["result"]]
     printed = [s["lead_after_m"] for s in example["steps"] if s["kind"] == "movement"]
     assert [list(g.values()) for g in gaps] == [[x] for x in printed]
-    endurance = [e for r in records if r["command"] == "/poursuite endurance" for e in r["result"]["endurance"]]
+    endurance = [
+        e for r in records if r["command"] == "/poursuite endurance" for e in r["result"]["endurance"]
+    ]
     assert [(e["modifier"], e["success"]) for e in endurance] == [
-        (r["modifier"], r["success"]) for s in example["steps"] if s["kind"] == "endurance" for r in s["results"]
+        (r["modifier"], r["success"])
+        for s in example["steps"]
+        if s["kind"] == "endurance"
+        for r in s["results"]
     ]
     assert records[-1]["result"]["chase"]["gaps"] == {"Garde 1": example["final_lead_m"]}
 
@@ -144,7 +149,9 @@ async def test_interrogation_form_buttons_secret_and_persistence(emu: E2E) -> No
 async def test_interrogation_seed_example_and_english_errors(emu: E2E) -> None:
     gm = emu.user("gm")
     await gm.slash("interrogatoire ouvrir", sujet="le suspect", fm=35, reticent=True)
-    await gm.submit_modal(tier_0="Un homme grand.", tier_1="Il boitait.", tier_2="Un sosie.", tier_3="Le boucher.")
+    await gm.submit_modal(
+        tier_0="Un homme grand.", tier_1="Il boitait.", tier_2="Un sosie.", tier_3="Le boucher."
+    )
     arnolf = emu.user("arnolf")
     result = await arnolf.slash("interrogatoire interroger", cible=45, jet="22", jet_fm="30")
     text = json.dumps(result.embeds, ensure_ascii=False)
@@ -187,3 +194,36 @@ async def test_chase_board_is_edited_and_buttons_roll(emu: E2E) -> None:
     )
     english = await emu.user("bob", locale="en-US").slash("chase run", name="Abel", roll=10)
     assert english.ephemeral and "No chase" in english.embed["description"]
+
+
+# -- infection, tavern, fortune and destiny ---------------------------------------------------
+
+
+async def test_infection_tavern_fortune_and_destiny(emu: E2E) -> None:
+    alice = emu.user("alice")
+    await alice.slash(
+        "perso creer", nom="Alice", caracs="CC:40 CT:40 F:40 E:38 Ag:40 Int:40 FM:40 Soc:40 PF:1 PD:1"
+    )
+    infected = await alice.slash("infection test", critique=8, arme="sale", lavee=True, jet=80)
+    assert not infected.ephemeral and "gangrène" in infected.embed["description"]
+    assert "8 jours" in json.dumps(infected.embeds, ensure_ascii=False)
+    exempt = await alice.slash("infection test", critique=1)
+    assert "jamais" in exempt.embed["description"]
+    bad = await emu.user("bob", locale="en-US").slash("infection test", critical=5)
+    assert bad.ephemeral and "Toughness" in bad.embed["description"]
+    game = await alice.slash(
+        "taverne bras_de_fer", joueurs="Gunnar f=45, Otto f=40", des="Gunnar 10, Otto 90"
+    )
+    assert "Gunnar" in game.embed["fields"][0]["value"]
+    wrong = await alice.slash("taverne boisson", joueurs="Gunnar")
+    assert wrong.ephemeral
+    shown = await alice.slash("fortune")
+    assert shown.ephemeral and shown.embed["fields"][0]["value"] == "1"
+    rerolled = await alice.slash("fortune", usage="reroll", cible=45, jet_precedent=62, jet=30)
+    assert not rerolled.ephemeral and rerolled.embed["fields"][0]["value"] == "0"
+    empty = await alice.slash("fortune", usage="scenery")
+    assert empty.ephemeral
+    limb = await alice.slash("destin", contre="limb_loss")
+    assert limb.ephemeral and "membre" in limb.embed["description"]
+    saved = await alice.slash("destin", contre="death")
+    assert "mort" in saved.embed["description"] and saved.embed["fields"][1]["value"] == "0"

@@ -165,7 +165,7 @@ def test_retest_after_success_is_cumulative_and_resets_on_failure() -> None:
         resolve_round(state)
         modifiers.append(endurance(state, "P", roll=e_roll).modifier)
         endurance(state, "F", roll=10)
-    # success, success (−10), failure (−20), then due again only after ceil(2/2) = 1 round at −10 (one failure)
+    # success, success (−10), failure (−20), then due again after ceil(2/2) = 1 round at −10 (one failure)
     assert modifiers == [0, -10, -20, -10]
 
 

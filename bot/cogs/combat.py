@@ -1,0 +1,574 @@
+"""``/combat``: fights in threads — open, add, rounds, postures, attacks, defences, effects, end.
+
+Thin adapter: parse options, call :mod:`bot.services.fights`, send the reply, then edit the pinned
+tracker. Buttons are persistent :class:`discord.ui.DynamicItem` s whose custom ids carry the fight
+id and the pending attack's sequence number: they work after a restart, the state is in the DB.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any, Final
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
+from bot.cogs._common import _message_kwargs as message_kwargs
+from bot.rules.sheets import fold
+from bot.services import fights as service
+from bot.services.fights import AttackInput, DefenceRolls, FightOutcome, NpcStats
+from bot.ui.discord_render import content_of, to_embed, to_view
+from bot.ui.reply import error_reply
+
+if TYPE_CHECKING:
+    from bot.app import MeleeBot
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES: Final = 1440
+
+
+def _choice(label: str, value: str, key: str) -> app_commands.Choice[str]:
+    return app_commands.Choice(name=locale_str(label, key=f"cmd.combat.choice.{key}"), value=value)
+
+
+POSTURES = [
+    _choice("Normal", "normale", "normale"),
+    _choice("Careful", "prudente", "prudente"),
+    _choice("Reckless", "temeraire", "temeraire"),
+    _choice("Defensive", "defensive", "defensive"),
+    _choice("Suicidal", "suicidaire", "suicidaire"),
+]
+POSTURE_OPTIONS = [
+    _choice("Suicidal: +20 attack", "attaque", "opt_attaque"),
+    _choice("Suicidal: +2 damage", "degats", "opt_degats"),
+]
+ZONES = [
+    _choice("Legs", "jambes", "jambes"),
+    _choice("Arms", "bras", "bras"),
+    _choice("Body", "corps", "corps"),
+    _choice("Head", "tete", "tete"),
+]
+DEFENCES = [
+    _choice("Parry", "parer", "parer"),
+    _choice("Dodge", "esquiver", "esquiver"),
+    _choice("Take the blow", "encaisser", "encaisser"),
+]
+ACTIONS = [
+    _choice("Feint", "feinter", "feinter"),
+    _choice("Aim", "viser", "viser"),
+    _choice("Manoeuvre", "manoeuvrer", "manoeuvrer"),
+    _choice("Prepare a parry", "preparer_parade", "preparer_parade"),
+    _choice("Position (2 m)", "se_positionner", "se_positionner"),
+    _choice("Other free action", "autre_action_gratuite", "autre_action_gratuite"),
+    _choice("Reload", "recharger", "recharger"),
+    _choice("Draw / pick up", "prendre_objet", "prendre_objet"),
+    _choice("Stand up", "se_relever", "se_relever"),
+    _choice("Disengage", "desengagement", "desengagement"),
+]
+AIMS = [_choice("Precision", "precision", "precision"), _choice("Power", "puissance", "puissance")]
+SPECIALS = [
+    _choice("Piercing strike", "coup_perforant", "coup_perforant"),
+    _choice("Over the guard", "par_dessus_les_defenses", "par_dessus_les_defenses"),
+    _choice("Surprise reach", "allonge_surprise", "allonge_surprise"),
+    _choice("Shield bash", "frappe_de_bouclier", "frappe_de_bouclier"),
+    _choice("Stunning blow", "coup_assommant", "coup_assommant"),
+    _choice("Impale", "empalement", "empalement"),
+    _choice("Pikeman's stance", "posture_du_piquier", "posture_du_piquier"),
+    _choice("Disarm", "desarmement", "desarmement"),
+]
+CONDITION_OPS = [
+    _choice("Add", "add", "op_add"),
+    _choice("Remove (number)", "remove", "op_remove"),
+    _choice("Treated", "treated", "op_treated"),
+    _choice("Healed", "healed", "op_healed"),
+    _choice("Stands up", "stands_up", "op_stands_up"),
+    _choice("Back to life", "revive", "op_revive"),
+]
+CONDITION_KINDS = [
+    _choice("Stunned", "stunned", "kind_stunned"),
+    _choice("No action", "no_action", "kind_no_action"),
+    _choice("Prone", "prone", "kind_prone"),
+    _choice("Unconscious", "unconscious", "kind_unconscious"),
+    _choice("Dead", "dead", "kind_dead"),
+]
+
+
+def _static_choices(
+    interaction: Interaction, choices: list[app_commands.Choice[str]], current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete from a fixed list (choices would not fit in Discord's 4000 characters)."""
+    catalog = ctx_of(interaction).catalog
+    french = not str(interaction.locale).startswith("en")
+    wanted = fold(current)
+    out = []
+    for choice in choices:
+        label = choice.name
+        localised: locale_str | None = getattr(choice, "_locale_name", None)
+        key = localised.extras.get("key") if localised is not None else None
+        if french and isinstance(key, str):
+            label = catalog.raw("fr", key) or label
+        if not wanted or wanted in fold(label) or wanted in fold(choice.value):
+            out.append(app_commands.Choice(name=label[:100], value=choice.value))
+    return out[:25]
+
+
+async def apply_outcome(interaction: discord.Interaction[Any], result: FightOutcome) -> None:
+    """Edit the pinned tracker (and archive the thread at the end)."""
+    if result.tracker is None or result.thread_id is None:
+        return
+    channel = interaction.client.get_channel(result.thread_id)
+    if channel is None:
+        try:
+            channel = await interaction.client.fetch_channel(result.thread_id)
+        except discord.HTTPException:
+            return
+    if not isinstance(channel, discord.Thread | discord.TextChannel):
+        return
+    if result.tracker_message_id is not None:
+        try:
+            await channel.get_partial_message(result.tracker_message_id).edit(
+                embed=to_embed(result.tracker),
+                view=to_view(result.tracker),
+                content=content_of(result.tracker),
+            )
+        except discord.HTTPException:
+            log.warning("could not edit the tracker %s", result.tracker_message_id)
+    if result.archive and isinstance(channel, discord.Thread):
+        try:
+            await channel.edit(archived=True)
+        except discord.HTTPException:
+            log.warning("could not archive the thread %s", channel.id)
+
+
+async def answer(interaction: discord.Interaction[Any], result: FightOutcome) -> None:
+    await send_reply(interaction, result.reply)
+    if not result.reply.is_error:
+        await apply_outcome(interaction, result)
+
+
+class FightButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=re.compile(
+        r"melee:fight:(?P<fid>\d{1,20}):(?P<kind>def|pos|perm):(?P<a>[a-z0-9_]{1,30})(?::(?P<b>[a-z_]{1,20}))?"
+    ),
+):
+    """Defence (``def:<seq>:<choice>``), posture (``pos:<posture>[:<option>]``) and permanent-change
+    confirmation (``perm:<n>:ok|no``) buttons of a fight."""
+
+    def __init__(self, fight_id: int, kind: str, a: str, b: str | None) -> None:
+        custom_id = ":".join(x for x in ("melee:fight", str(fight_id), kind, a, b) if x)
+        super().__init__(discord.ui.Button(label=kind, custom_id=custom_id))
+        self.fight_id = fight_id
+        self.kind = kind
+        self.a = a
+        self.b = b
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> FightButton:
+        return cls(int(match["fid"]), match["kind"], match["a"], match["b"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        ctx, caller = ctx_of(interaction), caller_of(interaction)
+        if self.kind == "def" and self.a.isdigit() and self.b:
+            result = await service.defend(ctx, caller, choice=self.b, fight_id=self.fight_id, seq=int(self.a))
+        elif self.kind == "pos":
+            result = await service.set_posture(
+                ctx, caller, posture=self.a, option=self.b, fight_id=self.fight_id
+            )
+        elif self.kind == "perm" and self.a.isdigit():
+            result = await service.answer_proposal(
+                ctx, caller, fight_id=self.fight_id, number=int(self.a), accept=self.b == "ok"
+            )
+        else:
+            result = FightOutcome(error_reply(ctx.catalog.t(caller.locale, "combat.error.bad_choice")))
+        await answer(interaction, result)
+
+
+@app_commands.guild_only()
+class CombatGroup(app_commands.Group):
+    pass
+
+
+class CombatCog(commands.Cog):
+    combat = CombatGroup(name="combat", description="Fights in threads: rounds, attacks, defences, criticals")
+
+    def __init__(self, bot: MeleeBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(FightButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(FightButton)
+
+    # -- opening -----------------------------------------------------------------------------
+
+    @combat.command(name="open", description="Open a fight (GM): a thread with a pinned tracker")
+    @app_commands.describe(name="The fight's name (the thread's)", sudden_death="Mort subite for NPCs")
+    async def open(
+        self,
+        interaction: Interaction,
+        name: app_commands.Range[str, 1, service.NAME_MAX],
+        sudden_death: bool = False,
+    ) -> None:
+        ctx, caller = ctx_of(interaction), caller_of(interaction)
+        result = await service.open_fight(ctx, caller, name=name, mort_subite=sudden_death)
+        if result.reply.is_error or result.fight_id is None or result.tracker is None:
+            await send_reply(interaction, result.reply)
+            return
+        await interaction.response.defer(thinking=True)
+        channel = interaction.channel
+        thread: discord.Thread | None = channel if isinstance(channel, discord.Thread) else None
+        try:
+            if thread is None:
+                if not isinstance(channel, discord.TextChannel):
+                    raise discord.InvalidData("not a text channel")
+                thread = await channel.create_thread(
+                    name=name[:100],
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                )
+            tracker = await thread.send(**message_kwargs(result.tracker))
+            try:
+                await tracker.pin()
+            except discord.HTTPException:
+                log.warning("could not pin the tracker of fight %s", result.fight_id)
+            await service.attach_thread(
+                ctx, caller, result.fight_id, thread_id=thread.id, message_id=tracker.id
+            )
+        except (discord.HTTPException, discord.InvalidData):
+            await service.abandon(ctx, result.fight_id)
+            await send_reply(interaction, error_reply(ctx.catalog.t(caller.locale, "combat.error.no_thread")))
+            return
+        reply = result.reply
+        description = ctx.catalog.t(caller.locale, "combat.open.thread", thread=thread.mention)
+        from dataclasses import replace
+
+        await send_reply(
+            interaction,
+            replace(reply, description=description, result={**(reply.result or {}), "thread_id": thread.id}),
+        )
+
+    @combat.command(name="add", description="Add fighters: a character by name, or NPCs like “3 goblins”")
+    @app_commands.describe(
+        who="A character (PC or saved NPC) or a creature with a count: 3 gobelins",
+        count="How many (creatures only)",
+        ws="Quick NPC: WS (CC)",
+        bs="Quick NPC: BS (CT)",
+        s="Quick NPC: strength (F)",
+        ag="Quick NPC: agility (Ag)",
+        sb="Quick NPC: strength bonus (BF; default from the creature table)",
+        tb="Quick NPC: toughness bonus (BE; default = BF)",
+        attacks="Quick NPC: attacks (A)",
+        weapons="Quick NPC: weapons, comma-separated (default: hand axe)",
+        armour="Quick NPC: armour pieces, comma-separated",
+    )
+    async def add(
+        self,
+        interaction: Interaction,
+        who: app_commands.Range[str, 1, 80],
+        count: app_commands.Range[int, 1, service.MAX_QUICK] | None = None,
+        ws: app_commands.Range[int, 0, 100] | None = None,
+        bs: app_commands.Range[int, 0, 100] | None = None,
+        s: app_commands.Range[int, 0, 100] | None = None,
+        ag: app_commands.Range[int, 0, 100] | None = None,
+        sb: app_commands.Range[int, 0, 20] | None = None,
+        tb: app_commands.Range[int, 0, 20] | None = None,
+        attacks: app_commands.Range[int, 1, 10] | None = None,
+        weapons: app_commands.Range[str, 1, 200] | None = None,
+        armour: app_commands.Range[str, 1, 300] | None = None,
+    ) -> None:
+        stats = NpcStats(cc=ws, ct=bs, f=s, ag=ag, bf=sb, be=tb, a=attacks, weapons=weapons, armour=armour)
+        result = await service.add_combatants(
+            ctx_of(interaction), caller_of(interaction), who=who, count=count, stats=stats
+        )
+        await answer(interaction, result)
+
+    @add.autocomplete("who")
+    async def _who(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        choices = await service.who_choices(ctx_of(interaction), caller_of(interaction), current)
+        return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in choices]
+
+    @combat.command(name="remove", description="Remove a fighter from the fight (GM)")
+    @app_commands.describe(who="The fighter")
+    async def remove(self, interaction: Interaction, who: app_commands.Range[str, 1, 80]) -> None:
+        await answer(
+            interaction, await service.remove_combatant(ctx_of(interaction), caller_of(interaction), who=who)
+        )
+
+    # -- rounds ------------------------------------------------------------------------------
+
+    @combat.command(
+        name="round", description="Start the next round (GM): initiative 3d20 + Ag, slots I, I/2 …"
+    )
+    @app_commands.describe(dice="Initiative dice rolled by hand: Albert: 12 5 18; Gobelin 1: 3 4 5")
+    async def round(
+        self, interaction: Interaction, dice: app_commands.Range[str, 1, 1000] | None = None
+    ) -> None:
+        await answer(
+            interaction, await service.new_round(ctx_of(interaction), caller_of(interaction), dice=dice)
+        )
+
+    @combat.command(name="posture", description="Choose a posture for this round (before acting)")
+    @app_commands.describe(
+        posture="The posture", option="Suicidal: +20 attack or +2 damage", who="Which fighter"
+    )
+    @app_commands.choices(posture=POSTURES, option=POSTURE_OPTIONS)
+    async def posture(
+        self,
+        interaction: Interaction,
+        posture: str,
+        option: str | None = None,
+        who: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        result = await service.set_posture(
+            ctx_of(interaction), caller_of(interaction), posture=posture, option=option, who=who
+        )
+        await answer(interaction, result)
+
+    @combat.command(name="next", description="End the current turn: the next slot acts (GM)")
+    async def next(self, interaction: Interaction) -> None:
+        await answer(interaction, await service.advance(ctx_of(interaction), caller_of(interaction)))
+
+    # -- actions -----------------------------------------------------------------------------
+
+    @combat.command(name="attack", description="Attack a fighter; every roll may be typed by hand")
+    @app_commands.describe(
+        target="Who is attacked",
+        attacker="Who attacks (default: the fighter whose turn it is)",
+        weapon="Which weapon (default: the main one)",
+        zone="Aim at a lower zone than the °R allow",
+        roll="The attack d100",
+        damage="The damage die (two for Percutante)",
+        coverage="Coverage d100 for partial armour layers (inner to outer)",
+        critical="The critical d100",
+        effects="d100s for the critical's tests",
+        durations="Dice for the critical's durations (1d10/2 …)",
+        situation="Situation modifiers, comma-separated (cc_dans_le_dos, cc_plus_grande_allonge …)",
+        distance="Range in metres (ranged weapons)",
+        into_melee="Firing at a target engaged in melee (−20 %)",
+        special="A special weapon action",
+        k="Piercing strike: K (each −10 % and 1 PA ignored)",
+        charge="Charge (all your attacks; +CC, BF+1)",
+        stray_victim="Firing into melee: who a stray shot hits",
+    )
+    @app_commands.choices(zone=ZONES)
+    async def attack(
+        self,
+        interaction: Interaction,
+        target: app_commands.Range[str, 1, 80],
+        attacker: app_commands.Range[str, 1, 80] | None = None,
+        weapon: app_commands.Range[str, 1, 80] | None = None,
+        zone: str | None = None,
+        roll: app_commands.Range[int, 0, 100] | None = None,
+        damage: app_commands.Range[str, 1, 20] | None = None,
+        coverage: app_commands.Range[str, 1, 40] | None = None,
+        critical: app_commands.Range[int, 0, 100] | None = None,
+        effects: app_commands.Range[str, 1, 60] | None = None,
+        durations: app_commands.Range[str, 1, 60] | None = None,
+        situation: app_commands.Range[str, 1, 300] | None = None,
+        distance: app_commands.Range[float, 0, 1000] | None = None,
+        into_melee: bool = False,
+        special: str | None = None,
+        k: app_commands.Range[int, 1, 5] = 1,
+        charge: bool = False,
+        stray_victim: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        data = AttackInput(
+            target=target,
+            attacker=attacker,
+            weapon=weapon,
+            zone=zone,
+            roll=roll,
+            damage=damage,
+            coverage=coverage,
+            critical=critical,
+            effects=effects,
+            durations=durations,
+            situation=situation,
+            distance=distance,
+            into_melee=into_melee,
+            special=special,
+            k=k,
+            charge=charge,
+            stray_victim=stray_victim,
+        )
+        await answer(interaction, await service.attack(ctx_of(interaction), caller_of(interaction), data))
+
+    @attack.autocomplete("target")
+    @attack.autocomplete("attacker")
+    @attack.autocomplete("stray_victim")
+    async def _fighters(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        choices = await service.combatant_choices(ctx_of(interaction), caller_of(interaction), current)
+        return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in choices]
+
+    @combat.command(name="defend", description="Answer the attack against you: parry, dodge or take it")
+    @app_commands.describe(
+        choice="Parry, dodge or take the blow",
+        attack="Which attack (its number; default: the oldest against your fighter)",
+        roll="The parry or dodge d100",
+        side_effect="The parry side-effect d100",
+        tests="d100s for the side effect's tests (Ag …)",
+    )
+    @app_commands.choices(choice=DEFENCES)
+    async def defend(
+        self,
+        interaction: Interaction,
+        choice: str,
+        attack: app_commands.Range[int, 1, 1_000_000] | None = None,
+        roll: app_commands.Range[int, 0, 100] | None = None,
+        side_effect: app_commands.Range[int, 0, 100] | None = None,
+        tests: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        result = await service.defend(
+            ctx_of(interaction),
+            caller_of(interaction),
+            choice=choice,
+            seq=attack,
+            rolls=DefenceRolls(roll=roll, side_effect=side_effect, tests=tests),
+        )
+        await answer(interaction, result)
+
+    @combat.command(
+        name="action", description="Another action: feint, aim, manoeuvre, prepare a parry, move …"
+    )
+    @app_commands.describe(
+        action="The action",
+        who="Which fighter (default: the one whose turn it is)",
+        aim="Aim: precision or power",
+        target="Feint: against whom",
+        roll="Feint: your d100",
+        target_roll="Feint: the opponent's d100",
+    )
+    @app_commands.choices(aim=AIMS)
+    async def action(
+        self,
+        interaction: Interaction,
+        action: str,
+        who: app_commands.Range[str, 1, 80] | None = None,
+        aim: str | None = None,
+        target: app_commands.Range[str, 1, 80] | None = None,
+        roll: app_commands.Range[int, 0, 100] | None = None,
+        target_roll: app_commands.Range[int, 0, 100] | None = None,
+    ) -> None:
+        result = await service.take_simple_action(
+            ctx_of(interaction),
+            caller_of(interaction),
+            action=action,
+            who=who,
+            option=aim,
+            target=target,
+            roll=roll,
+            target_roll=target_roll,
+        )
+        await answer(interaction, result)
+
+    @combat.command(name="test", description="Roll a due test (bleeding, delayed) for a fighter")
+    @app_commands.describe(who="The fighter", roll="The d100", durations="Dice for durations")
+    async def test(
+        self,
+        interaction: Interaction,
+        who: app_commands.Range[str, 1, 80],
+        roll: app_commands.Range[int, 0, 100] | None = None,
+        durations: app_commands.Range[str, 1, 60] | None = None,
+    ) -> None:
+        result = await service.roll_due_test(
+            ctx_of(interaction), caller_of(interaction), who=who, roll=roll, durations=durations
+        )
+        await answer(interaction, result)
+
+    @combat.command(name="condition", description="Edit a fighter's conditions (GM)")
+    @app_commands.describe(
+        who="The fighter",
+        op="Add, remove (by its number on the tracker), treated, healed, stands up",
+        stat="Add a modifier on this characteristic (CC, Ag, all_tests …)",
+        value="The modifier (−10 …)",
+        rounds="For how many rounds (default: the rest of the fight)",
+        kind="Or add a state: stunned, no action, prone …",
+        number="Remove: the condition's number on the tracker",
+    )
+    async def condition(
+        self,
+        interaction: Interaction,
+        who: app_commands.Range[str, 1, 80],
+        op: str,
+        stat: app_commands.Range[str, 1, 12] | None = None,
+        value: app_commands.Range[int, -100, 100] | None = None,
+        rounds: app_commands.Range[int, 1, 100] | None = None,
+        kind: str | None = None,
+        number: app_commands.Range[int, 1, 50] | None = None,
+    ) -> None:
+        result = await service.edit_condition(
+            ctx_of(interaction),
+            caller_of(interaction),
+            who=who,
+            op=op,
+            stat=stat,
+            value=value,
+            rounds=rounds,
+            kind=kind,
+            index=number,
+        )
+        await answer(interaction, result)
+
+    @combat.command(name="fix", description="Override a value (GM): a characteristic, the shield's PV …")
+    @app_commands.describe(
+        who="The fighter", field="CC, CT, F, BF, BE, Ag, A … or shield", value="The new value"
+    )
+    async def fix(
+        self,
+        interaction: Interaction,
+        who: app_commands.Range[str, 1, 80],
+        field: app_commands.Range[str, 1, 20],
+        value: app_commands.Range[int, -100, 1000],
+    ) -> None:
+        result = await service.correct(
+            ctx_of(interaction), caller_of(interaction), who=who, field_name=field, value=value
+        )
+        await answer(interaction, result)
+
+    @remove.autocomplete("who")
+    @test.autocomplete("who")
+    @condition.autocomplete("who")
+    @fix.autocomplete("who")
+    @posture.autocomplete("who")
+    @action.autocomplete("who")
+    @action.autocomplete("target")
+    async def _fighter(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        choices = await service.combatant_choices(ctx_of(interaction), caller_of(interaction), current)
+        return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in choices]
+
+    @attack.autocomplete("special")
+    async def _special(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return _static_choices(interaction, SPECIALS, current)
+
+    @action.autocomplete("action")
+    async def _action(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return _static_choices(interaction, ACTIONS, current)
+
+    @condition.autocomplete("op")
+    async def _op(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return _static_choices(interaction, CONDITION_OPS, current)
+
+    @condition.autocomplete("kind")
+    async def _kind(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return _static_choices(interaction, CONDITION_KINDS, current)
+
+    @combat.command(name="show", description="Show the fight's tracker (only to you)")
+    async def show(self, interaction: Interaction) -> None:
+        await answer(interaction, await service.show(ctx_of(interaction), caller_of(interaction)))
+
+    @combat.command(name="end", description="End the fight (GM): a summary, the thread is archived")
+    async def end(self, interaction: Interaction) -> None:
+        await answer(interaction, await service.end_fight(ctx_of(interaction), caller_of(interaction)))
+
+
+async def setup(bot: MeleeBot) -> None:
+    await bot.add_cog(CombatCog(bot))

@@ -1,0 +1,1051 @@
+"""Monte-Carlo duels under `renove` (``/simuler``), sampled from exact distributions of the core.
+
+Nothing here re-implements a rule. For a matchup the simulator *enumerates* the combat core
+(:mod:`bot.rules.combat`): every d100 attack roll through :func:`resolve_attack`, the defender's
+parry and dodge through :func:`resolve_parry` / :func:`resolve_dodge` (their target, then every d100
+through :func:`bot.rules.checks.renove.resolve`), every damage die through :func:`roll_damage_die`,
+every armour coverage roll through :func:`resolve_armour`, damage through :func:`damage_to_target`,
+every parry side-effect d100 through :func:`parry_side_effect` and every critical d100 through
+:func:`roll_critical`. Critical effects are enumerated through :func:`apply_mechanics`, the end of
+a round through :func:`tick` and the tests it prompts through :func:`resolve_pending` (each dice
+path of these functions is walked; a d100 test has two classes, success and failure, weighted by
+the number of rolls of each the renove resolver gives for the test's target). The results are exact
+probability tables, cached per matchup state; a duel is then a short Markov chain sampled from them
+with :class:`random.Random` (whole quiet rounds are skipped with one geometric draw).
+
+Duel model (readings; the seed describes fights, not duels):
+
+* Each round both fighters make their A attacks (attack k at −10 % per extra attack, the core's
+  ``attack_number``), interleaved A1, B1, A2, B2 … starting with the fighter whose initiative
+  (3d20 + Ag, the tables' dice, exact distribution) is higher; an exact tie is split evenly.
+* The defender parries the first hit of each round with his weapon (a prepared parry, as in the
+  seed's "0.5 × 0.5" arithmetic: no reactive −10 %, no A spent); a hit that is not parried is
+  dodged, once per round, by a fighter with the Esquive skill. Postures come from the core
+  (suicidaire: no defence; défensive: no attack, +20 parry …).
+* Every successful parry rolls the side-effect table; its ``take_damage`` share becomes a critical
+  on the defender (on the attacked zone). Knock-backs, falls, dropped weapons and shield PV are not
+  modelled; armour is not worn during a duel; Percutante stays active (Épuisante not counted).
+* A fighter is out when dead or unconscious, when a death timer counted in rounds runs out (nobody
+  treats him during a duel) and, with Mort subite (NPCs only, optional), when he flees or dies.
+  Lost rounds, "aucune action possible" and stuns stop attacks but not defences (core ``can_act``).
+* Without the combat WS (plain WFRP), each test uses the bare CC: the core is called with the
+  opponent's CC equal to the WS constant, so the adjustment term is 0.
+* A duel still undecided after ``max_rounds`` is a draw.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from bisect import bisect_right
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Final, TypeVar
+
+from bot.rules.checks import renove
+from bot.rules.combat import (
+    ArmourLayer,
+    AttackRequest,
+    AttackResult,
+    Combatant,
+    CombatTables,
+    Condition,
+    DodgeRequest,
+    EffectApplication,
+    ParryRequest,
+    Refusal,
+    RefusedError,
+    can_act,
+    damage_to_parry_implement,
+    damage_to_target,
+    mort_subite,
+    parry_side_effect,
+    resolve_armour,
+    resolve_attack,
+    resolve_dodge,
+    resolve_parry,
+    resolve_pending,
+    roll_critical,
+    roll_damage_die,
+    roll_initiative,
+    tick,
+)
+from bot.rules.combat import apply_mechanics as core_apply_mechanics
+from bot.rules.combat.damage import DamageDie
+from bot.rules.combat.effects import ROUND_UNITS
+from bot.rules.random_source import RandomSource
+
+T = TypeVar("T")
+
+MAX_DUELS: Final = 1_000_000
+MAX_ROUNDS: Final = 100
+Z95: Final = 1.959963984540054
+_D100: Final = range(1, 101)
+_KEEP: Final = frozenset(
+    {"modifier", "halve", "no_action", "lose_time", "stunned", "unconscious", "dead", "bleeding"}
+)
+_TIMED: Final = frozenset({"delayed_test", "death_timer"})
+_DEAD: Final[tuple[Any, ...]] = ("dead", None, None, None, None, "permanent", None, "")
+
+# --- exact enumeration of a function of the dice -----------------------------------------------
+
+
+class _PathSource:
+    """``randint``: the values of ``path`` in order, then the lowest value of each new draw."""
+
+    __slots__ = ("new", "path", "pos")
+
+    def __init__(self, path: Sequence[int]) -> None:
+        self.path = path
+        self.pos = 0
+        self.new: list[tuple[int, int]] = []
+
+    def randint(self, a: int, b: int) -> int:
+        i = self.pos
+        self.pos += 1
+        if i < len(self.path):
+            return self.path[i]
+        self.new.append((a, b))
+        return a
+
+
+Classifier = Callable[[Any, int], "list[tuple[int, float]] | None"]
+
+
+def enumerate_dice(
+    run: Callable[[RandomSource], T], classify: Classifier | None = None
+) -> list[tuple[float, T]]:
+    """Every result of ``run(source)`` with its exact probability, walking every dice path.
+
+    ``classify(result, n)`` may replace the 100 values of the ``n``-th d100 of a run by a few
+    representative values with their weights (a d100 test: one success, one failure); it returns
+    None to enumerate the 100 values.
+    """
+    out: list[tuple[float, T]] = []
+    choices: list[list[tuple[int, float]]] = []
+    ranges: list[tuple[int, int]] = []
+    index: list[int] = []
+    while True:
+        path = [choices[i][index[i]][0] for i in range(len(index))]
+        source = _PathSource(path)
+        result = run(source)
+        for a, b in source.new:
+            alternatives: list[tuple[int, float]] | None = None
+            if classify is not None and (a, b) == (1, 100):
+                alternatives = classify(result, sum(1 for r in ranges if r == (1, 100)))
+            if not alternatives or alternatives[0][0] != a:
+                alternatives = [(v, 1.0 / (b - a + 1)) for v in range(a, b + 1)]
+            choices.append(alternatives)
+            ranges.append((a, b))
+            index.append(0)
+        weight = 1.0
+        for i, chosen in enumerate(index):
+            weight *= choices[i][chosen][1]
+        if weight > 0:
+            out.append((weight, result))
+        i = len(index) - 1
+        while i >= 0:
+            index[i] += 1
+            if index[i] < len(choices[i]):
+                break
+            index.pop()
+            choices.pop()
+            ranges.pop()
+            i -= 1
+        if i < 0:
+            return out
+
+
+def _test_classes(target: int) -> list[tuple[int, float]]:
+    """A renove test's d100 in two classes: 01 (always a success) and 00 (always a failure)."""
+    successes = sum(1 for r in _D100 if renove.resolve(target, r)[0])
+    return [(v, w) for v, w in ((1, successes / 100), (100, (100 - successes) / 100)) if w > 0]
+
+
+def _classify_tests(result: Any, n: int) -> list[tuple[int, float]] | None:
+    tests = result.tests if isinstance(result, EffectApplication) else ()
+    if n < len(tests):
+        return _test_classes(tests[n].check.target)
+    return None
+
+
+# --- inputs and outputs ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """One side: base characteristics (CC, F, E, Ag, A, BF, BE …), weapon, armour, posture."""
+
+    name: str
+    characteristics: Mapping[str, int]
+    weapon: str
+    armour: Mapping[str, tuple[ArmourLayer, ...]] = field(default_factory=dict)
+    talents: frozenset[str] = frozenset()
+    posture: str = "normale"
+    posture_option: str | None = None
+    dodge_skill: bool = False
+    npc: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    combat_ws: bool = True  # off: plain WFRP (bare CC)
+    one_sided: bool = False  # only the first fighter attacks (the seed's arithmetic)
+    mort_subite: bool = False
+    parry_side_effects: bool = True
+    max_rounds: int = MAX_ROUNDS
+
+
+@dataclass(slots=True)
+class Tally:
+    duels: int = 0
+    wins: list[int] = field(default_factory=lambda: [0, 0])
+    draws: int = 0
+    rounds_total: int = 0  # over decided duels
+    first_hit_sum: list[int] = field(default_factory=lambda: [0, 0])
+    first_hit_count: list[int] = field(default_factory=lambda: [0, 0])
+    criticals: list[dict[int, int]] = field(default_factory=lambda: [{}, {}])  # dealt by side
+    outs: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    stopped_by_time: bool = False
+
+    def merge(self, other: Tally) -> None:
+        self.duels += other.duels
+        self.draws += other.draws
+        self.rounds_total += other.rounds_total
+        for s in (0, 1):
+            self.wins[s] += other.wins[s]
+            self.first_hit_sum[s] += other.first_hit_sum[s]
+            self.first_hit_count[s] += other.first_hit_count[s]
+            for value, count in other.criticals[s].items():
+                self.criticals[s][value] = self.criticals[s].get(value, 0) + count
+        for reason, count in other.outs.items():
+            self.outs[reason] = self.outs.get(reason, 0) + count
+        self.seconds += other.seconds
+        self.stopped_by_time = self.stopped_by_time or other.stopped_by_time
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95 % by default)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tuple[float, float]:
+    if n <= 1:
+        return (total / n if n else 0.0), 0.0
+    mean = total / n
+    variance = max(0.0, (total_sq - n * mean * mean) / (n - 1))
+    return mean, z * math.sqrt(variance / n)
+
+
+# --- the simulator -----------------------------------------------------------------------------
+
+# A per-attack outcome: (event, hit, parry_used, dodge_used, critical value or 0, side critical or 0,
+# zone of the hit or "").
+Outcome = tuple[bool, bool, bool, bool, int, int, str]
+_QUIET_FLAGS: Final = {
+    (False, False): (False, False, False, False, 0, 0, ""),
+    (True, False): (False, False, True, False, 0, 0, ""),
+    (False, True): (False, False, False, True, 0, 0, ""),
+    (True, True): (False, False, True, True, 0, 0, ""),
+}
+
+
+class _Dist:
+    """A discrete distribution ready for sampling (cumulative weights, bisect)."""
+
+    __slots__ = ("cum", "items", "total")
+
+    def __init__(self, pairs: Sequence[tuple[float, Any]]) -> None:
+        merged: dict[Any, float] = {}
+        for weight, item in pairs:
+            if weight > 0:
+                merged[item] = merged.get(item, 0.0) + weight
+        self.items: list[Any] = list(merged)
+        self.cum: list[float] = []
+        acc = 0.0
+        for item in self.items:
+            acc += merged[item]
+            self.cum.append(acc)
+        self.total = acc
+
+    def pairs(self) -> list[tuple[float, Any]]:
+        prev = 0.0
+        out = []
+        for cum, item in zip(self.cum, self.items, strict=True):
+            out.append((cum - prev, item))
+            prev = cum
+        return out
+
+    def sample(self, u: float) -> Any:
+        items = self.items
+        if len(items) == 1:
+            return items[0]
+        i = bisect_right(self.cum, u * self.total)
+        return items[i if i < len(items) else -1]
+
+
+@dataclass(frozen=True, slots=True)
+class _Eff:
+    """What the tables need of one fighter in one state."""
+
+    cc: int
+    ag: int
+    f: int
+    bf: int
+    be: int
+    attacks: int
+    posture: str
+    out: bool
+
+
+@dataclass(slots=True)
+class _RoundModel:
+    quiet: float
+    log_quiet: float
+    events: _Dist  # (order, slot, outcome, flags after)
+    slots: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+
+
+_INITIATIVE_CACHE: dict[tuple[str, tuple[str, ...]], dict[int, float]] = {}
+_CRITICAL_CACHE: dict[tuple[Any, ...], list[tuple[float, int]]] = {}
+
+
+def _initiative_distribution(tables: CombatTables, talents: frozenset[str]) -> dict[int, float]:
+    bonus = tuple(sorted(t for t in talents if t in tables.initiative_bonuses))
+    key = (tables.initiative_dice, tuple(tables.initiative_bonuses[t] for t in bonus))
+    cached = _INITIATIVE_CACHE.get(key)
+    if cached is None:
+        cached = {}
+        for weight, total in enumerate_dice(
+            lambda src: roll_initiative(tables, "x", 0, 1, talents=bonus, rng=src).total
+        ):
+            cached[total] = cached.get(total, 0.0) + weight
+        _INITIATIVE_CACHE[key] = cached
+    return cached
+
+
+class DuelSimulator:
+    """Exact per-attack tables for one matchup, and a duel sampler on top of them."""
+
+    def __init__(self, tables: CombatTables, a: Fighter, b: Fighter, options: Options | None = None) -> None:
+        self.tables = tables
+        self.fighters = (a, b)
+        self.options = options or Options()
+        for f in self.fighters:
+            tables.weapon(f.weapon)  # raises TableError on an unknown weapon
+            if f.posture not in tables.postures:
+                raise RefusedError(Refusal("combat.refusal.unknown_posture", (("posture", f.posture),)))
+        self._conds: dict[tuple[Any, ...], Condition] = {
+            _DEAD: Condition("dead", "simulation", until="permanent")
+        }
+        self._states: list[tuple[tuple[Any, ...], ...]] = []
+        self._state_ids: dict[tuple[tuple[Any, ...], ...], int] = {}
+        self._state_eff: list[list[int]] = [[], []]
+        self._effs: list[_Eff] = []
+        self._eff_ids: dict[_Eff, int] = {}
+        self._ticks: list[dict[int, _Dist]] = [{}, {}]
+        self._stationary: list[dict[int, bool]] = [{}, {}]
+        self._rounds: dict[tuple[int, int], _RoundModel] = {}
+        self._attacks: dict[tuple[Any, ...], _Dist] = {}
+        self._sigs: dict[tuple[Any, ...], list[tuple[int, AttackResult | None]]] = {}
+        self._defence: dict[tuple[Any, ...], float | None] = {}
+        self._damage_cache: dict[tuple[Any, ...], list[tuple[float, int, int]]] = {}
+        self._side_cache: dict[tuple[Any, ...], list[tuple[float, int]]] = {}
+        self._coverage_cache: dict[tuple[int, str], list[tuple[float, dict[str, int]]]] = {}
+        self._effects: dict[tuple[Any, ...], _Dist] = {}
+        self.start = (self._intern(()), self._intern(()))
+        self._first = self._first_striker()
+
+    # -- states ---------------------------------------------------------------------------------
+
+    def _cond_key(self, c: Condition) -> tuple[Any, ...]:
+        t = c.test
+        test = None if t is None else (t.characteristic, t.modifier, t.step, t.every, t.next_in, t.count)
+        key = (c.kind, c.stat, c.value, c.remaining, c.unit, c.until, test, c.source if t else "")
+        self._conds.setdefault(key, c)
+        return key
+
+    @staticmethod
+    def _relevant(c: Condition) -> bool:
+        if c.kind in _KEEP:
+            return True
+        return c.kind in _TIMED and c.unit in ROUND_UNITS
+
+    def _intern(self, keys: Sequence[tuple[Any, ...]]) -> int:
+        state = tuple(sorted(keys, key=repr))
+        sid = self._state_ids.get(state)
+        if sid is None:
+            sid = len(self._states)
+            self._states.append(state)
+            self._state_ids[state] = sid
+            for side in (0, 1):
+                self._state_eff[side].append(self._eff_of(side, sid))
+        return sid
+
+    def _conditions(self, sid: int) -> tuple[Condition, ...]:
+        return tuple(self._conds[k] for k in self._states[sid])
+
+    def _combatant(self, side: int, sid: int) -> Combatant:
+        f = self.fighters[side]
+        return Combatant(
+            id="ab"[side],
+            name=f.name,
+            characteristics=f.characteristics,
+            talents=f.talents,
+            posture=f.posture,
+            posture_option=f.posture_option,
+            conditions=self._conditions(sid),
+            npc=f.npc,
+        )
+
+    def _eff_of(self, side: int, sid: int) -> int:
+        c = self._combatant(side, sid)
+        out = c.has("dead", "unconscious")
+        blocked = c.has("no_action", "stunned") or any(
+            x.kind == "lose_time" and x.unit == "round" for x in c.conditions
+        )
+        attacks = 0
+        if not out and can_act(self.tables, c, "attaquer") is None:
+            attacks = c.attacks_left()
+        if self.options.one_sided and side == 1:
+            attacks = 0
+        eff = _Eff(
+            cc=c.stat("CC"),
+            ag=c.stat("Ag"),
+            f=c.stat("F"),
+            bf=c.stat("BF"),
+            be=c.stat("BE"),
+            attacks=attacks,
+            posture="normale" if blocked else c.posture,
+            out=out,
+        )
+        eid = self._eff_ids.get(eff)
+        if eid is None:
+            eid = len(self._effs)
+            self._effs.append(eff)
+            self._eff_ids[eff] = eid
+        return eid
+
+    def _tick(self, side: int, sid: int) -> _Dist:
+        """End of round for one fighter: the core's tick, then the tests it prompts (enumerated)."""
+        dist = self._ticks[side].get(sid)
+        if dist is not None:
+            return dist
+        conditions = self._conditions(sid)
+        result = tick(conditions, "end_of_round")
+        kept = [self._cond_key(c) for c in result.conditions]
+        branches: list[tuple[float, list[tuple[Any, ...]]]] = [(1.0, kept)]
+        characteristics = self.fighters[side].characteristics
+        for prompt in result.prompts:
+            grown: list[tuple[float, list[tuple[Any, ...]]]] = []
+            for weight, keys in branches:
+                if prompt.kind == "death_timer_expired":
+                    grown.append((weight, [*keys, _DEAD]))
+                    continue
+                current = tuple(self._conds[k] for k in keys)
+                outcomes = enumerate_dice(
+                    lambda src, p=prompt, cur=current: resolve_pending(
+                        p.condition, characteristics, conditions=cur, rng=src
+                    ),
+                    _classify_tests,
+                )
+                for w, application in outcomes:
+                    grown.append((weight * w, keys + self._added(application)))
+            branches = grown
+        dist = _Dist([(w, self._intern(keys)) for w, keys in branches])
+        self._ticks[side][sid] = dist
+        self._stationary[side][sid] = dist.items == [sid]
+        return dist
+
+    def _added(self, application: EffectApplication) -> list[tuple[Any, ...]]:
+        keys = [self._cond_key(c) for c in application.conditions if self._relevant(c)]
+        if application.dead:
+            keys.append(_DEAD)
+        return keys
+
+    def _critical_effect(self, victim: int, sid: int, value: int, zone: str) -> _Dist:
+        """The victim's next state after a critical of ``value`` on ``zone`` (apply_mechanics, exact)."""
+        key = (victim, sid, value, zone)
+        dist = self._effects.get(key)
+        if dist is not None:
+            return dist
+        attacker = self.fighters[1 - victim]
+        kind = self.tables.weapon(attacker.weapon).critical_kind
+        state = list(self._states[sid])
+        npc = self.options.mort_subite and self.fighters[victim].npc
+        if npc and mort_subite(self.tables, value).outcome != "fights_on":
+            dist = _Dist([(1.0, self._intern([*state, _DEAD]))])
+            self._effects[key] = dist
+            return dist
+        entry = self.tables.critical(kind, zone, value)
+        conditions = self._conditions(sid)
+        characteristics = self.fighters[victim].characteristics
+        outcomes = enumerate_dice(
+            lambda src: core_apply_mechanics(
+                entry.mechanics, characteristics, source=entry.source, conditions=conditions, rng=src
+            ),
+            _classify_tests,
+        )
+        dist = _Dist([(w, self._intern(state + self._added(app))) for w, app in outcomes])
+        self._effects[key] = dist
+        return dist
+
+    # -- one attack -----------------------------------------------------------------------------
+
+    def _opponent_cc(self, cc: int) -> int:
+        return cc if self.options.combat_ws else self.tables.ws_constant
+
+    def _signatures(self, side: int, ea: _Eff, eb: _Eff, k: int) -> list[tuple[int, AttackResult | None]]:
+        """The 100 attack rolls grouped by what the rest depends on (None: a miss)."""
+        key = (side, ea.cc, ea.posture, eb.cc, k)
+        cached = self._sigs.get(key)
+        if cached is not None:
+            return cached
+        f = self.fighters[side]
+        request = AttackRequest(
+            weapon=self.tables.weapon(f.weapon),
+            base=ea.cc,
+            opponent_cc=self._opponent_cc(eb.cc),
+            posture=ea.posture,
+            posture_option=f.posture_option if ea.posture == f.posture else None,
+            attack_number=k,
+            talents=f.talents,
+        )
+        groups: dict[Any, list[Any]] = {}
+        for r in _D100:
+            try:
+                res = resolve_attack(self.tables, request, attack_roll=r)
+            except RefusedError:
+                self._sigs[key] = [(100, None)]
+                return self._sigs[key]
+            if not res.hit:
+                sig: Any = None
+            else:
+                sig = (
+                    res.zone,
+                    res.cannot_parry,
+                    res.cannot_dodge,
+                    res.damage_die_fixed,
+                    res.damage_die_minimum_unless_rolled,
+                    res.parry_modifiers,
+                    res.dodge_modifiers,
+                    res.damage_modifiers,
+                    res.ignore_armour,
+                )
+            entry = groups.setdefault(sig, [0, None if sig is None else res])
+            entry[0] += 1
+        cached = [(count, res) for count, res in groups.values()]
+        self._sigs[key] = cached
+        return cached
+
+    def _parry(self, side: int, ea: _Eff, eb: _Eff, res: AttackResult) -> float | None:
+        """P(the defender's parry succeeds), or None when he cannot parry this hit."""
+        key = ("parry", side, ea.cc, eb.cc, eb.posture, res.cannot_parry, res.parry_modifiers)
+        if key in self._defence:
+            return self._defence[key]
+        d = self.fighters[1 - side]
+        request = ParryRequest(
+            cc=eb.cc,
+            attacker_cc=self._opponent_cc(ea.cc),
+            weapon=self.tables.weapon(d.weapon),
+            posture=eb.posture,
+            talents=d.talents,
+        )
+        result = resolve_parry(self.tables, res, request, parry_roll=50)
+        value = None
+        if result.refusal is None and result.check is not None:
+            target = result.check.target
+            value = sum(1 for r in _D100 if renove.resolve(target, r)[0]) / 100
+        self._defence[key] = value
+        return value
+
+    def _dodge(self, side: int, eb: _Eff, res: AttackResult) -> float | None:
+        d = self.fighters[1 - side]
+        if not d.dodge_skill:
+            return None
+        key = ("dodge", side, eb.ag, eb.posture, res.cannot_dodge, res.dodge_modifiers)
+        if key in self._defence:
+            return self._defence[key]
+        result = resolve_dodge(
+            self.tables, res, DodgeRequest(ag=eb.ag, has_skill=True, posture=eb.posture), dodge_roll=50
+        )
+        value = None
+        if result.refusal is None and result.check is not None:
+            target = result.check.target
+            value = sum(1 for r in _D100 if renove.resolve(target, r)[0]) / 100
+        self._defence[key] = value
+        return value
+
+    def _coverage_classes(self, victim: int, zone: str) -> list[tuple[float, dict[str, int]]]:
+        """Coverage d100s of the partial layers on ``zone``, grouped by what they change."""
+        key = (victim, zone)
+        cached = self._coverage_cache.get(key)
+        if cached is not None:
+            return cached
+        layers = self.fighters[victim].armour.get(zone, ())
+        branches: list[tuple[float, dict[str, int]]] = [(1.0, {})]
+        for index, layer in enumerate(layers):
+            if layer.coverage >= 1:
+                continue
+            counts: dict[bool, list[int]] = {}
+            for r in _D100:
+                hit = resolve_armour(
+                    self.tables,
+                    zone,
+                    layers,
+                    coverage_rolls={
+                        layer.family: r,
+                        **{x.family: 1 for x in layers if x.family != layer.family and x.coverage < 1},
+                    },
+                )
+                counts.setdefault(hit.layers[index].counts, [r, 0])[1] += 1
+            branches = [
+                (w * n / 100, {**rolls, layer.family: rep})
+                for w, rolls in branches
+                for rep, n in counts.values()
+            ]
+        self._coverage_cache[key] = branches
+        return branches
+
+    def _dice(self, side: int, res: AttackResult) -> list[tuple[float, DamageDie]]:
+        weapon = self.tables.weapon(self.fighters[side].weapon)
+        return enumerate_dice(lambda src: roll_damage_die(self.tables, weapon, res, rng=src))
+
+    def _damage(self, side: int, ea: _Eff, eb: _Eff, res: AttackResult) -> list[tuple[float, int, int]]:
+        """(probability, damage, critical value or 0) of a hit that lands."""
+        key = (
+            side,
+            ea.bf,
+            eb.be,
+            res.zone,
+            res.damage_die_fixed,
+            res.damage_die_minimum_unless_rolled,
+            res.damage_modifiers,
+            res.ignore_armour,
+        )
+        cached = self._damage_cache.get(key)
+        if cached is not None:
+            return cached
+        attacker, victim = self.fighters[side], self.fighters[1 - side]
+        weapon = self.tables.weapon(attacker.weapon)
+        zone = res.zone or "corps"
+        layers = victim.armour.get(zone, ())
+        merged: dict[tuple[int, int], float] = {}
+        for w_die, die in self._dice(side, res):
+            for w_cov, rolls in self._coverage_classes(1 - side, zone):
+                dmg = damage_to_target(
+                    self.tables,
+                    die,
+                    weapon,
+                    attacker_bf=ea.bf,
+                    target_be=eb.be,
+                    zone=zone,
+                    layers=layers,
+                    attack=res,
+                    coverage_rolls=rolls,
+                    wear=False,
+                ).total
+                for w_crit, value in self._criticals(side, zone, dmg):
+                    merged[(dmg, value)] = merged.get((dmg, value), 0.0) + w_die * w_cov * w_crit
+        cached = [(w, dmg, value) for (dmg, value), w in merged.items()]
+        self._damage_cache[key] = cached
+        return cached
+
+    def _criticals(self, side: int, zone: str, damage: int) -> list[tuple[float, int]]:
+        """The critical value of ``damage`` on ``zone`` over the 100 critical d100s (0: no critical)."""
+        tables = self.tables
+        if damage < tables.critical_matrix.min_damage:
+            return [(1.0, 0)]
+        attacker, victim = self.fighters[side], self.fighters[1 - side]
+        weapon = tables.weapon(attacker.weapon)
+        key = (id(tables), weapon.critical_kind, zone, damage, weapon.attributes, victim.talents)
+        cached = _CRITICAL_CACHE.get(key)
+        if cached is None:
+            counts: dict[int, int] = {}
+            for r in _D100:
+                crit = roll_critical(
+                    tables,
+                    weapon.critical_kind,
+                    zone,
+                    damage,
+                    attacker_attributes=weapon.attributes,
+                    victim_talents=victim.talents,
+                    critical_roll=r,
+                )
+                value = crit.value.value if crit else 0
+                counts[value] = counts.get(value, 0) + 1
+            cached = [(n / 100, v) for v, n in counts.items()]
+            if len(_CRITICAL_CACHE) > 50_000:
+                _CRITICAL_CACHE.clear()
+            _CRITICAL_CACHE[key] = cached
+        return cached
+
+    def _side_effects(self, side: int, ea: _Eff, eb: _Eff, res: AttackResult) -> list[tuple[float, int]]:
+        """After a successful parry: (probability, critical value or 0) on the defender."""
+        key = (
+            side,
+            ea.bf,
+            ea.f,
+            eb.be,
+            eb.f,
+            res.zone,
+            res.damage_die_fixed,
+            res.damage_die_minimum_unless_rolled,
+            res.damage_modifiers,
+            res.ignore_armour,
+        )
+        cached = self._side_cache.get(key)
+        if cached is not None:
+            return cached
+        attacker, victim = self.fighters[side], self.fighters[1 - side]
+        weapon = self.tables.weapon(attacker.weapon)
+        parry_weapon = self.tables.weapon(victim.weapon)
+        zone = res.zone or "corps"
+        layers = victim.armour.get(zone, ())
+        merged: dict[int, float] = {}
+        bands: dict[tuple[int, int], dict[int, int]] = {}
+        for w_die, die in self._dice(side, res):
+            vs_parry = damage_to_parry_implement(
+                self.tables, die, weapon, parry_weapon, attacker_bf=ea.bf, attack=res
+            )[0].total
+            for w_cov, rolls in self._coverage_classes(1 - side, zone):
+                failed = damage_to_target(
+                    self.tables,
+                    die,
+                    weapon,
+                    attacker_bf=ea.bf,
+                    target_be=eb.be,
+                    zone=zone,
+                    layers=layers,
+                    attack=res,
+                    coverage_rolls=rolls,
+                    wear=False,
+                ).total
+                taken = bands.get((vs_parry, failed))
+                if taken is None:
+                    taken = {}
+                    for s in _D100:
+                        effect = parry_side_effect(
+                            self.tables,
+                            f_attacker=ea.f,
+                            f_defender=eb.f,
+                            damage_vs_parry=vs_parry,
+                            damage_if_failed=failed,
+                            side_effect_roll=s,
+                        )
+                        taken[effect.damage_taken] = taken.get(effect.damage_taken, 0) + 1
+                    bands[(vs_parry, failed)] = taken
+                for dmg, n in taken.items():
+                    for w_crit, value in self._criticals(side, zone, dmg):
+                        merged[value] = merged.get(value, 0.0) + w_die * w_cov * n / 100 * w_crit
+        cached = list((w, v) for v, w in merged.items())
+        self._side_cache[key] = cached
+        return cached
+
+    def attack_distribution(
+        self, side: int, ea_id: int, eb_id: int, k: int, parry_free: bool, dodge_free: bool
+    ) -> _Dist:
+        """Exact outcome distribution of attack ``k`` of ``side`` (defence resources as given)."""
+        key = (side, ea_id, eb_id, k, parry_free, dodge_free)
+        dist = self._attacks.get(key)
+        if dist is not None:
+            return dist
+        ea, eb = self._effs[ea_id], self._effs[eb_id]
+        pairs: list[tuple[float, Outcome]] = []
+
+        def land(weight: float, res: AttackResult, pu: bool, du: bool) -> None:
+            for w, _dmg, value in self._damage(side, ea, eb, res):
+                pairs.append((weight * w, (True, True, pu, du, value, 0, res.zone or "")))
+
+        def dodge_stage(weight: float, res: AttackResult, pu: bool) -> None:
+            dp = self._dodge(side, eb, res) if dodge_free else None
+            if dp is None:
+                land(weight, res, pu, False)
+                return
+            pairs.append((weight * dp, _QUIET_FLAGS[(pu, True)]))
+            land(weight * (1 - dp), res, pu, True)
+
+        for count, res in self._signatures(side, ea, eb, k):
+            weight = count / 100
+            if res is None:
+                pairs.append((weight, _QUIET_FLAGS[(False, False)]))
+                continue
+            pp = self._parry(side, ea, eb, res) if parry_free else None
+            if pp is None:
+                dodge_stage(weight, res, False)
+                continue
+            if self.options.parry_side_effects:
+                for w, value in self._side_effects(side, ea, eb, res):
+                    if value:
+                        pairs.append((weight * pp * w, (True, False, True, False, 0, value, res.zone or "")))
+                    else:
+                        pairs.append((weight * pp * w, _QUIET_FLAGS[(True, False)]))
+            else:
+                pairs.append((weight * pp, _QUIET_FLAGS[(True, False)]))
+            dodge_stage(weight * (1 - pp), res, True)
+        dist = _Dist(pairs)
+        self._attacks[key] = dist
+        return dist
+
+    def hit_probability(self, side: int = 0, k: int = 1, state: tuple[int, int] | None = None) -> Fraction:
+        """Exact P(attack ``k`` of ``side`` lands: hits, is not parried, not dodged) — fresh defences."""
+        sa, sb = state or self.start
+        ea_id = self._state_eff[side][sa if side == 0 else sb]
+        eb_id = self._state_eff[1 - side][sb if side == 0 else sa]
+        ea, eb = self._effs[ea_id], self._effs[eb_id]
+        total = Fraction(0)
+        for count, res in self._signatures(side, ea, eb, k):
+            if res is None:
+                continue
+            pp = self._parry(side, ea, eb, res)
+            dp = self._dodge(side, eb, res)
+            p = Fraction(count, 100)
+            if pp is not None:
+                p *= 1 - Fraction(round(pp * 100), 100)
+            if dp is not None:
+                p *= 1 - Fraction(round(dp * 100), 100)
+            total += p
+        return total
+
+    # -- one round ------------------------------------------------------------------------------
+
+    def _first_striker(self) -> float:
+        """P(the first fighter strikes first): 3d20 + Ag against 3d20 + Ag, exact ties split."""
+        a, b = self.fighters
+        da = _initiative_distribution(self.tables, a.talents)
+        db = _initiative_distribution(self.tables, b.talents)
+        ag_a, ag_b = int(a.characteristics.get("Ag", 0)), int(b.characteristics.get("Ag", 0))
+        p = 0.0
+        for ta, wa in da.items():
+            for tb, wb in db.items():
+                if ta + ag_a > tb + ag_b:
+                    p += wa * wb
+                elif ta + ag_a == tb + ag_b:
+                    p += wa * wb / 2
+        return p
+
+    @staticmethod
+    def _slots(first: int, attacks: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+        out = []
+        for k in range(1, max(attacks) + 1):
+            for side in (first, 1 - first):
+                if k <= attacks[side]:
+                    out.append((side, k))
+        return tuple(out)
+
+    def round_model(self, ea_id: int, eb_id: int) -> _RoundModel:
+        key = (ea_id, eb_id)
+        model = self._rounds.get(key)
+        if model is not None:
+            return model
+        effs = (ea_id, eb_id)
+        attacks = (self._effs[ea_id].attacks, self._effs[eb_id].attacks)
+        quiet = 0.0
+        events: list[tuple[float, Any]] = []
+        slot_lists = (self._slots(0, attacks), self._slots(1, attacks))
+        for first, p_order in ((0, self._first), (1, 1 - self._first)):
+            if p_order <= 0:
+                continue
+            flags: dict[tuple[bool, bool, bool, bool], float] = {(True, True, True, True): p_order}
+            for index, (side, k) in enumerate(slot_lists[first]):
+                after: dict[tuple[bool, bool, bool, bool], float] = {}
+                for fl, p in flags.items():
+                    parry_free, dodge_free = (fl[2], fl[3]) if side == 0 else (fl[0], fl[1])
+                    dist = self.attack_distribution(
+                        side, effs[side], effs[1 - side], k, parry_free, dodge_free
+                    )
+                    for w, outcome in dist.pairs():
+                        new = _after(fl, side, outcome)
+                        if outcome[0]:
+                            events.append((p * w, (first, index, outcome, new)))
+                        else:
+                            after[new] = after.get(new, 0.0) + p * w
+                flags = after
+            quiet += sum(flags.values())
+        quiet = min(1.0, max(0.0, quiet))
+        log_quiet = math.log(quiet) if 0 < quiet < 1 else 0.0
+        model = _RoundModel(quiet, log_quiet, _Dist(events), slot_lists)
+        self._rounds[key] = model
+        return model
+
+    # -- duels ----------------------------------------------------------------------------------
+
+    def run(
+        self,
+        duels: int,
+        rng: random.Random,
+        *,
+        deadline: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> Tally:
+        """Sample ``duels`` duels (fewer if ``deadline``, a ``clock()`` value, passes first)."""
+        tally = Tally()
+        started = clock()
+        max_rounds = self.options.max_rounds
+        random_ = rng.random
+        log = math.log
+        wins, first_sum, first_count, crits = (
+            tally.wins,
+            tally.first_hit_sum,
+            tally.first_hit_count,
+            tally.criticals,
+        )
+        outs = tally.outs
+        state_eff = self._state_eff
+        effs = self._effs
+        rounds_cache = self._rounds
+        stationary = self._stationary
+        ticks = self._ticks
+        done = 0
+        for done in range(1, duels + 1):
+            if deadline is not None and done & 255 == 0 and clock() > deadline:
+                done -= 1
+                tally.stopped_by_time = True
+                break
+            states = [self.start[0], self.start[1]]
+            first_hit = [0, 0]
+            rounds = 0
+            winner = -1
+            while winner < 0:
+                ea, eb = state_eff[0][states[0]], state_eff[1][states[1]]
+                model = rounds_cache.get((ea, eb)) or self.round_model(ea, eb)
+                st0 = stationary[0].get(states[0])
+                if st0 is None:
+                    self._tick(0, states[0])
+                    st0 = stationary[0][states[0]]
+                st1 = stationary[1].get(states[1])
+                if st1 is None:
+                    self._tick(1, states[1])
+                    st1 = stationary[1][states[1]]
+                if model.quiet >= 1.0:
+                    if st0 and st1:
+                        rounds = max_rounds
+                        break
+                    event = None
+                elif st0 and st1:
+                    if model.quiet > 0:
+                        rounds += int(log(1.0 - random_()) / model.log_quiet)
+                    if rounds >= max_rounds:
+                        rounds = max_rounds
+                        break
+                    event = model.events.sample(random_())
+                else:
+                    u = random_()
+                    event = (
+                        None
+                        if u < model.quiet
+                        else model.events.sample((u - model.quiet) / (1 - model.quiet))
+                    )
+                rounds += 1
+                if event is not None:
+                    first, index, outcome, flags = event
+                    slots = model.slots[first]
+                    while True:
+                        side = slots[index][0]
+                        victim = 1 - side
+                        if outcome[1] and not first_hit[side]:
+                            first_hit[side] = rounds
+                        value = outcome[4] or outcome[5]
+                        if value:
+                            crits[side][value] = crits[side].get(value, 0) + 1
+                            states[victim] = self._critical_effect(
+                                victim, states[victim], value, outcome[6]
+                            ).sample(random_())
+                            if effs[state_eff[victim][states[victim]]].out:
+                                winner = side
+                                break
+                        # the rest of the round, attack by attack
+                        outcome = None
+                        while index + 1 < len(slots):
+                            index += 1
+                            side, k = slots[index]
+                            e_side = effs[state_eff[side][states[side]]]
+                            if e_side.attacks < k:
+                                continue
+                            parry_free, dodge_free = (
+                                (flags[2], flags[3]) if side == 0 else (flags[0], flags[1])
+                            )
+                            dist = self.attack_distribution(
+                                side,
+                                state_eff[side][states[side]],
+                                state_eff[1 - side][states[1 - side]],
+                                k,
+                                parry_free,
+                                dodge_free,
+                            )
+                            candidate = dist.sample(random_())
+                            flags = _after(flags, side, candidate)
+                            if candidate[0]:
+                                outcome = candidate
+                                break
+                        if outcome is None:
+                            break
+                    if winner >= 0:
+                        break
+                for side in (0, 1):
+                    if not (stationary[side].get(states[side]) or False):
+                        states[side] = (
+                            ticks[side].get(states[side]) or self._tick(side, states[side])
+                        ).sample(random_())
+                out0 = effs[state_eff[0][states[0]]].out
+                out1 = effs[state_eff[1][states[1]]].out
+                if out0 or out1:
+                    winner = 1 if out0 and not out1 else 0 if out1 and not out0 else 2
+                    break
+                if rounds >= max_rounds:
+                    break
+            for side in (0, 1):
+                if first_hit[side]:
+                    first_sum[side] += first_hit[side]
+                    first_count[side] += 1
+            if winner in (0, 1):
+                wins[winner] += 1
+                tally.rounds_total += rounds
+                loser = self._conditions(states[1 - winner])
+                reason = next((c.kind for c in loser if c.kind in ("dead", "unconscious")), "out")
+                outs[reason] = outs.get(reason, 0) + 1
+            else:
+                tally.draws += 1
+        tally.duels = done
+        tally.seconds = clock() - started
+        return tally
+
+
+def _after(
+    flags: tuple[bool, bool, bool, bool], side: int, outcome: Outcome
+) -> tuple[bool, bool, bool, bool]:
+    """Defence resources after attack ``outcome`` of ``side`` (flags: A parry, A dodge, B …)."""
+    if not (outcome[2] or outcome[3]):
+        return flags
+    if side == 0:  # the defender is B
+        return (flags[0], flags[1], flags[2] and not outcome[2], flags[3] and not outcome[3])
+    return (flags[0] and not outcome[2], flags[1] and not outcome[3], flags[2], flags[3])
+
+
+def simulate(
+    tables: CombatTables,
+    a: Fighter,
+    b: Fighter,
+    duels: int,
+    *,
+    options: Options | None = None,
+    rng: random.Random | None = None,
+    budget: float | None = None,
+) -> tuple[DuelSimulator, Tally]:
+    """Build the tables for ``a`` against ``b`` and run up to ``duels`` duels within ``budget`` seconds."""
+    started = time.perf_counter()
+    duels = max(1, min(duels, MAX_DUELS))
+    simulator = DuelSimulator(tables, a, b, options)
+    deadline = None if budget is None else started + budget
+    tally = simulator.run(duels, rng or random.Random(), deadline=deadline)
+    tally.seconds = time.perf_counter() - started
+    return simulator, tally

@@ -1,0 +1,135 @@
+"""``/fortune`` and ``/destin`` (``/fate``): show and spend the points on the character sheet.
+
+PF and PD live in the sheet's characteristics (renove); the row's version guards the write.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.context import AppContext
+from bot.db import characters as repo
+from bot.db.models import Character
+from bot.rules import fortune as rules
+from bot.rules.fortune import DestinyAgainst, FortuneUse, PointsError
+from bot.services.caller import Caller
+from bot.services.flows import FlowResult, Refusal, Scope, d100, roll_line, run, t
+from bot.ui.reply import Colour, Field, Reply
+
+FORTUNE: Final = "PF"
+DESTINY: Final = "PD"
+
+
+async def _row(scope: Scope, name: str | None) -> Character:
+    if name and name.strip():
+        row = await repo.find_row(scope.session, scope.guild_id, name)
+        if row is None:
+            raise Refusal("flows.error.character_not_found", name=name.strip()[:64])
+        if row.owner_id != scope.caller.user_id and not scope.gm:
+            raise Refusal("flows.error.character_not_yours", name=row.name)
+        return row
+    row = await repo.active_row(scope.session, scope.guild_id, scope.caller.user_id)
+    if row is None:
+        raise Refusal("flows.fortune.error.no_character")
+    return row
+
+
+def _points(row: Character, code: str) -> int:
+    return int((row.characteristics or {}).get(code, 0))
+
+
+def _set(row: Character, code: str, value: int) -> None:
+    values = dict(row.characteristics or {})
+    values[code] = value
+    row.characteristics = values
+
+
+def _fields(ctx: AppContext, caller: Caller, row: Character) -> tuple[Field, ...]:
+    return (
+        Field(t(ctx, caller, "flows.fortune.pf"), str(_points(row, FORTUNE)), inline=True),
+        Field(t(ctx, caller, "flows.fortune.pd"), str(_points(row, DESTINY)), inline=True),
+    )
+
+
+async def fortune(
+    ctx: AppContext,
+    caller: Caller,
+    *,
+    use: str | None = None,
+    character: str | None = None,
+    target: int | None = None,
+    previous_roll: int | None = None,
+    roll: int | None = None,
+    what: str | None = None,
+) -> FlowResult:
+    async def work(scope: Scope) -> FlowResult:
+        row = await _row(scope, character)
+        if use is None:
+            return FlowResult(
+                Reply(
+                    title=t(ctx, caller, "flows.fortune.title", name=row.name),
+                    fields=_fields(ctx, caller, row),
+                    colour=Colour.INFO,
+                    ephemeral=True,
+                    kind="fortune",
+                    result={"PF": _points(row, FORTUNE), "PD": _points(row, DESTINY)},
+                )
+            )
+        try:
+            spent = rules.spend_fortune(
+                _points(row, FORTUNE),
+                FortuneUse(use),
+                previous_roll=previous_roll,
+                target=target,
+                rng=ctx.rng,
+                roll=d100(roll),
+            )
+        except PointsError as exc:
+            raise Refusal(f"flows.fortune.error.{exc.code}") from None
+        _set(row, FORTUNE, spent.left)
+        lines = [t(ctx, caller, f"flows.fortune.spent.{spent.use.value}", name=row.name)]
+        if spent.reroll is not None:
+            lines.append(roll_line(ctx, caller, spent.reroll))
+        if what:
+            lines.append(f"> {what[:200]}")
+        if spent.needs_gm:
+            lines.append(t(ctx, caller, "flows.fortune.gm_decides"))
+        return FlowResult(
+            Reply(
+                title=t(ctx, caller, "flows.fortune.title", name=row.name),
+                description="\n".join(lines),
+                fields=_fields(ctx, caller, row),
+                colour=Colour.SUCCESS,
+                kind="fortune",
+                result={"character": row.name, **spent.to_dict()},
+            )
+        )
+
+    return await run(ctx, caller, work)
+
+
+async def destiny(
+    ctx: AppContext, caller: Caller, *, against: str, character: str | None = None, sequel: bool = False
+) -> FlowResult:
+    async def work(scope: Scope) -> FlowResult:
+        row = await _row(scope, character)
+        try:
+            spent = rules.spend_destiny(_points(row, DESTINY), DestinyAgainst(against), with_sequel=sequel)
+        except PointsError as exc:
+            raise Refusal(f"flows.fortune.error.{exc.code}") from None
+        _set(row, DESTINY, spent.left)
+        lines = [t(ctx, caller, f"flows.fortune.destiny.{spent.against.value}", name=row.name)]
+        if spent.sequel_remains:
+            lines.append(t(ctx, caller, "flows.fortune.destiny.sequel"))
+        return FlowResult(
+            Reply(
+                title=t(ctx, caller, "flows.fortune.destiny_title", name=row.name),
+                description="\n".join(lines),
+                fields=_fields(ctx, caller, row),
+                colour=Colour.CRITICAL_SUCCESS,
+                kind="destiny",
+                result={"character": row.name, **spent.to_dict()},
+            )
+        )
+
+    return await run(ctx, caller, work)

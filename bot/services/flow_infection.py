@@ -1,0 +1,204 @@
+"""``/infection``: the next-day E test of an open wound, and the E test after an amputation.
+
+Stateless (no session row): the character's E, BE and talents are read from the sheet when no
+value is given. Fights will call :func:`infection_test` with the wound's critical value (hook).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from bot.context import AppContext
+from bot.rules import infection as rules
+from bot.rules.infection import InfectionError
+from bot.services.caller import Caller
+from bot.services.flows import FlowResult, Refusal, Scope, character_of, d100, has_talent, roll_line, run, t
+from bot.ui.reply import Colour, Field, Reply
+
+TABLE: Final = "infection"
+# Choice values (French, as GMs type them in the console) → data/infection.json entry ids.
+CLEANLINESS: Final = {
+    "propre": "arme_propre",
+    "normale": "arme_normale",
+    "sale": "arme_sale",
+    "souillee": "arme_souillee",
+}
+SUTURE: Final = {"ratee": "blessure_suturee_ratee", "reussie": "blessure_suturee_reussie"}
+
+
+def _table(ctx: AppContext) -> tuple[list[Any], list[Any]]:
+    table = ctx.tables.get(TABLE)
+    if table is None:
+        raise Refusal("flows.infection.error.no_table")
+    return table.entries, list(table.document.get("outcomes", []))
+
+
+async def _stats(scope: Scope, character: str | None, e: int | None, be: int | None) -> tuple[int, int, Any]:
+    sheet = None
+    if e is None or be is None or character:
+        sheet = await character_of(scope, character)
+    if e is None:
+        if sheet is None or "E" not in sheet.characteristics:
+            raise Refusal("flows.infection.error.no_toughness")
+        e = int(sheet.characteristics["E"])
+    if be is None:
+        be = int(sheet.characteristics.get("BE", e // 10)) if sheet is not None else e // 10
+    return e, be, sheet
+
+
+def _modifier_lines(ctx: AppContext, caller: Caller, result: Any) -> str:
+    return "\n".join(f"{t(ctx, caller, m.label)} : {m.value:+d}" for m in result.modifiers)
+
+
+async def infection_test(
+    ctx: AppContext,
+    caller: Caller,
+    *,
+    critical: int,
+    character: str | None = None,
+    e: int | None = None,
+    be: int | None = None,
+    fragment: bool = False,
+    barbed: bool = False,
+    weapon: str | None = None,
+    washed: bool = False,
+    suture: str | None = None,
+    ointment: bool = False,
+    environment: int = 0,
+    hygiene: bool = False,
+    hardy: bool | None = None,
+    resistance: bool | None = None,
+    dwarf_halfling: bool = False,
+    bedridden: bool = True,
+    extra: int = 0,
+    roll: int | None = None,
+) -> FlowResult:
+    async def work(scope: Scope) -> FlowResult:
+        entries, outcomes = _table(ctx)
+        toughness, bonus, sheet = await _stats(scope, character, e, be)
+        if sheet is not None:
+            hardy_ = has_talent(sheet, "Dur à cuire") if hardy is None else hardy
+            resist = has_talent(sheet, "Résistance aux maladies") if resistance is None else resistance
+        else:
+            hardy_, resist = bool(hardy), bool(resistance)
+        chosen: dict[str, int | bool] = {
+            "fragment_arme": fragment,
+            "fleche_barbelee": barbed,
+            "blessure_lavee": washed,
+            "onguent": ointment,
+            "mauvaise_hygiene": hygiene,
+            "dur_a_cuire": hardy_,
+            "resistance_aux_maladies": resist,
+            "nain_ou_halfling": dwarf_halfling,
+        }
+        if weapon:
+            if weapon not in CLEANLINESS:
+                raise Refusal("flows.infection.error.unknown_modifier", id=weapon[:20])
+            chosen[CLEANLINESS[weapon]] = True
+        if suture:
+            if suture not in SUTURE:
+                raise Refusal("flows.infection.error.unknown_modifier", id=suture[:20])
+            chosen[SUTURE[suture]] = True
+        if environment:
+            chosen["environnement_infect"] = environment
+        try:
+            result = rules.infection_test(
+                outcomes,
+                entries,
+                toughness=toughness,
+                be=bonus,
+                critical=critical,
+                chosen=chosen,
+                bedridden=bedridden,
+                extra=extra,
+                rng=ctx.rng,
+                roll=d100(roll),
+            )
+        except InfectionError as exc:
+            raise Refusal(f"flows.infection.error.{exc.code}", **exc.params) from None
+        who = sheet.name if sheet is not None else f"<@{caller.user_id}>"
+        fields: list[Field] = []
+        if result.test is None:
+            description = t(ctx, caller, "flows.infection.exempt")
+            colour = Colour.SUCCESS
+        else:
+            description = (
+                t(ctx, caller, "flows.infection.test_line") + " " + roll_line(ctx, caller, result.test)
+            )
+            fields.append(
+                Field(t(ctx, caller, "flows.infection.modifiers"), _modifier_lines(ctx, caller, result.test))
+            )
+            if result.outcome is None:
+                description += "\n" + t(ctx, caller, "flows.infection.clean")
+                colour = Colour.SUCCESS
+            else:
+                description += "\n" + t(
+                    ctx, caller, f"flows.infection.outcome.{result.outcome}", margin=result.test.margin
+                )
+                colour = Colour.FAILURE
+                phases = []
+                for phase in result.phases:
+                    if phase.modifier is None:
+                        phases.append(t(ctx, caller, "flows.infection.phase.incapacitated", days=phase.days))
+                    else:
+                        phases.append(
+                            t(
+                                ctx,
+                                caller,
+                                "flows.infection.phase.malus",
+                                value=phase.modifier,
+                                days=phase.days,
+                            )
+                        )
+                if result.death_after_days is not None:
+                    phases.append(t(ctx, caller, "flows.infection.death", days=result.death_after_days))
+                fields.append(Field(t(ctx, caller, "flows.infection.effects"), "\n".join(phases)))
+        reply = Reply(
+            title=t(ctx, caller, "flows.infection.title", who=who, critical=critical),
+            description=description,
+            fields=tuple(fields),
+            footer=t(ctx, caller, "flows.infection.footer"),
+            colour=colour,
+            kind="infection",
+            result={"critical": critical, "toughness": toughness, "BE": bonus, **result.to_dict()},
+        )
+        return FlowResult(reply)
+
+    return await run(ctx, caller, work)
+
+
+async def amputation(
+    ctx: AppContext,
+    caller: Caller,
+    *,
+    character: str | None = None,
+    e: int | None = None,
+    soins_success: bool = False,
+    soins_degrees: int = 0,
+    roll: int | None = None,
+) -> FlowResult:
+    async def work(scope: Scope) -> FlowResult:
+        toughness, _be, sheet = await _stats(scope, character, e, 0)
+        test = rules.amputation_test(
+            toughness=toughness,
+            soins_success=soins_success,
+            soins_degrees=soins_degrees,
+            rng=ctx.rng,
+            roll=d100(roll),
+        )
+        who = sheet.name if sheet is not None else f"<@{caller.user_id}>"
+        key = "flows.infection.amputation.stopped" if test.success else "flows.infection.amputation.spreads"
+        reply = Reply(
+            title=t(ctx, caller, "flows.infection.amputation.title", who=who),
+            description=t(ctx, caller, "flows.infection.test_line")
+            + " "
+            + roll_line(ctx, caller, test)
+            + "\n"
+            + t(ctx, caller, key),
+            colour=Colour.SUCCESS if test.success else Colour.FAILURE,
+            kind="infection_amputation",
+            result={"test": test.to_dict(), "stopped": test.success},
+        )
+        return FlowResult(reply)
+
+    return await run(ctx, caller, work)

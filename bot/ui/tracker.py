@@ -1,0 +1,154 @@
+"""A fight's tracker: :class:`FightState` → the pinned message the bot edits as the fight goes.
+
+Round, order of the slots with who acts, each combatant's posture, conditions with rounds left,
+armour and shield wear. Always within Discord's limits: ≤ 25 fields, ≤ 1024 characters a field,
+≤ 6000 characters in all — a big fight is cut gracefully ("… and N more").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.rules.combat import Combatant, Condition, FightState
+from bot.ui.reply import Colour, Field, Reply
+
+FIELD_MAX = 1024
+FIELDS_MAX = 25
+EMBED_MAX = 6000
+DESCRIPTION_MAX = 4096
+ORDER_LINES = 30
+BUDGET = 5800  # a margin under 6000 for the title and the footer
+
+
+class TrackerWords(Protocol):
+    def t(self, key: str, /, **params: Any) -> str: ...
+    def posture(self, posture: str, option: str | None = None) -> str: ...
+    def condition(self, c: Condition) -> str: ...
+    def zone(self, zone: str | None) -> str: ...
+    def weapon(self, weapon_id: str) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerView:
+    name: str
+    state: FightState
+    round_over: bool = False
+    pending: int = 0
+    shield_max: Mapping[str, int] = field(default_factory=dict)
+    closed: bool = False
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _slot_value(value: Any) -> str:
+    number = float(value)
+    return str(int(number)) if number == int(number) else f"{number:.1f}"
+
+
+def _order(view: TrackerView, words: TrackerWords) -> str:
+    state = view.state
+    names = {c.id: c.name for c in state.combatants}
+    lines = []
+    for index, slot in enumerate(state.order):
+        mark = "▶" if index == state.turn and not view.round_over else ("✓" if index < state.turn else "·")
+        lines.append(
+            f"{mark} {_slot_value(slot.value)} — {names.get(slot.combatant, slot.combatant)} (A{slot.k})"
+        )
+    if len(lines) > ORDER_LINES:
+        start = max(0, min(state.turn - 5, len(lines) - ORDER_LINES))
+        hidden = len(lines) - ORDER_LINES
+        lines = [*lines[start : start + ORDER_LINES], words.t("combat.tracker.more", n=hidden)]
+    return _cut("\n".join(lines) or words.t("combat.tracker.no_order"), FIELD_MAX)
+
+
+def _armour(c: Combatant, words: TrackerWords) -> str:
+    parts = []
+    for zone in ("tete", "corps", "bras", "jambes"):
+        for layer in c.armour.get(zone, ()):
+            if layer.pv < layer.pv_max or layer.pa_lost:
+                lost = f" −{layer.pa_lost} PA" if layer.pa_lost else ""
+                parts.append(f"{words.zone(zone)} {layer.pv}/{layer.pv_max}{lost}")
+    return ", ".join(parts)
+
+
+def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: bool) -> Field:
+    icon = "💀 " if c.has("dead") else ("💤 " if c.has("unconscious") else ("▶ " if acting else ""))
+    lines = [words.posture(c.posture, c.posture_option)]
+    acts = c.actions
+    state = [
+        words.t(
+            "combat.tracker.actions", used=acts.used + (1 if acts.second_weapon_used else 0), total=c.attacks
+        )
+    ]
+    if acts.parry_prepared and not acts.parried:
+        state.append(words.t("combat.tracker.parry_ready"))
+    if acts.debt:
+        state.append(words.t("combat.tracker.debt", n=acts.debt))
+    lines.append(" · ".join(state))
+    if c.shield_pv is not None:
+        maximum = view.shield_max.get(c.id)
+        lines.append(
+            words.t("combat.tracker.shield", pv=c.shield_pv, max=maximum if maximum is not None else "?")
+        )
+    armour = _armour(c, words)
+    if armour:
+        lines.append(words.t("combat.tracker.armour", wear=armour))
+    for index, condition in enumerate(c.conditions, 1):
+        if condition.kind == "dead":
+            continue
+        lines.append(f"{index}. {words.condition(condition)}")
+    return Field(name=_cut(icon + c.name, 256), value=_cut("\n".join(lines), FIELD_MAX), inline=True)
+
+
+def render_tracker(view: TrackerView, words: TrackerWords) -> Reply:
+    state = view.state
+    current = state.current_slot
+    if view.closed:
+        status = words.t("combat.tracker.closed")
+    elif state.round == 0:
+        status = words.t("combat.tracker.not_started")
+    elif view.round_over or current is None:
+        status = words.t("combat.tracker.round_over", round=state.round)
+    else:
+        acting = next((c.name for c in state.combatants if c.id == current.combatant), current.combatant)
+        status = words.t("combat.tracker.acting", round=state.round, name=acting)
+    if view.pending:
+        status += "\n" + words.t("combat.tracker.pending", n=view.pending)
+    title = _cut("🛡️ " + view.name, 256)
+    footer = words.t("combat.tracker.footer")
+    used = len(title) + len(footer) + len(status)
+    fields = [Field(name=words.t("combat.tracker.order"), value=_order(view, words))]
+    used += len(fields[0].name) + len(fields[0].value)
+    combatants = list(state.combatants)
+    shown = 0
+    for c in combatants:
+        item = _combatant(
+            view, c, words, acting=current is not None and current.combatant == c.id and not view.round_over
+        )
+        cost = len(item.name) + len(item.value)
+        if len(fields) >= FIELDS_MAX - 1 or used + cost > BUDGET - 60:
+            break
+        fields.append(item)
+        used += cost
+        shown += 1
+    if shown < len(combatants):
+        rest = ", ".join(c.name for c in combatants[shown:])
+        fields.append(
+            Field(
+                name=words.t("combat.tracker.more", n=len(combatants) - shown),
+                value=_cut(rest, min(FIELD_MAX, max(20, BUDGET - used - 40))),
+            )
+        )
+    return Reply(
+        title=title,
+        description=_cut(status, DESCRIPTION_MAX),
+        fields=tuple(fields),
+        footer=footer,
+        colour=Colour.NEUTRAL if not view.closed else Colour.INFO,
+        kind="combat.tracker",
+        result={"round": state.round, "turn": state.turn, "combatants": len(combatants), "shown": shown},
+    )

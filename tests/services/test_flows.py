@@ -1,0 +1,283 @@
+"""The flow services on real databases: interrogation (Arnolf), chase (Abel), infection, tavern
+games, fortune and destiny — every die entered by hand, refusals writing nothing."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from bot.config import Settings
+from bot.context import AppContext
+from bot.data_loading import load_all
+from bot.db.characters import new_row, set_active
+from bot.db.flow_models import GameSession
+from bot.db.roll_log import RollLogWriter
+from bot.db.session import create_engine, create_sessionmaker, upgrade
+from bot.i18n import default_catalog
+from bot.rules.sheets import SheetData
+from bot.services import flow_chase, flow_fortune, flow_infection, flow_interrogation, flow_tavern
+from bot.services.caller import Caller
+from bot.services.flows import FlowResult
+from bot.ui.reply import Reply
+
+GUILD, CHANNEL = 900, 77
+GM = Caller(user_id=3, guild_id=GUILD, channel_id=CHANNEL, locale="fr", manage_guild=True)
+ALICE = Caller(user_id=1, guild_id=GUILD, channel_id=CHANNEL, locale="fr")
+BOB = Caller(user_id=2, guild_id=GUILD, channel_id=CHANNEL, locale="en-US")
+DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+class NoDice(random.Random):
+    """Every die is entered by hand: the bot must not roll."""
+
+    def randint(self, a: int, b: int) -> int:
+        raise AssertionError(f"unexpected bot roll d{b}")
+
+
+@pytest.fixture
+async def ctx(database_url: str) -> AsyncIterator[AppContext]:
+    engine = create_engine(database_url)
+    await upgrade(engine)
+    sessions = create_sessionmaker(engine)
+    writer = RollLogWriter(sessions)
+    try:
+        yield AppContext(
+            settings=Settings(discord_token=None, database_url=database_url),
+            sessions=sessions,
+            catalog=default_catalog(),
+            rng=NoDice(),
+            roll_log=writer,
+            tables=load_all(),
+        )
+    finally:
+        await writer.close()
+        await engine.dispose()
+
+
+def ok(result: FlowResult | Reply) -> dict[str, Any]:
+    reply = result.reply if isinstance(result, FlowResult) else result
+    assert not reply.is_error, reply.description
+    return dict(reply.result or {})
+
+
+def refused(result: FlowResult) -> str:
+    assert result.reply.is_error and result.reply.ephemeral
+    return result.reply.description or ""
+
+
+async def sessions_count(ctx: AppContext) -> int:
+    async with ctx.sessions() as session:
+        return int(await session.scalar(select(func.count()).select_from(GameSession)) or 0)
+
+
+async def sheet(ctx: AppContext, owner: int, name: str, **stats: int) -> None:
+    base = {
+        "CC": 30,
+        "CT": 30,
+        "F": 35,
+        "E": 40,
+        "Ag": 35,
+        "Int": 30,
+        "FM": 30,
+        "Soc": 30,
+        "M": 4,
+        "PF": 2,
+        "PD": 1,
+    }
+    data = SheetData(name=name, ruleset="renove", characteristics={**base, **stats}, talents=["Fuite"])
+    async with ctx.sessions.begin() as session:
+        row = new_row(GUILD, owner, data)
+        session.add(row)
+        await session.flush()
+        await set_active(session, GUILD, owner, row.id)
+
+
+async def test_arnolf_interrogation_and_its_persistence(ctx: AppContext) -> None:
+    example = json.loads((DATA / "interrogation.json").read_text(encoding="utf-8"))["example"]
+    lines = [line["text"]["fr"] for line in example["lines"]]
+    assert "MJ" in refused(
+        await flow_interrogation.open_interrogation(
+            ctx, ALICE, subject="x", fm=30, reluctant=True, lines=lines
+        )
+    )
+    assert await sessions_count(ctx) == 0
+    assert "vide" in refused(
+        await flow_interrogation.open_interrogation(
+            ctx, GM, subject="x", fm=30, reluctant=True, lines=["", "a"]
+        )
+    )
+    opened = await flow_interrogation.open_interrogation(
+        ctx, GM, subject="le suspect", fm=35, reluctant=True, lines=lines
+    )
+    assert ok(opened)["revealed"] == []
+    assert opened.reply.also[0].user_id == GM.user_id and "35" in json.dumps(
+        opened.reply.also[0].reply.fields[0].value
+    )
+    assert "already" not in refused(
+        await flow_interrogation.open_interrogation(ctx, GM, subject="y", fm=35, reluctant=True, lines=lines)
+    )
+    # Both fail with every die typed: roll again, nothing revealed, nothing written.
+    assert "relancez" in refused(
+        await flow_interrogation.question(ctx, ALICE, target=45, rolls="80", fm_rolls="90")
+    )
+    arnolf = await flow_interrogation.question(ctx, ALICE, target=45, rolls="22", fm_rolls="30")
+    result = ok(arnolf)
+    assert result["revealed"] == result["new"] == example["tiers_revealed"]
+    assert result["lines"] == lines[:3] and lines[3] not in json.dumps(result, ensure_ascii=False)
+    secret = arnolf.reply.also[0]
+    assert secret.user_id == GM.user_id and secret.reply.result
+    assert secret.reply.result["questioning"]["net_degrees"] == 2
+    # A second questioning later: the state persisted; FM wins this time → nothing new.
+    again = ok(await flow_interrogation.question(ctx, ALICE, target=45, rolls="40", fm_rolls="05"))
+    assert again["new"] == [] and again["revealed"] == [0, 1, 2]
+    # Torture adds its °R: tier 3.
+    tortured = ok(
+        await flow_interrogation.question(
+            ctx, ALICE, target=45, rolls="40", fm_rolls="90", torture=True, torture_target=50, torture_roll=15
+        )
+    )
+    assert tortured["new"] == [3]
+    assert "tout dit" in refused(
+        await flow_interrogation.question(ctx, ALICE, target=45, rolls="1", fm_rolls="90")
+    )
+    assert "not a die roll" in refused(await flow_interrogation.question(ctx, BOB, target=45, rolls="x"))
+    ok(await flow_interrogation.close(ctx, GM))
+    assert "Aucun" in refused(
+        await flow_interrogation.question(ctx, ALICE, target=45, rolls="22", fm_rolls="30")
+    )
+
+
+async def test_extended_interrogation_uses_the_character(ctx: AppContext) -> None:
+    await sheet(ctx, ALICE.user_id, "Alice", F=40)
+    ok(
+        await flow_interrogation.open_interrogation(
+            ctx,
+            GM,
+            subject="Hans",
+            fm=30,
+            reluctant=False,
+            lines=["a", "b", "c", "d"],
+            mode="extended",
+            attempts=2,
+        )
+    )
+    # No Intimidation skill: half of F (40) = 20; roll 15 succeeds → tier 1 (tier 0 was free).
+    first = ok(await flow_interrogation.question(ctx, ALICE, rolls="15"))
+    assert first["new"] == [1] and first["attempts_left"] == 1
+    ok(await flow_interrogation.question(ctx, ALICE, rolls="95"))
+    assert "essais" in refused(await flow_interrogation.question(ctx, ALICE, rolls="5"))
+
+
+async def test_abel_chase_through_the_service(ctx: AppContext) -> None:
+    assert "MJ" in refused(await flow_chase.open_chase(ctx, ALICE, lead=10))
+    opened = await flow_chase.open_chase(ctx, GM, lead=10)
+    assert opened.session_id is not None
+    await flow_chase.set_board_message(ctx, GM, opened.session_id, 12345)
+    ok(await flow_chase.add_runner(ctx, GM, role="fugitive", name="Abel", m=4, be=3, e=40, ag=40, flee=True))
+    for guard in ("Garde 1", "Garde 2"):
+        ok(await flow_chase.add_runner(ctx, GM, role="pursuer", name=guard, m=4, be=3, e=40, ag=40))
+    assert "not yours" in refused(await flow_chase.move(ctx, BOB, name="Abel", roll=26))
+    script: list[tuple[str, str, int, int | None]] = [
+        ("move", "Abel", 26, None),
+        ("move", "Garde 1", 31, None),
+        ("move", "Garde 2", 0, None),
+        ("move", "Abel", 62, None),
+        ("move", "Garde 1", 7, None),
+        ("endu", "Abel", 90, None),
+        ("endu", "Garde 1", 20, None),
+        ("move", "Abel", 34, None),
+        ("move", "Garde 1", 44, None),
+        ("endu", "Garde 1", 20, None),
+        ("move", "Abel", 98, 90),
+        ("move", "Garde 1", 76, None),
+    ]
+    gaps = []
+    for kind, name, roll, ag in script:
+        if kind == "move":
+            result = await flow_chase.move(ctx, GM, name=name, roll=roll, ag_roll=ag)
+        else:
+            result = await flow_chase.endurance(ctx, GM, name=name, roll=roll)
+        data = ok(result)
+        assert result.board is not None and result.board.message_id == 12345
+        if "round" in data:
+            gaps.append(data["round"]["gaps"])
+    assert [list(g.values()) for g in gaps] == [[16], [19], [19], [4]]
+    assert "Endurance" in refused(await flow_chase.move(ctx, GM, name="Abel", roll=10))
+    ended = ok(await flow_chase.end(ctx, GM))
+    assert ended["chase"]["gaps"] == {"Garde 1": 4}
+    assert "Aucune" in refused(await flow_chase.move(ctx, GM, name="Abel", roll=10))
+
+
+async def test_player_adds_own_character_and_rolls_by_button(ctx: AppContext) -> None:
+    ctx.rng = random.Random(4)
+    await sheet(ctx, ALICE.user_id, "Alice")
+    opened = await flow_chase.open_chase(ctx, GM, lead=5)
+    added = ok(await flow_chase.add_runner(ctx, ALICE, role="fugitive"))
+    assert added["added"]["flee_talent"] and added["added"]["owner_id"] == ALICE.user_id
+    assert "MJ" in refused(
+        await flow_chase.add_runner(ctx, ALICE, role="pursuer", name="X", m=4, be=3, e=30, ag=30)
+    )
+    ok(await flow_chase.add_runner(ctx, GM, role="pursuer", name="Chien", m=6, be=3, e=30, ag=30))
+    assert opened.session_id is not None
+    assert ok(await flow_chase.click(ctx, ALICE, session_id=opened.session_id, action="run"))["movements"]
+    assert "Rien" in refused(await flow_chase.click(ctx, ALICE, session_id=opened.session_id, action="run"))
+    assert "MJ" in refused(await flow_chase.click(ctx, ALICE, session_id=opened.session_id, action="end"))
+
+
+async def test_infection_reads_the_sheet(ctx: AppContext) -> None:
+    await sheet(ctx, ALICE.user_id, "Alice", E=38)
+    result = ok(
+        await flow_infection.infection_test(ctx, ALICE, critical=8, weapon="sale", washed=True, roll=80)
+    )
+    assert result["test"]["target"] == 38 - 10 - 10 + 10 and result["outcome"] == "gangrene"
+    assert result["death_after_days"] == 5 + 3
+    assert ok(await flow_infection.infection_test(ctx, ALICE, critical=1))["exempt"]
+    assert "Toughness" in refused(await flow_infection.infection_test(ctx, BOB, critical=5, roll=10))
+    assert ok(await flow_infection.amputation(ctx, ALICE, soins_success=True, soins_degrees=1, roll=50))[
+        "stopped"
+    ]
+
+
+async def test_fortune_and_destiny_on_the_sheet(ctx: AppContext) -> None:
+    await sheet(ctx, ALICE.user_id, "Alice")
+    assert ok(await flow_fortune.fortune(ctx, ALICE))["PF"] == 2
+    assert "99-00" in refused(
+        await flow_fortune.fortune(ctx, ALICE, use="reroll", target=45, previous_roll=99)
+    )
+    spent = ok(await flow_fortune.fortune(ctx, ALICE, use="reroll", target=45, previous_roll=62, roll=30))
+    assert spent["left"] == 1 and spent["reroll"]["success"]
+    ok(await flow_fortune.fortune(ctx, ALICE, use="scenery", what="Une charrette de foin"))
+    assert "Plus de point" in refused(await flow_fortune.fortune(ctx, ALICE, use="scenery"))
+    assert "membre" in refused(await flow_fortune.destiny(ctx, ALICE, against="limb_loss"))
+    assert ok(await flow_fortune.destiny(ctx, ALICE, against="death", sequel=True))["sequel_remains"]
+    assert "destin" in refused(await flow_fortune.destiny(ctx, ALICE, against="paralysis"))
+    assert "No active character" in refused(await flow_fortune.fortune(ctx, BOB))
+
+
+async def test_tavern_games_and_bad_input(ctx: AppContext) -> None:
+    arm = ok(
+        await flow_tavern.play(ctx, ALICE, game="arm_wrestling", players="A f=45, B f=40", dice="A 10, B 90")
+    )
+    assert arm["winners"] == ["A"]
+    knives = ok(
+        await flow_tavern.play(
+            ctx,
+            ALICE,
+            game="knives",
+            players="A ct=60 maitrise, B ct=60",
+            dice="A 10 20 30, B 90 5 90 5 90 5",
+        )
+    )
+    assert knives["winners"] == ["A"]
+    assert "comprends" in refused(await flow_tavern.play(ctx, ALICE, game="drinking", players="A res=x, B"))
+    assert "res=" in refused(await flow_tavern.play(ctx, ALICE, game="drinking", players="A, B"))
+    assert "ne joue pas" in refused(
+        await flow_tavern.play(ctx, ALICE, game="knives", players="A ct=3, B ct=4", dice="C 5")
+    )
+    assert "two" in refused(await flow_tavern.play(ctx, BOB, game="knives", players="A ct=30"))
