@@ -117,7 +117,13 @@ def test_three_round_fight_through_the_console() -> None:
     assert len(rounds) == 3
     totals = {i["combatant"]: i["total"] for i in rounds[0]["initiative"]}
     assert totals == {"albert": 75, "bertha": 70, "gobelin": 45, "gobelin-2": 42, "gobelin-3": 39}
-    assert [s["combatant"] for s in rounds[0]["order"]] == ["albert", "bertha", "gobelin", "gobelin-2", "gobelin-3"]
+    assert [s["combatant"] for s in rounds[0]["order"]] == [
+        "albert",
+        "bertha",
+        "gobelin",
+        "gobelin-2",
+        "gobelin-3",
+    ]
 
     attacks = by_kind["attack"]
     first = attacks[0]["attack"]

@@ -189,6 +189,16 @@ async def check_command(tree: app_commands.CommandTree[MeleeBot], interaction: I
 # -- buttons and forms nobody claims -------------------------------------------------------------
 
 
+def _message_holds(message: discord.Message | None, component_type: Any, custom_id: str) -> bool:
+    stack: list[Any] = list(message.components) if message is not None else []
+    while stack:
+        component = stack.pop()
+        if getattr(component, "custom_id", None) == custom_id and component.type.value == component_type:
+            return True
+        stack.extend(getattr(component, "children", None) or [])
+    return False
+
+
 def is_unhandled(client: discord.Client, interaction: discord.Interaction[Any]) -> bool:
     """True when no view, dynamic item or modal of this process will answer the interaction."""
     if interaction.type not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
@@ -200,9 +210,11 @@ def is_unhandled(client: discord.Client, interaction: discord.Interaction[Any]) 
     store = client._connection._view_store
     if interaction.type is discord.InteractionType.modal_submit:
         return custom_id not in store._modals
+    component_type = data.get("component_type")
     if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items):
-        return False
-    key = (data.get("component_type"), custom_id)
+        # discord.py calls a dynamic item only if the message really holds that component.
+        return not _message_holds(interaction.message, component_type, custom_id)
+    key = (component_type, custom_id)
     message_id = interaction.message.id if interaction.message is not None else None
     views: Any = store._views
     return not (views.get(message_id, {}).get(key) or views.get(None, {}).get(key))

@@ -32,9 +32,15 @@ async def test_fight_in_a_thread_survives_a_restart(emu: E2E) -> None:
     await alice.slash("combat ajouter", qui="Albert", channel=thread)
     await bob.slash("combat ajouter", qui="Bertha", channel=thread)
     await gm.slash(
-        "combat ajouter", qui="gobelin", armes="hache_pic, bouclier", armure="matelassee_gambison_court", channel=thread
+        "combat ajouter",
+        qui="gobelin",
+        armes="hache_pic, bouclier",
+        armure="matelassee_gambison_court",
+        channel=thread,
     )
-    added = await gm.slash("combat ajouter", qui="2 gobelins", armure="matelassee_gambison_court", channel=thread)
+    added = await gm.slash(
+        "combat ajouter", qui="2 gobelins", armure="matelassee_gambison_court", channel=thread
+    )
     assert "Gobelin 3" in added.embed["description"]
     choices = await gm.autocomplete("combat attaque", "cible", "gob", channel=thread)
     assert [c["value"] for c in choices] == ["Gobelin", "Gobelin 2", "Gobelin 3"]
@@ -60,7 +66,14 @@ async def test_fight_in_a_thread_survives_a_restart(emu: E2E) -> None:
 
     # Bertha's arrow at the head: 9 damage, critical d100 65 → 11 → a bleeding wound
     shot = await bob.slash(
-        "combat attaque", cible="Gobelin 2", distance=10.0, jet=10, degats="9", critique=65, effets="20", durees="3",
+        "combat attaque",
+        cible="Gobelin 2",
+        distance=10.0,
+        jet=10,
+        degats="9",
+        critique=65,
+        effets="20",
+        durees="3",
         channel=thread,
     )
     assert "tête" in shot.embed["description"]
@@ -73,7 +86,9 @@ async def test_fight_in_a_thread_survives_a_restart(emu: E2E) -> None:
         return {f["name"].lstrip("▶💀💤 "): f["value"] for f in pinned.embeds[0]["fields"]}
 
     # the bot edits the pinned tracker right after its reply
-    await emu.emu.wait_until(lambda: "saigne" in tracker_fields().get("Gobelin 2", ""), what="the tracker edit")
+    await emu.emu.wait_until(
+        lambda: "saigne" in tracker_fields().get("Gobelin 2", ""), what="the tracker edit"
+    )
     assert "Bouclier" in tracker_fields()["Gobelin"]
     english = await emu.user("dave", locale="en-US").slash("combat show", channel=thread)
     assert english.ephemeral and "Order" in [f["name"] for f in english.embed["fields"]]

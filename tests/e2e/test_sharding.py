@@ -7,7 +7,6 @@ served twice or by a process that does not own the guild's shard.
 To add a kind of activity (fights, flows...), append a ``Scenario`` to ``SCENARIOS``.
 """
 
-
 from __future__ import annotations
 
 import asyncio
