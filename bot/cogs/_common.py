@@ -76,6 +76,22 @@ async def send_reply(interaction: Interaction, reply: Reply) -> None:
     interaction.client.ctx.observe(interaction.id, reply)
 
 
+async def edit_reply(interaction: Interaction, reply: Reply) -> None:
+    """Answer a button by replacing the message it sits on (ephemeral errors are sent apart)."""
+    if reply.is_error or interaction.message is None:
+        await send_reply(interaction, reply)
+        return
+    kwargs = _message_kwargs(reply)
+    kwargs.setdefault("view", None)
+    kwargs.setdefault("content", None)
+    kwargs.pop("allowed_mentions", None)
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.response.edit_message(**kwargs)
+    interaction.client.ctx.observe(interaction.id, reply)
+
+
 async def _deliver(
     interaction: Interaction, reply: Reply, *, user_id: int | None, channel_id: int | None
 ) -> None:

@@ -10,7 +10,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from bot.i18n import Catalog, language_of
-from bot.ui.reply import Colour, Field, Reply, error_reply
+from bot.ui.reply import Button, Colour, Field, Reply, error_reply
 
 FIELD_VALUE_MAX = 1024
 EMBED_BUDGET = 5500  # Discord allows 6000 characters per message's embeds; keep a margin
@@ -82,7 +82,20 @@ def _size(fields: list[Field]) -> int:
     return sum(len(f.name) + len(f.value) for f in fields)
 
 
-def help_reply(catalog: Catalog, locale: str, commands: list[CommandInfo], only: str | None = None) -> Reply:
+def _paginate(fields: list[Field]) -> list[list[Field]]:
+    pages: list[list[Field]] = [[]]
+    for item in fields:
+        page = pages[-1]
+        if page and (_size([*page, item]) > EMBED_BUDGET or len(page) >= FIELDS_MAX):
+            pages.append([])
+        pages[-1].append(item)
+    return pages
+
+
+def help_reply(
+    catalog: Catalog, locale: str, commands: list[CommandInfo], only: str | None = None, page: int = 1
+) -> Reply:
+    """The help, in pages that each fit one message; buttons turn the pages."""
     t = catalog.t
     ordered = sorted(commands, key=lambda c: localized_name(catalog, locale, c.qualified_name))
     if only:
@@ -99,29 +112,46 @@ def help_reply(catalog: Catalog, locale: str, commands: list[CommandInfo], only:
         chosen = ordered
     groups: OrderedDict[str, list[CommandInfo]] = OrderedDict()
     for info in sorted(
-        chosen, key=lambda c: (_category_title(catalog, locale, c.category), c.qualified_name)
+        chosen,
+        key=lambda c: (
+            _category_title(catalog, locale, c.category),
+            localized_name(catalog, locale, c.qualified_name),
+        ),
     ):
         groups.setdefault(info.category, []).append(info)
     fields: list[Field] = []
-    for with_example in (True, False):
-        fields = []
-        for category, infos in groups.items():
-            title = _category_title(catalog, locale, category)
-            fields.extend(
-                _pack(title, [_lines(catalog, locale, i, with_example=with_example) for i in infos])
-            )
-        if _size(fields) <= EMBED_BUDGET and len(fields) <= FIELDS_MAX:
-            break
-    # Still too long (hundreds of commands): keep what fits and say how to see the rest.
-    while fields and (_size(fields) > EMBED_BUDGET or len(fields) > FIELDS_MAX):
-        fields.pop()
+    for category, infos in groups.items():
+        title = _category_title(catalog, locale, category)
+        fields.extend(_pack(title, [_lines(catalog, locale, i, with_example=True) for i in infos]))
+    pages = _paginate(fields)
+    page = min(max(page, 1), len(pages))
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    if len(pages) > 1:
+        buttons = (
+            (
+                Button(
+                    label=t(locale, "help.previous"),
+                    custom_id=f"melee:help:{page - 1}",
+                    disabled=page == 1,
+                ),
+                Button(
+                    label=t(locale, "help.next"),
+                    custom_id=f"melee:help:{page + 1}",
+                    disabled=page == len(pages),
+                ),
+            ),
+        )
+    footer = t(locale, "help.footer")
+    if len(pages) > 1:
+        footer = t(locale, "help.page", page=page, pages=len(pages)) + " · " + footer
     return Reply(
         title=t(locale, "help.title"),
         description=t(locale, "help.intro"),
-        fields=tuple(fields),
-        footer=t(locale, "help.footer"),
+        fields=tuple(pages[page - 1]),
+        footer=footer,
         colour=Colour.INFO,
         ephemeral=True,
+        buttons=buttons,
         kind="help",
-        result={"commands": [c.qualified_name for c in chosen]},
+        result={"commands": [c.qualified_name for c in chosen], "page": page, "pages": len(pages)},
     )

@@ -53,11 +53,20 @@ async def test_errors_follow_an_english_locale(emu: E2E) -> None:
 
 
 async def test_help_lists_every_command_with_an_example(emu: E2E) -> None:
-    fr = await emu.user("alice").slash("aide")
-    assert fr.ephemeral
-    text = "\n".join(f["value"] for f in fr.embed["fields"])
-    synced = emu.emu.commands[emu.guild.id]
-    for command in synced:
+    alice = emu.user("alice")
+    first = await alice.slash("aide")
+    assert first.ephemeral
+    embeds = [first.embed]
+    footer = first.embed["footer"]["text"]
+    pages = int(footer.split("/")[1].split()[0]) if footer.startswith("Page") else 1
+    for _ in range(pages - 1):
+        turned = await alice.click("Suivant ▶")
+        assert turned.callback_type == 7  # the page is replaced in place
+        message = turned.message
+        assert message is not None
+        embeds.append(message.embeds[0])
+    text = "\n".join(f["value"] for e in embeds for f in e["fields"])
+    for command in emu.emu.commands[emu.guild.id]:
         french = command["name_localizations"]["fr"]
         assert f"`/{french}" in text, french
     assert "`/lancer` —" in text and "↳ `/lancer expression:" in text
