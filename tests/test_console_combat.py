@@ -36,7 +36,7 @@ SCRIPT = f"""
 /combat attaque cible:Bertha jet:10
 @bob /combat defense choix:esquiver jet:15
 /combat round {INITIATIVE}
-@alice /combat attaque cible:"Gobelin 3" jet:44 degats:6 couverture:80 critique:30 effets:"50 50" durees:"3 3 3"
+@alice /combat attaque cible:"Gobelin 3" jet:44 degats:6 couverture:80 critique:30 effets:"50 50" durees:3
 !click Encaisser
 @bob /combat attaque cible:"Gobelin 2" distance:10 jet:10 degats:9 critique:65 effets:20 durees:3
 !click Encaisser

@@ -334,7 +334,15 @@ def _initiative_distribution(tables: CombatTables, talents: frozenset[str]) -> d
 
 
 class DuelSimulator:
-    """Exact per-attack tables for one matchup, and a duel sampler on top of them."""
+    """Exact per-attack tables for one matchup, and a duel sampler on top of them.
+
+    A fighter's state is the sorted tuple of the ids of his duel-relevant conditions (core
+    :class:`Condition` objects, interned). What a state changes is read through the core once per
+    *projection* of the state: the stats and the right to attack (:class:`Combatant` ``stat``,
+    ``can_act``, ``attacks_left``), the targets of effect tests (modifier and halve conditions).
+    The end of a round is the core's :func:`tick`, which treats each condition on its own, memoised
+    per condition.
+    """
 
     def __init__(self, tables: CombatTables, a: Fighter, b: Fighter, options: Options | None = None) -> None:
         self.tables = tables
@@ -344,16 +352,15 @@ class DuelSimulator:
             tables.weapon(f.weapon)  # raises TableError on an unknown weapon
             if f.posture not in tables.postures:
                 raise RefusedError(Refusal("combat.refusal.unknown_posture", (("posture", f.posture),)))
-        self._conds: dict[tuple[Any, ...], Condition] = {
-            _DEAD: Condition("dead", "simulation", until="permanent")
-        }
-        self._states: list[tuple[tuple[Any, ...], ...]] = []
-        self._state_ids: dict[tuple[tuple[Any, ...], ...], int] = {}
-        self._state_eff: list[list[int]] = [[], []]
+        self._cond_list: list[Condition] = []
+        self._cond_ids: dict[tuple[Any, ...], int] = {}
+        self._eff_piece: list[tuple[Any, ...] | None] = []
+        self._test_piece: list[tuple[Any, ...] | None] = []
+        self._ticked: list[tuple[tuple[int, ...], tuple[tuple[str, int], ...]] | None] = []
+        self._info: tuple[dict[tuple[int, ...], tuple[int, bool, bool]], ...] = ({}, {})
         self._effs: list[_Eff] = []
         self._eff_ids: dict[_Eff, int] = {}
-        self._ticks: list[dict[int, _Dist]] = [{}, {}]
-        self._stationary: list[dict[int, bool]] = [{}, {}]
+        self._eff_memo: dict[tuple[Any, ...], int] = {}
         self._rounds: dict[tuple[int, int], _RoundModel] = {}
         self._attacks: dict[tuple[Any, ...], _Dist] = {}
         self._sigs: dict[tuple[Any, ...], list[tuple[int, AttackResult | None]]] = {}
@@ -362,17 +369,33 @@ class DuelSimulator:
         self._side_cache: dict[tuple[Any, ...], list[tuple[float, int]]] = {}
         self._coverage_cache: dict[tuple[int, str], list[tuple[float, dict[str, int]]]] = {}
         self._effects: dict[tuple[Any, ...], _Dist] = {}
-        self.start = (self._intern(()), self._intern(()))
+        self._pending: dict[tuple[Any, ...], _Dist] = {}
+        self.dead_id = self._cid(Condition("dead", "simulation", until="permanent"))
+        self.start: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
         self._first = self._first_striker()
 
-    # -- states ---------------------------------------------------------------------------------
+    # -- conditions and states ------------------------------------------------------------------
 
-    def _cond_key(self, c: Condition) -> tuple[Any, ...]:
+    def _cid(self, c: Condition) -> int:
         t = c.test
         test = None if t is None else (t.characteristic, t.modifier, t.step, t.every, t.next_in, t.count)
         key = (c.kind, c.stat, c.value, c.remaining, c.unit, c.until, test, c.source if t else "")
-        self._conds.setdefault(key, c)
-        return key
+        cid = self._cond_ids.get(key)
+        if cid is None:
+            cid = len(self._cond_list)
+            self._cond_ids[key] = cid
+            self._cond_list.append(c)
+            self._ticked.append(None)
+            eff: tuple[Any, ...] | None = None
+            if c.kind in ("modifier", "halve"):
+                eff = (c.kind, c.stat, c.value)
+            elif c.kind == "lose_time":
+                eff = (c.kind, c.unit, c.remaining if c.unit == "half_round" else None)
+            elif c.kind in ("no_action", "stunned", "unconscious", "dead"):
+                eff = (c.kind,)
+            self._eff_piece.append(eff)
+            self._test_piece.append(eff if c.kind in ("modifier", "halve") else None)
+        return cid
 
     @staticmethod
     def _relevant(c: Condition) -> bool:
@@ -380,35 +403,55 @@ class DuelSimulator:
             return True
         return c.kind in _TIMED and c.unit in ROUND_UNITS
 
-    def _intern(self, keys: Sequence[tuple[Any, ...]]) -> int:
-        state = tuple(sorted(keys, key=repr))
-        sid = self._state_ids.get(state)
-        if sid is None:
-            sid = len(self._states)
-            self._states.append(state)
-            self._state_ids[state] = sid
-            for side in (0, 1):
-                self._state_eff[side].append(self._eff_of(side, sid))
-        return sid
+    def _added(self, application: EffectApplication) -> tuple[int, ...]:
+        ids = [self._cid(c) for c in application.conditions if self._relevant(c)]
+        if application.dead:
+            ids.append(self.dead_id)
+        return tuple(ids)
 
-    def _conditions(self, sid: int) -> tuple[Condition, ...]:
-        return tuple(self._conds[k] for k in self._states[sid])
+    def _test_projection(self, state: Sequence[int]) -> tuple[Any, ...]:
+        pieces = [p for cid in state if (p := self._test_piece[cid]) is not None]
+        return tuple(sorted(pieces, key=repr))
 
-    def _combatant(self, side: int, sid: int) -> Combatant:
+    def _tick_of(self, cid: int) -> tuple[tuple[int, ...], tuple[tuple[str, int], ...]]:
+        """The core's end-of-round tick of one condition: what stays, what it prompts."""
+        ticked = self._ticked[cid]
+        if ticked is None:
+            result = tick((self._cond_list[cid],), "end_of_round")
+            ticked = (
+                tuple(self._cid(c) for c in result.conditions),
+                tuple((p.kind, self._cid(p.condition)) for p in result.prompts),
+            )
+            self._ticked[cid] = ticked
+        return ticked
+
+    def info(self, side: int, state: tuple[int, ...]) -> tuple[int, bool, bool]:
+        """(eff id, stationary, out) of ``side`` in ``state``."""
+        info = self._info[side].get(state)
+        if info is None:
+            pieces = [p for cid in state if (p := self._eff_piece[cid]) is not None]
+            key = (side, tuple(sorted(pieces, key=repr)))
+            eid = self._eff_memo.get(key)
+            if eid is None:
+                eid = self._eff_of(side, state)
+                self._eff_memo[key] = eid
+            stationary = all(self._tick_of(cid) == ((cid,), ()) for cid in state)
+            info = (eid, stationary, self._effs[eid].out)
+            self._info[side][state] = info
+        return info
+
+    def _eff_of(self, side: int, state: tuple[int, ...]) -> int:
         f = self.fighters[side]
-        return Combatant(
+        c = Combatant(
             id="ab"[side],
             name=f.name,
             characteristics=f.characteristics,
             talents=f.talents,
             posture=f.posture,
             posture_option=f.posture_option,
-            conditions=self._conditions(sid),
+            conditions=tuple(self._cond_list[cid] for cid in state),
             npc=f.npc,
         )
-
-    def _eff_of(self, side: int, sid: int) -> int:
-        c = self._combatant(side, sid)
         out = c.has("dead", "unconscious")
         blocked = c.has("no_action", "stunned") or any(
             x.kind == "lose_time" and x.unit == "round" for x in c.conditions
@@ -435,67 +478,59 @@ class DuelSimulator:
             self._eff_ids[eff] = eid
         return eid
 
-    def _tick(self, side: int, sid: int) -> _Dist:
-        """End of round for one fighter: the core's tick, then the tests it prompts (enumerated)."""
-        dist = self._ticks[side].get(sid)
-        if dist is not None:
-            return dist
-        conditions = self._conditions(sid)
-        result = tick(conditions, "end_of_round")
-        kept = [self._cond_key(c) for c in result.conditions]
-        branches: list[tuple[float, list[tuple[Any, ...]]]] = [(1.0, kept)]
-        characteristics = self.fighters[side].characteristics
-        for prompt in result.prompts:
-            grown: list[tuple[float, list[tuple[Any, ...]]]] = []
-            for weight, keys in branches:
-                if prompt.kind == "death_timer_expired":
-                    grown.append((weight, [*keys, _DEAD]))
-                    continue
-                current = tuple(self._conds[k] for k in keys)
-                outcomes = enumerate_dice(
-                    lambda src, p=prompt, cur=current: resolve_pending(
-                        p.condition, characteristics, conditions=cur, rng=src
-                    ),
-                    _classify_tests,
-                )
-                for w, application in outcomes:
-                    grown.append((weight * w, keys + self._added(application)))
-            branches = grown
-        dist = _Dist([(w, self._intern(keys)) for w, keys in branches])
-        self._ticks[side][sid] = dist
-        self._stationary[side][sid] = dist.items == [sid]
+    def advance(self, side: int, state: tuple[int, ...], random_: Callable[[], float]) -> tuple[int, ...]:
+        """End of round for one fighter: tick every condition, roll what the tick prompts."""
+        new: list[int] = []
+        prompts: list[tuple[str, int]] = []
+        for cid in state:
+            kept, due = self._tick_of(cid)
+            new.extend(kept)
+            if due:
+                prompts.extend(due)
+        for kind, cid in prompts:
+            if kind == "death_timer_expired":
+                new.append(self.dead_id)
+                continue
+            new.extend(self._pending_dist(side, cid, new).sample(random_()))
+        return tuple(sorted(new))
+
+    def _pending_dist(self, side: int, cid: int, current: Sequence[int]) -> _Dist:
+        """The conditions a due test (bleeding, delayed) adds: resolve_pending, enumerated."""
+        key = (side, cid, self._test_projection(current))
+        dist = self._pending.get(key)
+        if dist is None:
+            condition = self._cond_list[cid]
+            conditions = tuple(self._cond_list[c] for c in current)
+            characteristics = self.fighters[side].characteristics
+            outcomes = enumerate_dice(
+                lambda src: resolve_pending(condition, characteristics, conditions=conditions, rng=src),
+                _classify_tests,
+            )
+            dist = _Dist([(w, self._added(app)) for w, app in outcomes])
+            self._pending[key] = dist
         return dist
 
-    def _added(self, application: EffectApplication) -> list[tuple[Any, ...]]:
-        keys = [self._cond_key(c) for c in application.conditions if self._relevant(c)]
-        if application.dead:
-            keys.append(_DEAD)
-        return keys
-
-    def _critical_effect(self, victim: int, sid: int, value: int, zone: str) -> _Dist:
-        """The victim's next state after a critical of ``value`` on ``zone`` (apply_mechanics, exact)."""
-        key = (victim, sid, value, zone)
+    def critical_effect(self, victim: int, state: tuple[int, ...], value: int, zone: str) -> _Dist:
+        """The conditions a critical of ``value`` on ``zone`` adds (apply_mechanics, enumerated)."""
+        key = (victim, value, zone, self._test_projection(state))
         dist = self._effects.get(key)
         if dist is not None:
             return dist
-        attacker = self.fighters[1 - victim]
-        kind = self.tables.weapon(attacker.weapon).critical_kind
-        state = list(self._states[sid])
         npc = self.options.mort_subite and self.fighters[victim].npc
         if npc and mort_subite(self.tables, value).outcome != "fights_on":
-            dist = _Dist([(1.0, self._intern([*state, _DEAD]))])
-            self._effects[key] = dist
-            return dist
-        entry = self.tables.critical(kind, zone, value)
-        conditions = self._conditions(sid)
-        characteristics = self.fighters[victim].characteristics
-        outcomes = enumerate_dice(
-            lambda src: core_apply_mechanics(
-                entry.mechanics, characteristics, source=entry.source, conditions=conditions, rng=src
-            ),
-            _classify_tests,
-        )
-        dist = _Dist([(w, self._intern(state + self._added(app))) for w, app in outcomes])
+            dist = _Dist([(1.0, (self.dead_id,))])
+        else:
+            kind = self.tables.weapon(self.fighters[1 - victim].weapon).critical_kind
+            entry = self.tables.critical(kind, zone, value)
+            conditions = tuple(self._cond_list[c] for c in state)
+            characteristics = self.fighters[victim].characteristics
+            outcomes = enumerate_dice(
+                lambda src: core_apply_mechanics(
+                    entry.mechanics, characteristics, source=entry.source, conditions=conditions, rng=src
+                ),
+                _classify_tests,
+            )
+            dist = _Dist([(w, self._added(app)) for w, app in outcomes])
         self._effects[key] = dist
         return dist
 
@@ -760,6 +795,25 @@ class DuelSimulator:
         if dist is not None:
             return dist
         ea, eb = self._effs[ea_id], self._effs[eb_id]
+        shared = (
+            side,
+            ea.cc,
+            ea.posture,
+            ea.bf,
+            ea.f,
+            eb.cc,
+            eb.ag,
+            eb.be,
+            eb.f,
+            eb.posture,
+            k,
+            parry_free,
+            dodge_free,
+        )
+        dist = self._attacks.get(shared)
+        if dist is not None:
+            self._attacks[key] = dist
+            return dist
         pairs: list[tuple[float, Outcome]] = []
 
         def land(weight: float, res: AttackResult, pu: bool, du: bool) -> None:
@@ -793,15 +847,13 @@ class DuelSimulator:
                 pairs.append((weight * pp, _QUIET_FLAGS[(True, False)]))
             dodge_stage(weight * (1 - pp), res, True)
         dist = _Dist(pairs)
-        self._attacks[key] = dist
+        self._attacks[key] = self._attacks[shared] = dist
         return dist
 
-    def hit_probability(self, side: int = 0, k: int = 1, state: tuple[int, int] | None = None) -> Fraction:
-        """Exact P(attack ``k`` of ``side`` lands: hits, is not parried, not dodged) — fresh defences."""
-        sa, sb = state or self.start
-        ea_id = self._state_eff[side][sa if side == 0 else sb]
-        eb_id = self._state_eff[1 - side][sb if side == 0 else sa]
-        ea, eb = self._effs[ea_id], self._effs[eb_id]
+    def hit_probability(self, side: int = 0, k: int = 1) -> Fraction:
+        """Exact P(attack ``k`` of ``side`` lands: hits, is not parried, not dodged) at the start."""
+        ea = self._effs[self.info(side, self.start[side])[0]]
+        eb = self._effs[self.info(1 - side, self.start[1 - side])[0]]
         total = Fraction(0)
         for count, res in self._signatures(side, ea, eb, k):
             if res is None:
@@ -893,18 +945,14 @@ class DuelSimulator:
         max_rounds = self.options.max_rounds
         random_ = rng.random
         log = math.log
-        wins, first_sum, first_count, crits = (
-            tally.wins,
-            tally.first_hit_sum,
-            tally.first_hit_count,
-            tally.criticals,
-        )
-        outs = tally.outs
-        state_eff = self._state_eff
+        wins, crits, outs = tally.wins, tally.criticals, tally.outs
+        first_sum, first_count = tally.first_hit_sum, tally.first_hit_count
+        info_a, info_b = self._info
+        info = self.info
         effs = self._effs
         rounds_cache = self._rounds
-        stationary = self._stationary
-        ticks = self._ticks
+        advance = self.advance
+        dead_id = self.dead_id
         done = 0
         for done in range(1, duels + 1):
             if deadline is not None and done & 255 == 0 and clock() > deadline:
@@ -915,72 +963,59 @@ class DuelSimulator:
             first_hit = [0, 0]
             rounds = 0
             winner = -1
-            while winner < 0:
-                ea, eb = state_eff[0][states[0]], state_eff[1][states[1]]
-                model = rounds_cache.get((ea, eb)) or self.round_model(ea, eb)
-                st0 = stationary[0].get(states[0])
-                if st0 is None:
-                    self._tick(0, states[0])
-                    st0 = stationary[0][states[0]]
-                st1 = stationary[1].get(states[1])
-                if st1 is None:
-                    self._tick(1, states[1])
-                    st1 = stationary[1][states[1]]
+            while True:
+                ia = info_a.get(states[0]) or info(0, states[0])
+                ib = info_b.get(states[1]) or info(1, states[1])
+                model = rounds_cache.get((ia[0], ib[0])) or self.round_model(ia[0], ib[0])
+                still = ia[1] and ib[1]
+                event: Any = None
                 if model.quiet >= 1.0:
-                    if st0 and st1:
+                    if still:
                         rounds = max_rounds
                         break
-                    event = None
-                elif st0 and st1:
+                elif still:
                     if model.quiet > 0:
                         rounds += int(log(1.0 - random_()) / model.log_quiet)
-                    if rounds >= max_rounds:
-                        rounds = max_rounds
-                        break
+                        if rounds >= max_rounds:
+                            rounds = max_rounds
+                            break
                     event = model.events.sample(random_())
                 else:
                     u = random_()
-                    event = (
-                        None
-                        if u < model.quiet
-                        else model.events.sample((u - model.quiet) / (1 - model.quiet))
-                    )
+                    if u >= model.quiet:
+                        event = model.events.sample((u - model.quiet) / (1 - model.quiet))
                 rounds += 1
                 if event is not None:
                     first, index, outcome, flags = event
                     slots = model.slots[first]
                     while True:
                         side = slots[index][0]
-                        victim = 1 - side
                         if outcome[1] and not first_hit[side]:
                             first_hit[side] = rounds
                         value = outcome[4] or outcome[5]
                         if value:
+                            victim = 1 - side
                             crits[side][value] = crits[side].get(value, 0) + 1
-                            states[victim] = self._critical_effect(
-                                victim, states[victim], value, outcome[6]
-                            ).sample(random_())
-                            if effs[state_eff[victim][states[victim]]].out:
-                                winner = side
-                                break
-                        # the rest of the round, attack by attack
+                            added = self.critical_effect(victim, states[victim], value, outcome[6]).sample(
+                                random_()
+                            )
+                            if added:
+                                states[victim] = tuple(sorted(states[victim] + added))
+                                if info(victim, states[victim])[2]:
+                                    winner = side
+                                    break
                         outcome = None
-                        while index + 1 < len(slots):
+                        while index + 1 < len(slots):  # the rest of the round, attack by attack
                             index += 1
                             side, k = slots[index]
-                            e_side = effs[state_eff[side][states[side]]]
-                            if e_side.attacks < k:
+                            e_side = info(side, states[side])[0]
+                            if effs[e_side].attacks < k:
                                 continue
                             parry_free, dodge_free = (
                                 (flags[2], flags[3]) if side == 0 else (flags[0], flags[1])
                             )
                             dist = self.attack_distribution(
-                                side,
-                                state_eff[side][states[side]],
-                                state_eff[1 - side][states[1 - side]],
-                                k,
-                                parry_free,
-                                dodge_free,
+                                side, e_side, info(1 - side, states[1 - side])[0], k, parry_free, dodge_free
                             )
                             candidate = dist.sample(random_())
                             flags = _after(flags, side, candidate)
@@ -991,16 +1026,14 @@ class DuelSimulator:
                             break
                     if winner >= 0:
                         break
-                for side in (0, 1):
-                    if not (stationary[side].get(states[side]) or False):
-                        states[side] = (
-                            ticks[side].get(states[side]) or self._tick(side, states[side])
-                        ).sample(random_())
-                out0 = effs[state_eff[0][states[0]]].out
-                out1 = effs[state_eff[1][states[1]]].out
-                if out0 or out1:
-                    winner = 1 if out0 and not out1 else 0 if out1 and not out0 else 2
-                    break
+                if not still:
+                    states[0] = advance(0, states[0], random_)
+                    states[1] = advance(1, states[1], random_)
+                    out_a = info(0, states[0])[2]
+                    out_b = info(1, states[1])[2]
+                    if out_a or out_b:
+                        winner = 1 if not out_b else 0 if not out_a else 2
+                        break
                 if rounds >= max_rounds:
                     break
             for side in (0, 1):
@@ -1010,8 +1043,9 @@ class DuelSimulator:
             if winner in (0, 1):
                 wins[winner] += 1
                 tally.rounds_total += rounds
-                loser = self._conditions(states[1 - winner])
-                reason = next((c.kind for c in loser if c.kind in ("dead", "unconscious")), "out")
+                loser = states[1 - winner]
+                kinds = {self._cond_list[c].kind for c in loser}
+                reason = "dead" if dead_id in loser or "dead" in kinds else "unconscious"
                 outs[reason] = outs.get(reason, 0) + 1
             else:
                 tally.draws += 1

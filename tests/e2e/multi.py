@@ -95,7 +95,7 @@ class Cluster:
                     members=((f"mj-{shard}-{index}", ["MJ"]),),
                     shard=(shard, shard_count),
                 )
-                self.tables.append(Table(self.emu, guild, channel=guild.channels[1]))
+                self.tables.append(Table(self.emu, guild, channel=guild.channels[1].id))
         self.nodes = [Node(f"bot{i}", tuple(ids)) for i, ids in enumerate(nodes)]
         self.emu.health_checks.append(self._health)
 
@@ -201,6 +201,10 @@ class Cluster:
     def node_at(self, port: int) -> Node | None:
         return next((node for node in self.nodes if node.port == port), None)
 
+    def _port_name(self, port: int) -> str:
+        node = self.node_at(port)
+        return node.name if node is not None else f"port {port}"
+
     def answered_by(self, interaction: Interaction) -> Node | None:
         """The process that sent the interaction's first callback."""
         if not interaction.callbacks:
@@ -230,12 +234,13 @@ class Cluster:
                 problems.append(f"{where}: dispatched to {len(live)} open sessions")
             if any(d.port != owner.port for d in live):
                 problems.append(f"{where}: dispatched to a session of another process")
-            if len(interaction.callbacks) > 1:
-                problems.append(f"{where}: {len(interaction.callbacks)} initial callbacks")
+            accepted = [c for c in interaction.callbacks if c.status == 200]
+            if len(accepted) > 1:
+                problems.append(f"{where}: {len(accepted)} accepted initial callbacks")
             if interaction.callbacks and not live:
                 problems.append(f"{where}: answered although no open session received it")
             ports = by_token.get(interaction.token, set())
-            strangers = {self.node_at(p).name if self.node_at(p) else p for p in ports - {owner.port}}
+            strangers = {self._port_name(p) for p in ports - {owner.port}}
             if strangers:
                 problems.append(f"{where}: answered by {strangers}, owner is {owner.name}")
         return problems

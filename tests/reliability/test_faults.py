@@ -160,8 +160,13 @@ async def test_followup_refused_by_discord_is_retried_and_state_stays_right(
 ) -> None:
     table = fresh
     alice = table.user("alice")
-    sheet = {"format": "melee.character", "version": 1, "name": "Importée", "ruleset": "renove",
-             "characteristics": {"CC": 45, "CT": 30, "F": 35, "E": 40, "Ag": 38, "Int": 31, "FM": 29, "Soc": 33}}
+    sheet = {
+        "format": "melee.character",
+        "version": 1,
+        "name": "Importée",
+        "ruleset": "renove",
+        "characteristics": {"CC": 45, "CT": 30, "F": 35, "E": 40, "Ag": 38, "Int": 31, "FM": 29, "Soc": 33},
+    }
     _inject(table, status, body)
     mark = len(table.emu.requests)
     result = await alice.slash(

@@ -24,6 +24,7 @@ import threading
 from collections import Counter
 from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -53,7 +54,7 @@ pytestmark = pytest.mark.slow
 
 TOTAL = int(os.environ.get("MELEE_FUZZ_INTERACTIONS", "10000"))
 BATCH = 50
-PER_EXAMPLE = 5  # interactions drawn per hypothesis example (fewer examples: faster)
+PER_EXAMPLE = 25  # interactions drawn per hypothesis example (fewer examples: faster)
 ANSWER_TIMEOUT = 10.0
 RECHECK_PER_BATCH = 6
 T = TypeVar("T")
@@ -179,7 +180,6 @@ VALID = [
 ]
 LONG = ["x" * n for n in (1, 39, 40, 41, 50, 63, 64, 65, 100, 101, 300, 301, 400, 401, 500, 501, 1000, 1001)]
 LONG += ["é" * 2000, "🐉" * 1000, "a" * 2001, "b" * 4000, "c" * 6000]
-TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80)
 WRONG_TYPES: list[Any] = [None, 42, -7, 1.5, True, False, [], {}, ["a"], {"value": 1}, "", "abc"]
 BIG_INTS = [2**31, 2**53, 2**53 + 1, 2**63 - 1, -(2**63), 10**30, -(10**30)]
 
@@ -232,74 +232,99 @@ FORGED_IDS = [
 # -- strategies built from the synced tree -------------------------------------------------------
 
 
-def string_values(definition: Json) -> st.SearchStrategy[Any]:
-    low, high = int(definition.get("min_length", 0)), int(definition.get("max_length", 6000))
-    options: list[st.SearchStrategy[Any]] = [
-        st.sampled_from(HOSTILE),
-        st.sampled_from(DICE),
-        st.sampled_from(VALID),
-        st.sampled_from(VALID),
-        TEXT,
-        st.sampled_from(LONG),
-        st.sampled_from(["x" * high, "y" * (high + 1), "", "z" * max(low - 1, 0)]),
-        st.sampled_from(WRONG_TYPES),
+OMIT = object()  # the option is left out
+
+
+def _random_texts(seed: int, count: int = 60) -> list[str]:
+    """Random unicode strings (no lone surrogates: Discord could not send them)."""
+    rng = random.Random(seed)
+    ranges = [
+        (0x20, 0x7E),
+        (0xA0, 0x24F),
+        (0x370, 0x3FF),
+        (0x400, 0x4FF),
+        (0x590, 0x6FF),
+        (0x2000, 0x206F),
+        (0x3040, 0x30FF),
+        (0x4E00, 0x4FFF),
+        (0x1F300, 0x1FAFF),
+        (0x0, 0x1F),
     ]
+    texts = []
+    for _ in range(count):
+        low, high = rng.choice(ranges)
+        texts.append("".join(chr(rng.randint(low, high)) for _ in range(rng.randint(0, 80))))
+    return texts
+
+
+def string_values(definition: Json) -> list[Any]:
+    low, high = int(definition.get("min_length", 0)), int(definition.get("max_length", 6000))
+    pool: list[Any] = [*HOSTILE, *DICE, *VALID, *VALID, *LONG, *WRONG_TYPES, *_random_texts(high)]
+    pool += ["x" * high, "y" * (high + 1), "", "z" * max(low - 1, 0)]
     choices = [c["value"] for c in definition.get("choices") or []]
     if choices:
-        options += [st.sampled_from(choices)] * 4
-        options.append(st.sampled_from([f"{c}x" for c in choices] + [c.upper() for c in choices]))
-    return st.one_of(options)
+        pool += choices * max(1, len(pool) // (2 * len(choices)))
+        pool += [f"{c}x" for c in choices] + [c.upper() for c in choices]
+    return pool
 
 
-def number_values(definition: Json, *, integer: bool) -> st.SearchStrategy[Any]:
+def number_values(definition: Json, *, integer: bool) -> list[Any]:
     low, high = definition.get("min_value"), definition.get("max_value")
     lo = int(low) if low is not None else -1000
     hi = int(high) if high is not None else 1000
-    inside = st.integers(lo, hi) if integer else st.floats(lo, hi, allow_nan=False)
-    edges = [lo, hi, lo - 1, hi + 1, 0, -1]
-    options: list[st.SearchStrategy[Any]] = [
-        inside,
-        inside,
-        st.sampled_from(edges),
-        st.sampled_from(BIG_INTS),
-        st.integers(),
-        st.sampled_from(WRONG_TYPES),
-    ]
+    rng = random.Random(lo * 31 + hi)
+    inside: list[Any] = [rng.randint(lo, hi) for _ in range(40)]
     if not integer:
-        options.append(st.floats(allow_nan=False, allow_infinity=False))
+        inside += [rng.uniform(lo, hi) for _ in range(20)] + [1e308, -1e308, 5e-324, -0.0]
+    pool: list[Any] = [*inside, lo, hi, lo - 1, hi + 1, 0, -1, *BIG_INTS, *WRONG_TYPES]
+    pool += [rng.randint(-(2**70), 2**70) for _ in range(10)]
     choices = [c["value"] for c in definition.get("choices") or []]
     if choices:
-        options += [st.sampled_from(choices)] * 3
-    return st.one_of(options)
+        pool += choices * 10
+    return pool
 
 
 _VALUE_STRATEGIES: dict[str, st.SearchStrategy[Any]] = {}
 
 
 def option_value(definition: Json) -> st.SearchStrategy[Any]:
-    """Built once per option definition: hypothesis draws much faster from a reused strategy."""
+    """One draw per option: a value from a pool built once from the option's definition, or OMIT."""
     key = json.dumps(definition, sort_keys=True)
     if key not in _VALUE_STRATEGIES:
-        _VALUE_STRATEGIES[key] = _option_value(definition)
+        pool = _pool(definition)
+        # Required options are nearly always sent; optional ones about half the time.
+        omit = max(1, len(pool) // 12) if definition.get("required") else len(pool)
+        _VALUE_STRATEGIES[key] = st.sampled_from([*pool, *([OMIT] * omit)])
     return _VALUE_STRATEGIES[key]
 
 
-def _option_value(definition: Json) -> st.SearchStrategy[Any]:
+def _pool(definition: Json) -> list[Any]:
     kind = definition.get("type")
     if kind == 3:
         return string_values(definition)
     if kind in (4, 10):
         return number_values(definition, integer=kind == 4)
     if kind == 5:
-        return st.one_of(st.booleans(), st.booleans(), st.sampled_from(WRONG_TYPES))
-    # Snowflake options: a known user/role/channel (resolved), a forged id, or junk.
-    return st.one_of(
-        st.just(("known", None)),
-        st.just(("known", None)),
-        st.just(("known", None)),
-        st.tuples(st.just("forged"), st.sampled_from(["1", "99999999999999999999", "0", "abc", "-5", ""])),
-        st.tuples(st.just("file"), st.integers(0, len(FILES) - 1)),
-    )
+        return [True, False] * 6 + WRONG_TYPES
+    # Snowflake options: a known user/role/channel (resolved), a forged id, or a file.
+    forged = [("forged", v) for v in ("1", "99999999999999999999", "0", "abc", "-5", "")]
+    files = [("file", i) for i in range(len(FILES))]
+    return [("known", None)] * 12 + forged + files
+
+
+TWISTS: list[tuple[Any, ...]] = [("none",)] * 90 + [
+    ("unknown", "inconnu", 3),
+    ("unknown", "x" * 40, 4),
+    ("unknown", "", 5),
+    ("unknown", "expression", 99),
+    ("retype", 3),
+    ("retype", 4),
+    ("retype", 5),
+    ("retype", 6),
+    ("retype", 10),
+    ("reverse",),
+]
+PLACES = st.sampled_from([(u, c) for u in range(len(USERS)) for c in range(len(CHANNELS))])
 
 
 @dataclass
@@ -318,6 +343,13 @@ class Draft:
     user: int = 0
     channel: int = 0
 
+    def __repr__(self) -> str:  # hypothesis prints every draw: keep it short (and fast)
+        name = self.leaf.qualified_name if self.leaf else self.custom_id[:30]
+        return f"Draft({self.kind}, {name!r}, {len(self.options)} options)"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
+
 
 def slash_draft(leaf: Leaf, kind: int) -> st.SearchStrategy[Draft]:
     @st.composite
@@ -326,24 +358,21 @@ def slash_draft(leaf: Leaf, kind: int) -> st.SearchStrategy[Draft]:
         focus_candidates = [d for d in leaf.options if d.get("autocomplete")]
         focused = draw(st.sampled_from(focus_candidates)) if kind == 4 and focus_candidates else None
         for definition in leaf.options:
-            keep = draw(st.integers(0, 99))
-            if definition is focused or keep < (92 if definition.get("required") else 45):
-                draft.options.append((definition, draw(option_value(definition)), definition is focused))
-        if draw(st.integers(0, 99)) < 4:
-            draft.extra.append(
-                {
-                    "name": draw(st.sampled_from(["inconnu", "x" * 40, "", "expression"])),
-                    "type": draw(st.sampled_from([3, 4, 5, 99])),
-                    "value": "1",
-                }
-            )
-        if draw(st.integers(0, 99)) < 3 and draft.options:
+            value = draw(option_value(definition))
+            if value is OMIT and definition is focused:
+                value = ""
+            if value is not OMIT:
+                draft.options.append((definition, value, definition is focused))
+        # Now and then: an unknown option, an option sent with another type, options reversed.
+        twist = draw(st.sampled_from(TWISTS))
+        if twist[0] == "unknown":
+            draft.extra.append({"name": twist[1], "type": twist[2], "value": "1"})
+        elif twist[0] == "retype" and draft.options:
             definition, value, focus = draft.options[0]
-            draft.options[0] = ({**definition, "type": draw(st.sampled_from([3, 4, 5, 6, 10]))}, value, focus)
-        if draw(st.integers(0, 99)) < 2:
+            draft.options[0] = ({**definition, "type": twist[1]}, value, focus)
+        elif twist[0] == "reverse":
             draft.options.reverse()
-        draft.user = draw(st.integers(0, len(USERS) - 1))
-        draft.channel = draw(st.integers(0, len(CHANNELS) - 1))
+        draft.user, draft.channel = draw(PLACES)
         return draft
 
     return build()
@@ -365,12 +394,17 @@ def component_draft(draw: st.DrawFn) -> Draft:
     return draft
 
 
+@cache
+def _modal_values() -> st.SearchStrategy[Any]:
+    return st.sampled_from(string_values({"max_length": 4000}))
+
+
 @st.composite
 def modal_draft(draw: st.DrawFn) -> Draft:
     draft = Draft(kind=5)
     draft.harvest = draw(st.one_of(st.none(), st.integers(0, 10**6)))
     draft.custom_id = draw(st.sampled_from(FORGED_IDS)).format(n=draw(st.integers(0, 10**6)), m=1)[:100]
-    draft.fields = draw(st.lists(string_values({"max_length": 4000}), min_size=0, max_size=5))
+    draft.fields = draw(st.lists(_modal_values(), max_size=5))
     draft.user = draw(st.integers(0, len(USERS) - 1))
     return draft
 
@@ -746,6 +780,7 @@ def fuzz_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LoopT
         loop.close()
 
 
+@pytest.mark.timeout(900)
 def test_fuzz_every_command_button_and_form(fuzz_world: tuple[LoopThread, Fuzzer]) -> None:
     loop, fuzzer = fuzz_world
     harness = fuzzer.h

@@ -9,7 +9,6 @@ from bot.rules.combat import Combatant, FightState, Refusal
 from bot.rules.combat.common import ordered_slots, start_round_with
 from bot.rules.combat.v1 import (
     Defence,
-    DefenceRound,
     DieMethod,
     Draw,
     OffHand,
@@ -33,7 +32,6 @@ from bot.rules.combat.v1 import (
     roll_damage,
     take_wounds,
 )
-from bot.rules.dice import ManualDice
 
 
 @pytest.fixture(scope="module")
@@ -144,12 +142,19 @@ def test_wounds_and_critical_severity(
     )
     assert (wound.wounds_after, wound.severity) == (after, severity)
     if severity is not None:
-        assert wound.critical is not None and wound.critical.source == f"criticals.tranchantes.corps.{severity}"
+        assert (
+            wound.critical is not None and wound.critical.source == f"criticals.tranchantes.corps.{severity}"
+        )
 
 
 @pytest.mark.parametrize(
     ("kind", "table"),
-    [("edged", "tranchantes"), ("blunt", "contondantes"), ("missile", "projectiles"), ("bare_hands", "pugilat")],
+    [
+        ("edged", "tranchantes"),
+        ("blunt", "contondantes"),
+        ("missile", "projectiles"),
+        ("bare_hands", "pugilat"),
+    ],
 )
 def test_critical_table_by_weapon_kind(v1: V1Tables, kind: str, table: str) -> None:
     wound = take_wounds(v1, 5, wounds=0, toughness=3, weapon_kind=kind, location=v1.location("head"))
@@ -163,7 +168,15 @@ def test_bare_hands_attack_and_stun(v1: V1Tables) -> None:
     assert attack.location is not None and attack.location.id == "left_arm"  # 15 → 51
     # Stun: 1d6 (6) + F 3 − 3 bare hands − E 3 − armour 1 × 2 = 1 point → 5 %, +20 % Coup assommant.
     stun = resolve_stun(
-        v1, 3, toughness=3, armour=1, skill=True, bare_hands=True, die=6, chance_roll=20, duration_dice=[1] * 7
+        v1,
+        3,
+        toughness=3,
+        armour=1,
+        skill=True,
+        bare_hands=True,
+        die=6,
+        chance_roll=20,
+        duration_dice=[1] * 7,
     )
     assert (stun.points, stun.chance, stun.stunned, stun.wounds) == (1, 25, True, 1)
     assert stun.duration is not None and stun.duration.expression.startswith("7d10")  # (10 − E)d10
@@ -194,9 +207,15 @@ def test_parry_rules(v1: V1Tables) -> None:
     assert isinstance(shield, V1Defence)
     assert shield.check.target == 50 and shield.cancels_damage and shield.free  # 40 − 10 + 20
     again = resolve_defence(
-        v1, Defence.PARRY, 40, attack_id="a2", off_hand=OffHand.SHIELD, parry_specialist=True,
-        round_state=shield.round, roll=50,
-    )  # fmt: skip
+        v1,
+        Defence.PARRY,
+        40,
+        attack_id="a2",
+        off_hand=OffHand.SHIELD,
+        parry_specialist=True,
+        round_state=shield.round,
+        roll=50,
+    )
     assert isinstance(again, V1Defence) and not again.free and again.costs_next_attack
     prepared = resolve_defence(v1, Defence.PARRY, 40, attack_id="a1", prepared=True, roll=41)
     assert isinstance(prepared, V1Defence) and prepared.costs_next_attack and not prepared.cancels_damage
@@ -256,8 +275,9 @@ def test_scripted_exchange(v1: V1Tables) -> None:
     # Damage 1d6 (6 → +1d6: 1) + F 3 + axe 1 = 11; no armour. Seed: B 8 − 11 = −3, not beyond −E (−3).
     damage = roll_damage(v1, 3, 1, dice=[6, 1])
     assert damage.total == 11
-    wound = apply_damage(v1, damage.total, wounds=current_wounds(state.get("konrad")), toughness=3,
-                         location=blow.location)  # fmt: skip
+    wound = apply_damage(
+        v1, damage.total, wounds=current_wounds(state.get("konrad")), toughness=3, location=blow.location
+    )
     assert (wound.wounds_after, wound.severity) == (-3, None)
     # RULES.md's reading gives 11 − E 3 = 8 → B 0, no critical either.
     alt = apply_damage(v1, 11, wounds=8, toughness=3, reading=Toughness.SUBTRACTED)
@@ -289,9 +309,7 @@ def test_scripted_exchange(v1: V1Tables) -> None:
     # Units digit 3 + F 3 = 6, doubled → 12. B 2 − 12 = −10; floor −E = −4; overflow 6 → critical 6.
     damage = roll_damage(v1, 3, method=DieMethod.UNITS_DIGIT, attack_roll=33)
     assert damage.doubled and damage.total == 12
-    wound = apply_damage(
-        v1, 12, wounds=current_wounds(state.get("orc")), toughness=4, location=cut.location
-    )
+    wound = apply_damage(v1, 12, wounds=current_wounds(state.get("orc")), toughness=4, location=cut.location)
     assert (wound.wounds_after, wound.overflow, wound.severity) == (-10, 6, 6)
     assert wound.critical is not None and wound.critical.source == "criticals.tranchantes.bras.6"
     assert wound.to_dict()["critical"]["narration"]["fr"]
