@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -59,6 +60,10 @@ async def _run(settings: Settings) -> None:
         point_at(settings.discord_api_base)
     bot = MeleeBot(settings, guild_ready_timeout=0.5 if settings.discord_api_base else 2.0)
     assert settings.discord_token is not None
+    # `docker stop` sends SIGTERM: close cleanly (roll log written, gateway closed) instead of dying.
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
     async with bot:
         await bot.start(settings.discord_token)
 

@@ -772,7 +772,6 @@ async def roll_history(
     t, locale = ctx.catalog.t, caller.locale
     limit = max(1, min(limit, HISTORY_MAX))
     page = max(1, page)
-    await ctx.roll_log.flush()  # the rolls still queued for writing belong in the history
 
     async def work(session: AsyncSession, config: ServerConfig) -> Reply:
         gm = caller.is_gm(config)

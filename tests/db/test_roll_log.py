@@ -1,27 +1,29 @@
-"""The batched roll log: everything recorded is written, on SQLite and PostgreSQL."""
+"""The roll log: every recorded roll is committed before record() returns (group commit)."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.exc import OperationalError
 
 from bot.db.models import RollLog
 from bot.db.roll_log import RollLogWriter
 from bot.db.session import create_engine, create_sessionmaker, upgrade
 
 
-async def _count(sessions: object) -> int:
-    async with sessions() as session:  # type: ignore[operator]
+async def _count(sessions: Any) -> int:
+    async with sessions() as session:
         return int((await session.execute(select(func.count()).select_from(RollLog))).scalar_one())
 
 
-async def test_concurrent_records_are_all_written_by_close(database_url: str) -> None:
+async def test_concurrent_records_are_committed_in_few_batches(database_url: str) -> None:
     engine = create_engine(database_url)
     await upgrade(engine)
     sessions = create_sessionmaker(engine)
-    writer = RollLogWriter(sessions, batch_max=100, flush_delay=0.01)
+    writer = RollLogWriter(sessions, batch_max=100)
     writer.start()
     try:
         await asyncio.gather(
@@ -30,33 +32,34 @@ async def test_concurrent_records_are_all_written_by_close(database_url: str) ->
                 for i in range(1000)
             )
         )
-        await writer.close()
+        # Every record() has returned: every row is already committed, before close().
         assert await _count(sessions) == 1000
+        assert writer.commits < 1000  # grouped, not one commit per roll
         async with sessions() as session:
             totals = set((await session.scalars(select(RollLog.total))).all())
         assert totals == set(range(1000))
     finally:
+        await writer.close()
         await engine.dispose()
 
 
-async def test_rows_survive_a_failed_write_and_land_on_the_next_flush(tmp_path: object) -> None:
+async def test_a_failed_write_is_reported_to_its_callers_and_the_writer_goes_on(tmp_path: Any) -> None:
     engine = create_engine(f"sqlite+aiosqlite:///{tmp_path}/late.db")
     sessions = create_sessionmaker(engine)
-    writer = RollLogWriter(sessions, batch_max=10, flush_delay=10)
+    writer = RollLogWriter(sessions)
     writer.start()
     try:
-        for i in range(25):
-            await writer.record(user_id=1, kind="roll", expression="1d6", total=i, result={})
-        with pytest.raises(Exception, match="roll_log"):
-            await writer.flush()  # no table yet: the write fails
+        with pytest.raises(OperationalError, match="roll_log"):
+            await writer.record(user_id=1, kind="roll", expression="1d6", total=1, result={})
         await upgrade(engine)
-        await writer.close()
-        assert await _count(sessions) == 25
+        await writer.record(user_id=1, kind="roll", expression="1d6", total=2, result={})
+        assert await _count(sessions) == 1
     finally:
+        await writer.close()
         await engine.dispose()
 
 
-async def test_without_a_running_writer_records_are_written_at_once(tmp_path: object) -> None:
+async def test_without_a_running_writer_records_are_written_at_once(tmp_path: Any) -> None:
     engine = create_engine(f"sqlite+aiosqlite:///{tmp_path}/direct.db")
     await upgrade(engine)
     sessions = create_sessionmaker(engine)

@@ -48,7 +48,7 @@ STATS = "CC:45 CT:30 F:35 E:40 Ag:38 Int:31 FM:29 Soc:33"
 ANSWER_TIMEOUT = 3.5
 # The roll log is written in batches FLUSH_DELAY after the answer: a SIGKILL may lose the rolls
 # answered in that window (plus the batch being written). Set to 0 once /roll is durable.
-ROLL_LOSS_WINDOW = FLUSH_DELAY + 0.5
+ROLL_LOSS_WINDOW = 0.0  # rolls are committed before they are answered (group commit)
 
 
 # -- emulator: shards like Discord (no bot process) -----------------------------------------
