@@ -75,6 +75,7 @@ from bot.rules.combat import (
 from bot.rules.combat import apply_mechanics as core_apply_mechanics
 from bot.rules.combat.damage import DamageDie
 from bot.rules.combat.effects import ROUND_UNITS
+from bot.rules.combat.tables import Mechanic
 from bot.rules.random_source import RandomSource
 
 T = TypeVar("T")
@@ -169,6 +170,89 @@ def _classify_tests(result: Any, n: int) -> list[tuple[int, float]] | None:
     if n < len(tests):
         return _test_classes(tests[n].check.target)
     return None
+
+
+def _tested(mechanics: Sequence[Mechanic]) -> set[str]:
+    """Characteristics tested by ``mechanics`` (branches included)."""
+    out: set[str] = set()
+    for m in mechanics:
+        if m.type in ("test", "bleeding") and "characteristic" in m.params:
+            out.add(str(m.params["characteristic"]))
+        out |= _tested(m.on_failure + m.on_success)
+    return out
+
+
+def _modified(mechanics: Sequence[Mechanic]) -> set[str]:
+    """Stats that ``mechanics`` put a modifier or a halving on (branches included)."""
+    out: set[str] = set()
+    for m in mechanics:
+        if m.type in ("modifier", "halve") and "stat" in m.params:
+            out.add(str(m.params["stat"]))
+        out |= _modified(m.on_failure + m.on_success)
+    return out
+
+
+EffectOutcomes = list[tuple[float, tuple[Condition, ...], bool]]
+_EFFECT_CACHE: dict[tuple[Any, ...], EffectOutcomes] = {}
+
+
+def _relevant(c: Condition) -> bool:
+    """Conditions that matter in a duel (stats, actions, being out, timers counted in rounds)."""
+    if c.kind in _KEEP:
+        return True
+    return c.kind in _TIMED and c.unit in ROUND_UNITS
+
+
+def effect_distribution(
+    mechanics: Sequence[Mechanic],
+    characteristics: Mapping[str, int],
+    source: str,
+    conditions: Sequence[Condition] = (),
+) -> EffectOutcomes:
+    """Every outcome of :func:`apply_mechanics` with its probability: (p, duel conditions, death).
+
+    The mechanics of an entry are enumerated one by one and combined (their dice are independent)
+    unless a later test reads a stat an earlier mechanic modifies; then they are enumerated together.
+    """
+    groups: list[tuple[Mechanic, ...]] = [(m,) for m in mechanics]
+    modified: set[str] = set()
+    for m in mechanics:
+        tested = _tested((m,))
+        if tested & modified or (tested and "all_tests" in modified):
+            groups = [tuple(mechanics)]
+            break
+        modified |= _modified((m,))
+    known: dict[tuple[Any, ...], Condition] = {}
+    combined: dict[tuple[tuple[tuple[Any, ...], ...], bool], float] = {((), False): 1.0}
+    for group in groups:
+        part: dict[tuple[tuple[tuple[Any, ...], ...], bool], float] = {}
+        for w, app in enumerate_dice(
+            lambda src, g=group: core_apply_mechanics(
+                g, characteristics, source=source, conditions=conditions, rng=src
+            ),
+            _classify_tests,
+        ):
+            keys = []
+            for c in app.conditions:
+                if _relevant(c):
+                    known.setdefault(condition_key(c), c)
+                    keys.append(condition_key(c))
+            key = (tuple(keys), app.dead)
+            part[key] = part.get(key, 0.0) + w
+        grown: dict[tuple[tuple[tuple[Any, ...], ...], bool], float] = {}
+        for (conds, dead), w in combined.items():
+            for (more, dead2), w2 in part.items():
+                k = (conds + more, dead or dead2)
+                grown[k] = grown.get(k, 0.0) + w * w2
+        combined = grown
+    return [(w, tuple(known[k] for k in conds), dead) for (conds, dead), w in combined.items()]
+
+
+def condition_key(c: Condition) -> tuple[Any, ...]:
+    """What tells two conditions apart in a duel (the source only for pending tests)."""
+    t = c.test
+    test = None if t is None else (t.characteristic, t.modifier, t.step, t.every, t.next_in, t.count)
+    return (c.kind, c.stat, c.value, c.remaining, c.unit, c.until, test, c.source if t else "")
 
 
 # --- inputs and outputs ------------------------------------------------------------------------
@@ -377,9 +461,7 @@ class DuelSimulator:
     # -- conditions and states ------------------------------------------------------------------
 
     def _cid(self, c: Condition) -> int:
-        t = c.test
-        test = None if t is None else (t.characteristic, t.modifier, t.step, t.every, t.next_in, t.count)
-        key = (c.kind, c.stat, c.value, c.remaining, c.unit, c.until, test, c.source if t else "")
+        key = condition_key(c)
         cid = self._cond_ids.get(key)
         if cid is None:
             cid = len(self._cond_list)
@@ -397,20 +479,19 @@ class DuelSimulator:
             self._test_piece.append(eff if c.kind in ("modifier", "halve") else None)
         return cid
 
-    @staticmethod
-    def _relevant(c: Condition) -> bool:
-        if c.kind in _KEEP:
-            return True
-        return c.kind in _TIMED and c.unit in ROUND_UNITS
-
     def _added(self, application: EffectApplication) -> tuple[int, ...]:
-        ids = [self._cid(c) for c in application.conditions if self._relevant(c)]
+        ids = [self._cid(c) for c in application.conditions if _relevant(c)]
         if application.dead:
             ids.append(self.dead_id)
         return tuple(ids)
 
-    def _test_projection(self, state: Sequence[int]) -> tuple[Any, ...]:
-        pieces = [p for cid in state if (p := self._test_piece[cid]) is not None]
+    def _test_projection(self, state: Sequence[int], tested: set[str]) -> tuple[Any, ...]:
+        """The conditions of ``state`` that change a test of a ``tested`` characteristic."""
+        pieces = [
+            p
+            for cid in state
+            if (p := self._test_piece[cid]) is not None and (p[1] in tested or p[1] == "all_tests")
+        ]
         return tuple(sorted(pieces, key=repr))
 
     def _tick_of(self, cid: int) -> tuple[tuple[int, ...], tuple[tuple[str, int], ...]]:
@@ -496,10 +577,13 @@ class DuelSimulator:
 
     def _pending_dist(self, side: int, cid: int, current: Sequence[int]) -> _Dist:
         """The conditions a due test (bleeding, delayed) adds: resolve_pending, enumerated."""
-        key = (side, cid, self._test_projection(current))
+        condition = self._cond_list[cid]
+        tested = _tested(condition.test.on_failure + condition.test.on_success) if condition.test else set()
+        if condition.test:
+            tested.add(condition.test.characteristic)
+        key = (side, cid, self._test_projection(current, tested))
         dist = self._pending.get(key)
         if dist is None:
-            condition = self._cond_list[cid]
             conditions = tuple(self._cond_list[c] for c in current)
             characteristics = self.fighters[side].characteristics
             outcomes = enumerate_dice(
@@ -512,7 +596,11 @@ class DuelSimulator:
 
     def critical_effect(self, victim: int, state: tuple[int, ...], value: int, zone: str) -> _Dist:
         """The conditions a critical of ``value`` on ``zone`` adds (apply_mechanics, enumerated)."""
-        key = (victim, value, zone, self._test_projection(state))
+        kind = self.tables.weapon(self.fighters[1 - victim].weapon).critical_kind
+        entry = self.tables.critical(kind, zone, value)
+        tested = _tested(entry.mechanics)
+        projection = self._test_projection(state, tested)
+        key = (victim, value, zone, projection)
         dist = self._effects.get(key)
         if dist is not None:
             return dist
@@ -520,19 +608,24 @@ class DuelSimulator:
         if npc and mort_subite(self.tables, value).outcome != "fights_on":
             dist = _Dist([(1.0, (self.dead_id,))])
         else:
-            kind = self.tables.weapon(self.fighters[1 - victim].weapon).critical_kind
-            entry = self.tables.critical(kind, zone, value)
-            conditions = tuple(self._cond_list[c] for c in state)
             characteristics = self.fighters[victim].characteristics
-            outcomes = enumerate_dice(
-                lambda src: core_apply_mechanics(
-                    entry.mechanics, characteristics, source=entry.source, conditions=conditions, rng=src
-                ),
-                _classify_tests,
-            )
-            dist = _Dist([(w, self._added(app)) for w, app in outcomes])
+            shared = (id(self.tables), entry.source, tuple(sorted(characteristics.items())), projection)
+            outcomes = _EFFECT_CACHE.get(shared)
+            if outcomes is None:
+                conditions = tuple(self._cond_list[c] for c in state)
+                outcomes = effect_distribution(entry.mechanics, characteristics, entry.source, conditions)
+                if len(_EFFECT_CACHE) > 20_000:
+                    _EFFECT_CACHE.clear()
+                _EFFECT_CACHE[shared] = outcomes
+            dist = _Dist([(w, self._added_conditions(conds, dead)) for w, conds, dead in outcomes])
         self._effects[key] = dist
         return dist
+
+    def _added_conditions(self, conditions: Sequence[Condition], dead: bool) -> tuple[int, ...]:
+        ids = [self._cid(c) for c in conditions]
+        if dead:
+            ids.append(self.dead_id)
+        return tuple(ids)
 
     # -- one attack -----------------------------------------------------------------------------
 
