@@ -7,17 +7,20 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
 WORKDIR /app
 RUN useradd --create-home --uid 10001 melee
 
-# Dependencies first (cached layer), from pyproject.toml; the code then runs from /app.
-COPY pyproject.toml README.md ./
+# Dependencies first (cached layer): exactly the pinned versions, each checked against its hash
+# (requirements.lock, from pip-compile --generate-hashes); then the project itself, no other deps.
+COPY requirements.lock pyproject.toml README.md ./
 COPY bot/__init__.py bot/__init__.py
-RUN pip install --upgrade pip && pip install .
+RUN pip install --require-hashes -r requirements.lock && pip install --no-deps .
 
 # The code stays owned by root: the bot cannot rewrite itself.
 COPY bot/ bot/
 COPY data/ data/
 COPY migrations/ migrations/
 COPY alembic.ini ./
-RUN mkdir -p /app/var && chown melee /app/var
+# Read-only for everyone but root (whatever the build context's modes); only /app/var is the bot's.
+RUN chmod -R a-w,a+rX /app/bot /app/data /app/migrations /app/alembic.ini \
+    && mkdir -p /app/var && chown melee:melee /app/var && chmod 0750 /app/var
 
 USER melee
 VOLUME ["/app/var"]

@@ -17,6 +17,7 @@ from bot.rules import chase as rules
 from bot.rules.chase import ChaseError, ChaseState, Phase, Role, Runner
 from bot.services.caller import Caller
 from bot.services.flows import (
+    SESSION_ID_MAX,
     Board,
     FlowResult,
     Refusal,
@@ -220,6 +221,8 @@ async def set_board_message(ctx: AppContext, caller: Caller, session_id: int, me
     """Remember the board's message (once posted) so later moves can edit it."""
 
     async def work(scope: Scope) -> FlowResult:
+        if not 0 < session_id <= SESSION_ID_MAX:
+            return FlowResult(Reply())
         # A plain UPDATE: it leaves the version alone, so it never conflicts with a move.
         await scope.session.execute(
             update(GameSession)

@@ -155,7 +155,12 @@ async def require_open(scope: Scope, kind: str) -> GameSession:
     return row
 
 
+SESSION_ID_MAX: Final = 2**63 - 1  # a forged custom id must not overflow the column
+
+
 async def session_by_id(scope: Scope, kind: str, session_id: int) -> GameSession:
+    if not 0 < session_id <= SESSION_ID_MAX:
+        raise Refusal("flows.error.session_gone")
     row = await scope.session.get(GameSession, session_id)
     if row is None or row.guild_id != scope.guild_id or row.kind != kind:
         raise Refusal("flows.error.session_gone")
