@@ -88,6 +88,7 @@ _KEEP: Final = frozenset(
     {"modifier", "halve", "no_action", "lose_time", "stunned", "unconscious", "dead", "bleeding"}
 )
 _TIMED: Final = frozenset({"delayed_test", "death_timer"})
+_STATS: Final = frozenset({"CC", "Ag", "F", "E", "FM", "BF", "BE", "A", "all_tests"})
 _DEAD: Final[tuple[Any, ...]] = ("dead", None, None, None, None, "permanent", None, "")
 
 # --- exact enumeration of a function of the dice -----------------------------------------------
@@ -198,6 +199,8 @@ _EFFECT_CACHE: dict[tuple[Any, ...], EffectOutcomes] = {}
 
 def _relevant(c: Condition) -> bool:
     """Conditions that matter in a duel (stats, actions, being out, timers counted in rounds)."""
+    if c.kind in ("modifier", "halve"):
+        return c.stat in _STATS
     if c.kind in _KEEP:
         return True
     return c.kind in _TIMED and c.unit in ROUND_UNITS
@@ -596,6 +599,12 @@ class DuelSimulator:
 
     def critical_effect(self, victim: int, state: tuple[int, ...], value: int, zone: str) -> _Dist:
         """The conditions a critical of ``value`` on ``zone`` adds (apply_mechanics, enumerated)."""
+        fast = (victim, value, zone, state)
+        hit = self._effects.get(fast)
+        if hit is not None:
+            return hit
+        if len(self._effects) > 200_000:
+            self._effects.clear()
         kind = self.tables.weapon(self.fighters[1 - victim].weapon).critical_kind
         entry = self.tables.critical(kind, zone, value)
         tested = _tested(entry.mechanics)
@@ -603,6 +612,7 @@ class DuelSimulator:
         key = (victim, value, zone, projection)
         dist = self._effects.get(key)
         if dist is not None:
+            self._effects[fast] = dist
             return dist
         npc = self.options.mort_subite and self.fighters[victim].npc
         if npc and mort_subite(self.tables, value).outcome != "fights_on":
@@ -618,7 +628,7 @@ class DuelSimulator:
                     _EFFECT_CACHE.clear()
                 _EFFECT_CACHE[shared] = outcomes
             dist = _Dist([(w, self._added_conditions(conds, dead)) for w, conds, dead in outcomes])
-        self._effects[key] = dist
+        self._effects[key] = self._effects[fast] = dist
         return dist
 
     def _added_conditions(self, conditions: Sequence[Condition], dead: bool) -> tuple[int, ...]:
