@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import random
@@ -29,6 +31,7 @@ COGS_DIR = Path(__file__).resolve().parent / "cogs"
 EXTENSIONS = tuple(f"bot.cogs.{path.stem}" for path in sorted(COGS_DIR.glob("[!_]*.py")))
 
 HEALTH_FILE_ENV = "MELEE_HEALTH_FILE"
+WATCHDOG_SECONDS = 2.7  # Discord refuses a first answer after 3 s
 HEALTH_INTERVAL_SECONDS = 30
 
 
@@ -88,6 +91,7 @@ class MeleeBot(commands.AutoShardedBot):
         self._catalog = catalog or default_catalog()
         self.engine: AsyncEngine | None = None
         self._ctx: AppContext | None = None
+        self._watchdogs: set[asyncio.Task[None]] = set()
 
     @property
     def ctx(self) -> AppContext:
@@ -146,6 +150,33 @@ class MeleeBot(commands.AutoShardedBot):
             from bot.cogs._guard import answer_if_unhandled
 
             answer_if_unhandled(self, args[0])
+            self._watch(args[0])
+
+    def _watch(self, interaction: discord.Interaction[Any]) -> None:
+        """Last safety net: an interaction still unanswered near Discord's 3 s deadline (a handler
+        that crashed where discord.py only logs, e.g. inside a button) gets a generic error."""
+        if interaction.type is discord.InteractionType.autocomplete:
+            return
+        task = asyncio.get_running_loop().create_task(self._answer_if_silent(interaction))
+        self._watchdogs.add(task)
+        task.add_done_callback(self._watchdogs.discard)
+
+    async def _answer_if_silent(self, interaction: discord.Interaction[Any]) -> None:
+        await asyncio.sleep(WATCHDOG_SECONDS)
+        if interaction.response.is_done() or self._ctx is None:
+            return
+        from bot.ui.reply import error_reply
+
+        reply = error_reply(self._ctx.catalog.t(str(interaction.locale), "common.error.unexpected"))
+        log.warning(
+            "interaction %s had no answer after %.1f s; sent a generic error",
+            interaction.id,
+            WATCHDOG_SECONDS,
+        )
+        with contextlib.suppress(discord.HTTPException):
+            from bot.cogs._common import send_reply
+
+            await send_reply(interaction, reply)
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))

@@ -82,6 +82,7 @@ T = TypeVar("T")
 
 MAX_DUELS: Final = 1_000_000
 MAX_ROUNDS: Final = 100
+NEVER: Final = 1 << 30
 Z95: Final = 1.959963984540054
 _D100: Final = range(1, 101)
 _KEEP: Final = frozenset(
@@ -444,7 +445,7 @@ class DuelSimulator:
         self._eff_piece: list[tuple[Any, ...] | None] = []
         self._test_piece: list[tuple[Any, ...] | None] = []
         self._ticked: list[tuple[tuple[int, ...], tuple[tuple[str, int], ...]] | None] = []
-        self._info: tuple[dict[tuple[int, ...], tuple[int, bool, bool]], ...] = ({}, {})
+        self._info: tuple[dict[tuple[int, ...], tuple[int, int, bool]], ...] = ({}, {})
         self._effs: list[_Eff] = []
         self._eff_ids: dict[_Eff, int] = {}
         self._eff_memo: dict[tuple[Any, ...], int] = {}
@@ -457,6 +458,8 @@ class DuelSimulator:
         self._coverage_cache: dict[tuple[int, str], list[tuple[float, dict[str, int]]]] = {}
         self._effects: dict[tuple[Any, ...], _Dist] = {}
         self._pending: dict[tuple[Any, ...], _Dist] = {}
+        self._horizons: dict[int, int] = {}
+        self._quiet_next: dict[int, int] = {}
         self.dead_id = self._cid(Condition("dead", "simulation", until="permanent"))
         self.start: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
         self._first = self._first_striker()
@@ -509,8 +512,12 @@ class DuelSimulator:
             self._ticked[cid] = ticked
         return ticked
 
-    def info(self, side: int, state: tuple[int, ...]) -> tuple[int, bool, bool]:
-        """(eff id, stationary, out) of ``side`` in ``state``."""
+    def info(self, side: int, state: tuple[int, ...]) -> tuple[int, int, bool]:
+        """(eff id, horizon, out) of ``side`` in ``state``.
+
+        The horizon is how many ends of round leave the state's effect unchanged and prompt
+        nothing (:data:`NEVER` for a state the tick leaves as it is).
+        """
         info = self._info[side].get(state)
         if info is None:
             pieces = [p for cid in state if (p := self._eff_piece[cid]) is not None]
@@ -519,10 +526,41 @@ class DuelSimulator:
             if eid is None:
                 eid = self._eff_of(side, state)
                 self._eff_memo[key] = eid
-            stationary = all(self._tick_of(cid) == ((cid,), ()) for cid in state)
-            info = (eid, stationary, self._effs[eid].out)
+            horizon = min((self._horizon(cid) for cid in state), default=NEVER)
+            info = (eid, horizon, self._effs[eid].out)
+            if len(self._info[side]) > 500_000:
+                self._info[side].clear()
             self._info[side][state] = info
         return info
+
+    def _horizon(self, cid: int) -> int:
+        h = self._horizons.get(cid)
+        if h is None:
+            kept, due = self._tick_of(cid)
+            if kept == (cid,) and not due:
+                h = NEVER
+            elif len(kept) == 1 and not due and self._eff_piece[kept[0]] == self._eff_piece[cid]:
+                h = 1 + self._horizon(kept[0])
+                self._quiet_next[cid] = kept[0]
+            else:
+                h = 0
+            self._horizons[cid] = h
+        return h
+
+    def skip(self, state: tuple[int, ...], ticks: int) -> tuple[int, ...]:
+        """``state`` after ``ticks`` ends of round within its horizon (nothing due, same effect)."""
+        if not ticks or not state:
+            return state
+        nxt = self._quiet_next
+        out = []
+        for cid in state:
+            for _ in range(ticks):
+                c2 = nxt.get(cid)
+                if c2 is None:
+                    break
+                cid = c2
+            out.append(cid)
+        return tuple(sorted(out))
 
     def _eff_of(self, side: int, state: tuple[int, ...]) -> int:
         f = self.fighters[side]
@@ -1055,6 +1093,7 @@ class DuelSimulator:
         effs = self._effs
         rounds_cache = self._rounds
         advance = self.advance
+        skip = self.skip
         dead_id = self.dead_id
         done = 0
         for done in range(1, duels + 1):
@@ -1070,24 +1109,34 @@ class DuelSimulator:
                 ia = info_a.get(states[0]) or info(0, states[0])
                 ib = info_b.get(states[1]) or info(1, states[1])
                 model = rounds_cache.get((ia[0], ib[0])) or self.round_model(ia[0], ib[0])
-                still = ia[1] and ib[1]
-                event: Any = None
+                horizon = ia[1] if ia[1] < ib[1] else ib[1]
                 if model.quiet >= 1.0:
-                    if still:
+                    quiet = NEVER
+                elif model.quiet > 0:
+                    quiet = int(log(1.0 - random_()) / model.log_quiet)
+                else:
+                    quiet = 0
+                if quiet > horizon:  # nothing happens until a condition changes the state
+                    rounds += horizon + 1
+                    if rounds >= max_rounds:
                         rounds = max_rounds
                         break
-                elif still:
-                    if model.quiet > 0:
-                        rounds += int(log(1.0 - random_()) / model.log_quiet)
-                        if rounds >= max_rounds:
-                            rounds = max_rounds
-                            break
-                    event = model.events.sample(random_())
-                else:
-                    u = random_()
-                    if u >= model.quiet:
-                        event = model.events.sample((u - model.quiet) / (1 - model.quiet))
-                rounds += 1
+                    states[0] = advance(0, skip(states[0], horizon), random_)
+                    states[1] = advance(1, skip(states[1], horizon), random_)
+                    out_a = info(0, states[0])[2]
+                    out_b = info(1, states[1])[2]
+                    if out_a or out_b:
+                        winner = 1 if not out_b else 0 if not out_a else 2
+                        break
+                    continue
+                rounds += quiet + 1
+                if rounds > max_rounds:
+                    rounds = max_rounds
+                    break
+                if quiet:
+                    states[0] = skip(states[0], quiet)
+                    states[1] = skip(states[1], quiet)
+                event = model.events.sample(random_())
                 if event is not None:
                     first, index, outcome, flags = event
                     slots = model.slots[first]
@@ -1129,14 +1178,15 @@ class DuelSimulator:
                             break
                     if winner >= 0:
                         break
-                if not still:
+                if states[0]:
                     states[0] = advance(0, states[0], random_)
+                if states[1]:
                     states[1] = advance(1, states[1], random_)
-                    out_a = info(0, states[0])[2]
-                    out_b = info(1, states[1])[2]
-                    if out_a or out_b:
-                        winner = 1 if not out_b else 0 if not out_a else 2
-                        break
+                out_a = info(0, states[0])[2]
+                out_b = info(1, states[1])[2]
+                if out_a or out_b:
+                    winner = 1 if not out_b else 0 if not out_a else 2
+                    break
                 if rounds >= max_rounds:
                     break
             for side in (0, 1):

@@ -23,6 +23,13 @@ Readings (besides the core's):
   :data:`QUICK_NPC_DEFAULTS` (GM options override them) and BE defaults to BF (monsters double F
   and E alike). Characters of a playable race add ``playable_bonus`` (+3) to BF and BE.
 * A death timer that runs out kills (the GM may undo it with ``/combat etat``).
+
+Other rulesets: the ruleset of a fight is the one in force in the channel when ``/combat ouvrir``
+runs (``Fight.ruleset``). The shared machinery (thread, tracker, turns, pending defences, buttons,
+events, optimistic locking) stays here; each use case hands a `v1`, `d20` or `ogl` fight to its
+adapter (:mod:`bot.services.fight_v1`, :mod:`~bot.services.fight_d20`,
+:mod:`~bot.services.fight_ogl`), which calls the system's rules module. Their GM options (given
+with ``/combat ouvrir options:…``) live in the fight document's ``options``.
 """
 
 from __future__ import annotations
@@ -44,7 +51,7 @@ from bot.context import AppContext
 from bot.db.characters import CharacterSheet, find_character, find_row, get_active_character
 from bot.db.fight_models import Fight, FightEvent
 from bot.db.models import Character
-from bot.db.repositories import ServerConfig, get_server_config
+from bot.db.repositories import ServerConfig, get_server_config, ruleset_in_force
 from bot.rules.checks.common import DiceError, Modifier
 from bot.rules.combat import (
     ArmourError,
@@ -154,6 +161,7 @@ class Scope:
     tables: CombatTables
     rng: RandomSource
     rolls: list[RollNote] = field(default_factory=list)
+    ruleset: str = "renove"
 
     @property
     def guild_id(self) -> int:
@@ -212,6 +220,7 @@ async def run(
     if caller.guild_id is None:
         return FightOutcome(error_reply(t(caller.locale, "combat.error.guild_only")))
     rolls: list[RollNote] = []
+    ruleset = "renove"
     try:
         async with ctx.sessions.begin() as session:
             config = await get_server_config(session, caller.guild_id)
@@ -219,6 +228,7 @@ async def run(
             words = Words(ctx, caller.locale, docs)
             scope = Scope(ctx, session, config, caller, words, tables, rng or ctx.rng, rolls)
             outcome = await work(scope)
+            ruleset = scope.ruleset
     except FightRefusal as exc:
         words = Words(ctx, caller.locale, {n: ctx.tables[n].document for n in ctx.tables})
         return FightOutcome(error_reply(words.refusal(exc.key, exc.params)))
@@ -239,7 +249,7 @@ async def run(
             channel_id=caller.channel_id,
             user_id=caller.user_id,
             kind=note.kind,
-            ruleset="renove",
+            ruleset=ruleset,
             expression=note.expression,
             total=note.total,
             result=note.result,
@@ -365,7 +375,14 @@ def may_control(scope: Scope, doc: Doc, cid: str) -> bool:
 
 
 def tracker_of(scope: Scope, doc: Doc) -> Reply:
+    ruleset = doc.row.ruleset or "renove"
+    extra: dict[str, tuple[str, ...]] = {}
+    if ruleset != "renove":
+        adapter = system_of(ruleset)
+        extra = {c.id: adapter.tracker_lines(scope, doc, c) for c in doc.state.combatants}
     view = TrackerView(
+        ruleset=ruleset,
+        extra=extra,
         name=doc.row.name,
         state=doc.state,
         round_over=bool(doc.data.get("round_over", doc.state.round == 0)),
