@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import discord
 import sqlalchemy.exc
 from discord import app_commands
+from sqlalchemy.orm.exc import StaleDataError
 
 from bot.services.caller import Caller
 from bot.ui.discord_render import content_of, to_embed, to_view
@@ -113,8 +114,9 @@ def _command_name(interaction: Interaction) -> str:
 
 
 def is_database_unavailable(error: BaseException) -> bool:
-    """A locked SQLite file, a lost or refused database connection: the user should just retry."""
-    if isinstance(error, sqlalchemy.exc.OperationalError | sqlalchemy.exc.InterfaceError):
+    """A locked SQLite file, a lost or refused database connection, a row changed by someone else at
+    the same time (optimistic locking): nothing was saved, and the user should just retry."""
+    if isinstance(error, sqlalchemy.exc.OperationalError | sqlalchemy.exc.InterfaceError | StaleDataError):
         return True
     if isinstance(error, sqlalchemy.exc.DBAPIError) and error.connection_invalidated:
         return True

@@ -57,6 +57,7 @@ DEFENCES = [
     _choice("Parry", "parer", "parer"),
     _choice("Dodge", "esquiver", "esquiver"),
     _choice("Take the blow", "encaisser", "encaisser"),
+    _choice("Dive (ogl)", "plonger", "plonger"),
 ]
 ACTIONS = [
     _choice("Feint", "feinter", "feinter"),
@@ -211,15 +212,20 @@ class CombatCog(commands.Cog):
     # -- opening -----------------------------------------------------------------------------
 
     @combat.command(name="open", description="Open a fight (GM): a thread with a pinned tracker")
-    @app_commands.describe(name="The fight's name (the thread's)", sudden_death="Mort subite for NPCs")
+    @app_commands.describe(
+        name="The fight's name (the thread's)",
+        sudden_death="Mort subite for NPCs",
+        options="v1, d20, ogl: the system's GM options (endurance:seuil, des:unites, majeure:au_plus …)",
+    )
     async def open(
         self,
         interaction: Interaction,
         name: app_commands.Range[str, 1, service.NAME_MAX],
         sudden_death: bool = False,
+        options: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         ctx, caller = ctx_of(interaction), caller_of(interaction)
-        result = await service.open_fight(ctx, caller, name=name, mort_subite=sudden_death)
+        result = await service.open_fight(ctx, caller, name=name, mort_subite=sudden_death, options=options)
         if result.reply.is_error or result.fight_id is None or result.tracker is None:
             await send_reply(interaction, result.reply)
             return
@@ -269,6 +275,7 @@ class CombatCog(commands.Cog):
         attacks="Quick NPC: attacks (A)",
         weapons="Quick NPC: weapons, comma-separated (default: hand axe)",
         armour="Quick NPC: armour pieces, comma-separated",
+        stats="v1, d20, ogl: characteristics and skills, e.g. CC:40 F:3 E:3 B:8 I:35 Esquive:10",
     )
     async def add(
         self,
@@ -284,10 +291,13 @@ class CombatCog(commands.Cog):
         attacks: app_commands.Range[int, 1, 10] | None = None,
         weapons: app_commands.Range[str, 1, 200] | None = None,
         armour: app_commands.Range[str, 1, 300] | None = None,
+        stats: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
-        stats = NpcStats(cc=ws, ct=bs, f=s, ag=ag, bf=sb, be=tb, a=attacks, weapons=weapons, armour=armour)
+        npc = NpcStats(
+            cc=ws, ct=bs, f=s, ag=ag, bf=sb, be=tb, a=attacks, weapons=weapons, armour=armour, caracs=stats
+        )
         result = await service.add_combatants(
-            ctx_of(interaction), caller_of(interaction), who=who, count=count, stats=stats
+            ctx_of(interaction), caller_of(interaction), who=who, count=count, stats=npc
         )
         await answer(interaction, result)
 
@@ -358,6 +368,7 @@ class CombatCog(commands.Cog):
         k="Piercing strike: K (each −10 % and 1 PA ignored)",
         charge="Charge (all your attacks; +CC, BF+1)",
         stray_victim="Firing into melee: who a stray shot hits",
+        location="v1, d20, ogl: the location aimed at or hit (tete, poitrine, bras_d …)",
     )
     @app_commands.choices(zone=ZONES)
     async def attack(
@@ -380,6 +391,7 @@ class CombatCog(commands.Cog):
         k: app_commands.Range[int, 1, 5] = 1,
         charge: bool = False,
         stray_victim: app_commands.Range[str, 1, 80] | None = None,
+        location: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
         data = AttackInput(
             target=target,
@@ -399,6 +411,7 @@ class CombatCog(commands.Cog):
             k=k,
             charge=charge,
             stray_victim=stray_victim,
+            location=location,
         )
         await answer(interaction, await service.attack(ctx_of(interaction), caller_of(interaction), data))
 

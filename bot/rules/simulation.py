@@ -73,6 +73,7 @@ from bot.rules.combat import (
     tick,
 )
 from bot.rules.combat import apply_mechanics as core_apply_mechanics
+from bot.rules.combat.attack import attack_modifiers
 from bot.rules.combat.damage import DamageDie
 from bot.rules.combat.effects import ROUND_UNITS
 from bot.rules.combat.tables import Mechanic
@@ -230,12 +231,11 @@ def effect_distribution(
     combined: dict[tuple[tuple[tuple[Any, ...], ...], bool], float] = {((), False): 1.0}
     for group in groups:
         part: dict[tuple[tuple[tuple[Any, ...], ...], bool], float] = {}
-        for w, app in enumerate_dice(
-            lambda src, g=group: core_apply_mechanics(
-                g, characteristics, source=source, conditions=conditions, rng=src
-            ),
-            _classify_tests,
-        ):
+
+        def run(src: RandomSource, g: tuple[Mechanic, ...] = group) -> EffectApplication:
+            return core_apply_mechanics(g, characteristics, source=source, conditions=conditions, rng=src)
+
+        for w, app in enumerate_dice(run, _classify_tests):
             keys = []
             for c in app.conditions:
                 if _relevant(c):
@@ -696,12 +696,21 @@ class DuelSimulator:
             attack_number=k,
             talents=f.talents,
         )
+        try:
+            target = attack_modifiers(self.tables, request)[0]
+        except RefusedError:
+            target = None
+        shared = (side, target, ea.posture, request.posture_option, k)
+        cached = self._sigs.get(shared)
+        if cached is not None:
+            self._sigs[key] = cached
+            return cached
         groups: dict[Any, list[Any]] = {}
         for r in _D100:
             try:
                 res = resolve_attack(self.tables, request, attack_roll=r)
             except RefusedError:
-                self._sigs[key] = [(100, None)]
+                self._sigs[key] = self._sigs[shared] = [(100, None)]
                 return self._sigs[key]
             if not res.hit:
                 sig: Any = None
@@ -720,7 +729,7 @@ class DuelSimulator:
             entry = groups.setdefault(sig, [0, None if sig is None else res])
             entry[0] += 1
         cached = [(count, res) for count, res in groups.values()]
-        self._sigs[key] = cached
+        self._sigs[key] = self._sigs[shared] = cached
         return cached
 
     def _parry(self, side: int, ea: _Eff, eb: _Eff, res: AttackResult) -> float | None:

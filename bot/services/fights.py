@@ -107,6 +107,8 @@ MAX_COMBATANTS: Final = 40
 MAX_QUICK: Final = 12
 DEFENCE_TIMEOUT: Final = timedelta(minutes=3)
 DEFENCE_CHOICES: Final = ("parer", "esquiver", "encaisser")
+EXTRA_DEFENCE_CHOICES: Final = ("plonger",)  # ogl: the dive reaction
+OTHER_RULESETS: Final = ("v1", "d20", "ogl")
 QUICK_NPC_DEFAULTS: Final[dict[str, int]] = {
     "CC": 30,
     "CT": 25,
@@ -450,15 +452,25 @@ def d100_or_none(value: int | None) -> int | None:
 
 
 async def open_fight(
-    ctx: AppContext, caller: Caller, *, name: str, mort_subite: bool = False
+    ctx: AppContext, caller: Caller, *, name: str, mort_subite: bool = False, options: str | None = None
 ) -> FightOutcome:
-    """Create the fight row (the cog then creates the thread, posts and pins the tracker)."""
+    """Create the fight row (the cog then creates the thread, posts and pins the tracker).
+
+    The fight's ruleset is the one in force in the channel; ``options`` are that system's GM
+    options (``v1``: ``endurance:seuil``, ``attaques:echelonnees``, ``des:unites`` …)."""
     cleaned = " ".join(name.split())[:NAME_MAX]
 
     async def work(scope: Scope) -> FightOutcome:
         require_gm(scope)
         if not cleaned:
             raise FightRefusal("combat.error.name_empty")
+        ruleset = await ruleset_in_force(scope.session, scope.guild_id, caller.channel_chain)
+        scope.ruleset = ruleset
+        system_options: dict[str, Any] = {}
+        if ruleset in OTHER_RULESETS:
+            system_options = system_of(ruleset).parse_options(options)
+        elif options and options.strip():
+            raise FightRefusal("combat.sys.error.no_options", ruleset=ruleset)
         in_thread = caller.parent_channel_id is not None
         if in_thread:
             busy = await scope.session.scalar(
@@ -474,26 +486,41 @@ async def open_fight(
             parent_channel_id=(caller.parent_channel_id if in_thread else caller.channel_id) or 0,
             owner_id=caller.user_id,
             name=cleaned,
-            ruleset="renove",
+            ruleset=ruleset,
             status="open",
             state={
                 "fight": FightState().to_dict(),
                 "meta": {},
-                "options": {"mort_subite": mort_subite},
+                "options": {"mort_subite": mort_subite, **system_options},
                 "seq": 0,
             },
         )
         scope.session.add(row)
         await scope.session.flush()
         doc = Doc.load(row)
-        new_event(scope, doc, "open", None, {"name": cleaned, "mort_subite": mort_subite})
+        new_event(
+            scope,
+            doc,
+            "open",
+            None,
+            {"name": cleaned, "mort_subite": mort_subite, "ruleset": ruleset, "options": system_options},
+        )
         doc.data["round_over"] = True
         doc.save()
+        description = scope.t("combat.open.done")
+        if ruleset in OTHER_RULESETS:
+            description += "\n" + system_of(ruleset).options_line(scope, system_options)
         reply = Reply(
             title=scope.t("combat.open.title", name=cleaned),
-            description=scope.t("combat.open.done"),
+            description=description,
             colour=Colour.INFO,
-            result={"fight_id": row.id, "name": cleaned, "mort_subite": mort_subite},
+            result={
+                "fight_id": row.id,
+                "name": cleaned,
+                "mort_subite": mort_subite,
+                "ruleset": ruleset,
+                "options": system_options,
+            },
             kind="combat.open",
         )
         return outcome(scope, doc, reply)
@@ -592,6 +619,7 @@ class NpcStats:
     a: int | None = None
     weapons: str | None = None
     armour: str | None = None
+    caracs: str | None = None  # other rulesets: "CC:40 F:3 E:3 B:8 I:35 Esquive:10"
 
 
 def _resolve_weapon(scope: Scope, text: str) -> str:
@@ -712,6 +740,10 @@ async def add_combatants(
 
     async def work(scope: Scope) -> FightOutcome:
         doc = await fight_here(scope)
+        if doc.row.ruleset in OTHER_RULESETS:
+            return await add_other(scope, doc, text, count, stats)
+        if stats.caracs:
+            raise FightRefusal("combat.sys.error.caracs_other_rulesets")
         docs = scope.words.docs
         number = count
         name = text
@@ -955,6 +987,9 @@ async def new_round(ctx: AppContext, caller: Caller, *, dice: str | None = None)
         living = [c for c in doc.state.combatants if not c.has("dead")]
         if not living:
             raise FightRefusal("combat.error.nobody")
+        if doc.row.ruleset in OTHER_RULESETS:
+            started: FightOutcome = await system_of(doc.row.ruleset).new_round(scope, doc, dice)
+            return started
         notes: list[str] = []
         if doc.state.round and not doc.data.get("round_over"):
             notes.extend(_end_round(scope, doc))
@@ -1060,6 +1095,8 @@ async def set_posture(
 
     async def work(scope: Scope) -> FightOutcome:
         doc = await (fight_by_id(scope, fight_id) if fight_id is not None else fight_here(scope))
+        if doc.row.ruleset in OTHER_RULESETS:
+            raise FightRefusal("combat.sys.error.no_postures", ruleset=doc.row.ruleset)
         if who:
             targets = [doc.find(who)]
             if not may_control(scope, doc, targets[0].id):
@@ -1215,6 +1252,11 @@ async def take_simple_action(
 
     async def work(scope: Scope) -> FightOutcome:
         doc = await fight_here(scope)
+        if doc.row.ruleset in OTHER_RULESETS:
+            done: FightOutcome = await system_of(doc.row.ruleset).simple_action(
+                scope, doc, action, who=who, option=option, target=target, roll=roll, target_roll=target_roll
+            )
+            return done
         if action not in scope.tables.actions:
             raise FightRefusal("combat.refusal.unknown_action", action=action)
         c = _actor(scope, doc, who)
@@ -1312,6 +1354,7 @@ class AttackInput:
     charge: bool = False
     stray_victim: str | None = None
     adjacent: int | None = None
+    location: str | None = None  # other rulesets: the location aimed at / hit
 
 
 def _situations(scope: Scope, text: str | None) -> tuple[str, ...]:
@@ -1383,6 +1426,9 @@ async def attack(
 
     async def work(scope: Scope) -> FightOutcome:
         doc = await fight_here(scope)
+        if doc.row.ruleset in OTHER_RULESETS:
+            done: FightOutcome = await system_of(doc.row.ruleset).attack(scope, doc, data)
+            return done
         c = _actor(scope, doc, data.attacker)
         foe = doc.find(data.target)
         if foe.id == c.id:
@@ -1598,7 +1644,7 @@ async def defend(
     rng: RandomSource | None = None,
 ) -> FightOutcome:
     """The defender's answer to a pending attack: parry, dodge or take it; then damage and critical."""
-    if choice not in DEFENCE_CHOICES:
+    if choice not in (*DEFENCE_CHOICES, *EXTRA_DEFENCE_CHOICES):
         return FightOutcome(error_reply(ctx.catalog.t(caller.locale, "combat.error.bad_choice")))
 
     async def work(scope: Scope) -> FightOutcome:
@@ -1608,9 +1654,13 @@ async def defend(
                 raise FightRefusal("combat.error.no_fight")
             if row.status != "open":
                 raise FightRefusal("combat.defence.already_resolved")
+            scope.ruleset = row.ruleset or "renove"
             doc = Doc.load(row)
         else:
             doc = await fight_here(scope)
+        other = doc.row.ruleset in OTHER_RULESETS
+        if not other and choice not in DEFENCE_CHOICES:
+            raise FightRefusal("combat.error.bad_choice")
         if seq is not None:
             pending = doc.pending.get(str(seq))
             if pending is None:
@@ -1627,7 +1677,12 @@ async def defend(
         if not allowed:
             raise FightRefusal("combat.defence.not_yours", name=doc.state.get(defender_id).name)
         payload: dict[str, Any] = {"fight_id": doc.row.id, "seq": pending["seq"], "choice": choice}
-        lines = _resolve_hit(scope, doc, pending, choice, rolls or DefenceRolls(), payload)
+        if other:
+            lines: list[str] = await system_of(doc.row.ruleset).resolve(
+                scope, doc, pending, choice, rolls or DefenceRolls(), payload
+            )
+        else:
+            lines = _resolve_hit(scope, doc, pending, choice, rolls or DefenceRolls(), payload)
         doc.pending.pop(str(pending["seq"]), None)
         if doc.state.round and not doc.data.get("round_over"):
             lines.extend(_settle_turn(scope, doc))
@@ -2194,6 +2249,9 @@ async def roll_due_test(
             raise FightRefusal("combat.test.none", name=c.name)
         prompt = mine[0]
         doc.prompts.remove(prompt)
+        if doc.row.ruleset in OTHER_RULESETS and str(prompt["kind"]).startswith(doc.row.ruleset + "."):
+            done: FightOutcome = system_of(doc.row.ruleset).due_test(scope, doc, c, prompt, roll)
+            return done
         condition = Condition.from_dict(prompt["condition"])
         application = resolve_pending(
             condition,
@@ -2324,6 +2382,27 @@ async def correct(ctx: AppContext, caller: Caller, *, who: str, field_name: str,
         doc = await fight_here(scope)
         c = doc.find(who)
         key = field_name.strip()
+        if doc.row.ruleset in OTHER_RULESETS:
+            pooled = system_of(doc.row.ruleset).correct_pool(scope, doc, c, key, value)
+            if pooled is not None:
+                field_key, before_value = pooled
+                new_event(
+                    scope, doc, "correct", c.id, {"field": field_key, "before": before_value, "after": value}
+                )
+                doc.save()
+                text = scope.t(
+                    "combat.correct.done", name=c.name, field=field_key, before=before_value, after=value
+                )
+                return outcome(
+                    scope,
+                    doc,
+                    Reply(
+                        description=text,
+                        colour=Colour.INFO,
+                        kind="combat.correct",
+                        result={"field": field_key, "before": before_value, "after": value},
+                    ),
+                )
         if key.lower() in ("bouclier", "shield"):
             if c.shield_pv is None:
                 raise FightRefusal("combat.correct.no_shield", name=c.name)
@@ -2519,3 +2598,417 @@ async def active_name(ctx: AppContext, caller: Caller) -> str | None:
         sheet = await get_active_character(session, caller.guild_id, caller.user_id)
         row = await find_row(session, caller.guild_id, sheet.name) if sheet else None
     return row.name if row else None
+
+
+# ==========================================================================================
+# other rulesets (v1, d20, ogl): dispatch and the pieces their adapters share
+# ==========================================================================================
+
+
+def system_of(ruleset: str) -> Any:
+    """The adapter module of a ruleset (imported lazily: the adapters import this module)."""
+    from bot.services import fight_d20, fight_ogl, fight_v1
+
+    adapters: dict[str, Any] = {"v1": fight_v1, "d20": fight_d20, "ogl": fight_ogl}
+    return adapters[ruleset]
+
+
+# Weapon profiles of the other rulesets (their seeds have no weapon table): "Épée +1, Bouclier
+# bouclier, Arc tir". Tokens: ``+N``/``-N`` weapon bonus (v1) or modifier (d20); ``NdM+K`` damage
+# dice (ogl); ``NN`` or ``NN%`` the attack score (d20 score, ogl weapon skill); ``par=NN`` the parry
+# score (d20, ogl) or the weapon's parry modifier (v1); ``md=1d4`` the damage modifier (ogl); a kind
+# word; the other words are the name.
+_KIND_WORDS: Final[dict[str, str]] = {
+    "tranchant": "edged",
+    "tranchante": "edged",
+    "edged": "edged",
+    "contondant": "blunt",
+    "contondante": "blunt",
+    "blunt": "blunt",
+    "projectile": "missile",
+    "missile": "missile",
+    "tir": "fired",
+    "feu": "fired",
+    "fired": "fired",
+    "jet": "thrown",
+    "lancer": "thrown",
+    "thrown": "thrown",
+    "fleche": "arrow",
+    "arc": "arrow",
+    "arrow": "arrow",
+    "mains_nues": "bare",
+    "poings": "bare",
+    "bagarre": "bare",
+    "bare": "bare",
+    "bouclier": "shield",
+    "shield": "shield",
+}
+_FLAG_WORDS: Final[dict[str, str]] = {
+    "empalant": "impaling",
+    "empalante": "impaling",
+    "impaling": "impaling",
+    "naturelle": "natural",
+    "naturel": "natural",
+    "natural": "natural",
+    "deux_mains": "two_handed",
+    "two_handed": "two_handed",
+}
+_DICE_TOKEN = re.compile(r"^\d{1,2}d\d{1,3}(?:[+-]\d{1,2}(?:d\d{1,3})?)*$")
+ARMS_MAX: Final = 6
+RANGED_KINDS: Final = frozenset({"missile", "fired", "thrown", "arrow"})
+
+
+def parse_arms(text: str | None) -> list[dict[str, Any]]:
+    """Weapon profiles from ``armes:"Épée +1 tranchant, Arc tir"`` (a refusal names what is wrong)."""
+    out: list[dict[str, Any]] = []
+    for part in _list(text):
+        arm: dict[str, Any] = {"bonus": 0, "kind": "edged", "dice": None, "score": None, "parry": None}
+        arm["md"] = None
+        flags: list[str] = []
+        words: list[str] = []
+        tokens = part.split()
+        first = fold(tokens[0])
+        if first in _KIND_WORDS:
+            arm["kind"] = _KIND_WORDS[first]
+        for index, token in enumerate(tokens):
+            low = fold(token).replace("é", "e")
+            if index == 0 and not re.fullmatch(r"[+-]?\d.*", low):
+                words.append(token)
+                continue
+            key, sep, rest = low.partition("=")
+            if not sep:
+                key, sep, rest = low.partition(":")
+            if re.fullmatch(r"[+-]\d{1,2}", low):
+                arm["bonus"] = int(low)
+            elif _DICE_TOKEN.match(low):
+                arm["dice"] = low
+            elif re.fullmatch(r"\d{1,3}%?", low):
+                arm["score"] = int(low.rstrip("%"))
+            elif sep and key in ("par", "parade", "parry") and re.fullmatch(r"[+-]?\d{1,3}%?", rest):
+                arm["parry"] = int(rest.rstrip("%"))
+            elif sep and key in ("md", "dm") and _DICE_TOKEN.match(rest.lstrip("+")):
+                arm["md"] = rest.lstrip("+")
+            elif low in _KIND_WORDS:
+                arm["kind"] = _KIND_WORDS[low]
+            elif low in _FLAG_WORDS:
+                flags.append(_FLAG_WORDS[low])
+            elif sep or not re.fullmatch(r"[\w'’-]{1,30}", token):
+                raise FightRefusal("combat.sys.error.bad_weapon", text=part[:60])
+            else:
+                words.append(token)
+        if not words:
+            raise FightRefusal("combat.sys.error.weapon_name", text=part[:60])
+        arm["name"] = " ".join(words)[:40]
+        arm["id"] = slug(arm["name"])
+        arm["flags"] = sorted(set(flags))
+        out.append(arm)
+    if len(out) > ARMS_MAX:
+        raise FightRefusal("combat.sys.error.too_many_weapons", max=ARMS_MAX)
+    if len({a["id"] for a in out}) != len(out):
+        raise FightRefusal("combat.sys.error.same_weapon_twice")
+    return out
+
+
+BARE_HANDS: Final[dict[str, Any]] = {
+    "id": "mains-nues",
+    "name": "Mains nues",
+    "bonus": 0,
+    "kind": "bare",
+    "dice": None,
+    "score": None,
+    "parry": None,
+    "md": None,
+    "flags": ["natural"],
+}
+
+
+def arms_from_sheet(scope: Scope, sheet: CharacterSheet) -> list[dict[str, Any]]:
+    """A character's equipped weapons (renove's weapon table) as plain profiles: the name and the
+    kind (from the weapon's critical table: tranchantes → edged …), no bonus, no score (reading:
+    the other seeds have no weapon table; ``armes:`` gives the figures)."""
+    out: list[dict[str, Any]] = []
+    for wid in sheet.equipment.get("weapons", []):
+        weapon = scope.tables.weapons.get(wid)
+        if weapon is None:
+            continue
+        if scope.tables.shield_for(wid).pv is not None:
+            kind = "shield"
+        elif weapon.kind == "ranged":
+            kind = "missile"
+        else:
+            kind = {"contondantes": "blunt", "pugilat": "bare"}.get(weapon.critical_kind, "edged")
+        arm = dict(BARE_HANDS)
+        arm.update(id=wid.replace("_", "-"), name=scope.words.weapon(wid), kind=kind, flags=[])
+        out.append(arm)
+    return out
+
+
+def parse_caracs(ruleset: str, text: str | None) -> tuple[dict[str, int], dict[str, int]]:
+    """``"CC:40 F:3 Esquive:10"`` → (characteristics of the ruleset's sheet, other names as skills)."""
+    from bot.rules.sheets import SheetError, parse_pairs, sheet_for
+
+    if not text or not text.strip():
+        return {}, {}
+    try:
+        changes = parse_pairs(text)
+    except SheetError as exc:
+        problem = exc.problems[0]
+        raise FightRefusal(
+            "combat.sys.error.bad_caracs", text=str(problem.params.get("text", text))[:40]
+        ) from None
+    rules = sheet_for(ruleset)
+    stats: dict[str, int] = {}
+    skills: dict[str, int] = {}
+    for change in changes:
+        code = rules.canonical(change.name)
+        if code is None:
+            skills[fold(change.name)] = change.value
+            continue
+        stat = rules.stat(code)
+        if not stat.minimum <= change.value <= stat.maximum:
+            raise FightRefusal("combat.sys.error.stat_range", stat=code, min=stat.minimum, max=stat.maximum)
+        stats[code] = change.value
+    return stats, skills
+
+
+async def add_other(scope: Scope, doc: Doc, text: str, count: int | None, stats: NpcStats) -> FightOutcome:
+    """Add a character (its sheet must be of the fight's ruleset) or ``count`` quick NPCs whose
+    figures come from ``caracs`` (the v1, d20 and ogl seeds give no creature figures)."""
+    ruleset = doc.row.ruleset
+    adapter = system_of(ruleset)
+    number = count
+    name = text
+    match = _COUNT.match(text)
+    if match and number is None:
+        number, name = int(match.group(1)), match.group(2)
+    if any(
+        x is not None for x in (stats.cc, stats.ct, stats.f, stats.e, stats.ag, stats.bf, stats.be, stats.a)
+    ):
+        raise FightRefusal("combat.sys.error.use_caracs", ruleset=ruleset)
+    sheet = await find_character(scope.session, scope.guild_id, name) if number is None else None
+    given, skills = parse_caracs(ruleset, stats.caracs)
+    arms = parse_arms(stats.weapons)
+    added: list[Combatant] = []
+    if sheet is not None:
+        if not scope.gm and sheet.owner_id != scope.caller.user_id:
+            raise FightRefusal("combat.error.not_yours", name=sheet.name)
+        if any(m.get("character_id") == sheet.id for m in doc.meta.values()):
+            raise FightRefusal("combat.error.already_in", name=sheet.name)
+        if sheet.ruleset != ruleset:
+            raise FightRefusal(
+                "combat.sys.error.sheet_ruleset", name=sheet.name, sheet=sheet.ruleset, fight=ruleset
+            )
+        values = {**dict(sheet.characteristics), **given}
+        known = {fold(k): int(v) for k, v in sheet.skills.items()}
+        for key, innate in (getattr(sheet, "skill_innate", None) or {}).items():
+            known[fold(key)] = int(innate) + known.get(fold(key), 0)
+        known.update(skills)
+        combatant, meta = adapter.build(
+            scope,
+            doc,
+            _unique_id(doc, sheet.name),
+            sheet.name,
+            values,
+            known,
+            arms or arms_from_sheet(scope, sheet) or [dict(BARE_HANDS)],
+            stats.armour,
+            npc=sheet.is_npc,
+        )
+        meta.update(owner_id=sheet.owner_id, character_id=sheet.id, kind="npc" if sheet.is_npc else "pc")
+        doc.state = replace(doc.state, combatants=(*doc.state.combatants, combatant))
+        doc.meta[combatant.id] = meta
+        added.append(combatant)
+    else:
+        require_gm(scope)
+        if not given:
+            raise FightRefusal("combat.sys.error.quick_needs_caracs", name=name[:60], ruleset=ruleset)
+        number = number or 1
+        if not 1 <= number <= MAX_QUICK:
+            raise FightRefusal("combat.error.count_range", max=MAX_QUICK)
+        if len(doc.state.combatants) + number > MAX_COMBATANTS:
+            raise FightRefusal("combat.error.too_many", max=MAX_COMBATANTS)
+        label = " ".join(name.split())[:60]
+        if number > 1 and label.endswith("s") and len(label) > 3:
+            label = label[:-1]
+        label = label[:1].upper() + label[1:]
+        existing = sum(1 for m in doc.meta.values() if m.get("preset") == fold(label))
+        for index in range(number):
+            display = f"{label} {existing + index + 1}" if number > 1 or existing else label
+            combatant, meta = adapter.build(
+                scope,
+                doc,
+                _unique_id(doc, display),
+                display,
+                dict(given),
+                dict(skills),
+                [dict(a) for a in arms] or [dict(BARE_HANDS)],
+                stats.armour,
+                npc=True,
+            )
+            meta.update(owner_id=doc.row.owner_id, character_id=None, kind="quick", preset=fold(label))
+            doc.state = replace(doc.state, combatants=(*doc.state.combatants, combatant))
+            doc.meta[combatant.id] = meta
+            added.append(combatant)
+    new_event(scope, doc, "add", None, {"combatants": [c.to_dict() for c in added]})
+    doc.save()
+    lines = [adapter.profile_line(scope, doc, c) for c in added]
+    reply = Reply(
+        title=scope.t("combat.add.title", count=len(added)),
+        description="\n".join(lines)[:4000],
+        footer=scope.t("combat.add.footer") if doc.state.round and not doc.data.get("round_over") else None,
+        colour=Colour.INFO,
+        result={
+            "fight_id": doc.row.id,
+            "added": [c.to_dict() for c in added],
+            "meta": {c.id: doc.meta[c.id] for c in added},
+        },
+        kind="combat.add",
+    )
+    return outcome(scope, doc, reply)
+
+
+def check_line(w: Words, check: Any, unit: str = "") -> str:
+    """A check of the other rulesets: its terms, the roll, the outcome and the margin."""
+    margin = "MR" if check.success else "ME"
+    return (
+        w.terms(check.modifiers, check.target, unit)
+        + "\n"
+        + w.t("combat.word.roll")
+        + f" **{check.roll_text}** → {w.t(check.outcome_key)} ({margin} {check.margin})"
+    )
+
+
+def pending_buttons(
+    scope: Scope, doc: Doc, seq: int, choices: Sequence[str]
+) -> tuple[tuple[Button, ...], ...]:
+    styles = {"encaisser": ButtonStyle.SECONDARY}
+    return (
+        tuple(
+            Button(
+                scope.t(f"combat.defence.button.{choice}"),
+                custom_id(doc.row.id, "def", seq, choice),
+                styles.get(choice, ButtonStyle.PRIMARY),
+            )
+            for choice in choices
+        ),
+    )
+
+
+def mention(doc: Doc, cid: str) -> str:
+    return _mention(doc, cid)
+
+
+def actor(scope: Scope, doc: Doc, name: str | None) -> Combatant:
+    return _actor(scope, doc, name)
+
+
+def spend(scope: Scope, doc: Doc, c: Combatant, action: str) -> None:
+    """An A-costing action on one's own slot (the turn is passed by :func:`pass_turn`)."""
+    _spend(scope, doc, c, action, advance=False)
+
+
+def pass_turn(scope: Scope, doc: Doc) -> list[str]:
+    lines = _pass_turn(scope, doc)
+    turn = _turn_line(scope, doc)
+    return [*lines, turn] if turn else lines
+
+
+def settle(scope: Scope, doc: Doc) -> list[str]:
+    lines = _settle_turn(scope, doc)
+    turn = _turn_line(scope, doc)
+    return [*lines, turn] if turn else lines
+
+
+def application_lines(
+    scope: Scope, doc: Doc, victim: Combatant, application: EffectApplication, payload: dict[str, Any]
+) -> list[str]:
+    return _application_lines(scope, doc, victim, application, payload)
+
+
+def set_dead(doc: Doc, cid: str, source: str) -> None:
+    c = doc.state.get(cid)
+    if not c.has("dead"):
+        doc.state = doc.state.put(
+            replace(c, conditions=(*c.conditions, Condition("dead", source, until="permanent")))
+        )
+
+
+def pick_arm(doc: Doc, c: Combatant, text: str | None) -> dict[str, Any]:
+    arms: list[dict[str, Any]] = list(doc.meta.get(c.id, {}).get("arms") or [BARE_HANDS])
+    if text:
+        wanted = fold(text)
+        for arm in arms:
+            if wanted == fold(arm["name"]) or arm["id"] == slug(text):
+                return arm
+        starts = [a for a in arms if fold(a["name"]).startswith(wanted)]
+        if len(starts) == 1:
+            return starts[0]
+        if wanted in ("mains nues", "poings", "bare hands"):
+            return dict(BARE_HANDS)
+        raise FightRefusal("combat.error.weapon_not_carried", name=c.name, weapon=text[:40])
+    for arm in arms:
+        if arm["kind"] != "shield":
+            return arm
+    return arms[0]
+
+
+def situation_tokens(text: str | None) -> list[tuple[str, str | None]]:
+    """``"longue, groupe:2"`` → [("longue", None), ("groupe", "2")] (folded, spaces → _)."""
+    out: list[tuple[str, str | None]] = []
+    for part in _list(text):
+        key, sep, value = part.partition(":")
+        if not sep:
+            key, sep, value = part.partition("=")
+        out.append((fold(key).replace(" ", "_").replace("'", "_"), value.strip() if sep else None))
+    return out
+
+
+def generic_action(
+    scope: Scope, doc: Doc, action: str, who: str | None, allowed: Iterable[str]
+) -> tuple[Combatant, list[str]]:
+    """A shared action (``combat_actions`` ids) a system allows: spent on one's own slot when it
+    costs an action, the turn then passes; refused with a clear message otherwise."""
+    if action not in allowed or action not in scope.tables.actions:
+        label = f"combat.action.{action}"
+        raise FightRefusal(
+            "combat.sys.error.action_not_in_system",
+            action=scope.t(label) if scope.words.ctx.catalog.has(label) else action[:30],
+            ruleset=doc.row.ruleset,
+        )
+    c = _actor(scope, doc, who)
+    updated, notes = _spend(scope, doc, c, action)
+    if action == "se_relever":
+        doc.state, _ = signal(doc.state, c.id, "stands_up")
+    return updated, notes
+
+
+def action_reply(scope: Scope, doc: Doc, c: Combatant, action: str, lines: Sequence[str]) -> FightOutcome:
+    head = scope.t("combat.action.done", name=c.name, action=scope.t(f"combat.action.{action}"))
+    result = {"action": action, "combatant": c.id}
+    new_event(scope, doc, "action", c.id, result)
+    doc.save()
+    reply = Reply(
+        description="\n".join([head, *lines, _turn_line(scope, doc)]).strip(),
+        colour=Colour.INFO,
+        kind="combat.action",
+        result=result,
+    )
+    return outcome(scope, doc, reply)
+
+
+async def system_tables(scope: Scope, names: Iterable[str]) -> dict[str, Mapping[str, Any]]:
+    """The documents in force (house rules merged) of a system's tables."""
+    return {name: await table_in_force(scope.session, scope.ctx, scope.guild_id, name) for name in names}
+
+
+def parse_option_tokens(text: str | None, known: Mapping[str, Mapping[str, str]]) -> dict[str, str]:
+    """``"endurance:seuil, des:unites"`` → {option key: value} from ``known`` = {word: {value word:
+    stored value}}; anything else is refused with the accepted words."""
+    out: dict[str, str] = {}
+    for key, value in situation_tokens(text):
+        choices = known.get(key)
+        if choices is None or value is None or fold(value) not in choices:
+            accepted = "; ".join(f"{k}:{'|'.join(v)}" for k, v in known.items())
+            raise FightRefusal("combat.sys.error.bad_option", option=key[:30], accepted=accepted)
+        out[key] = choices[fold(value)]
+    return out

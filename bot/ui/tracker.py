@@ -3,6 +3,10 @@
 Round, order of the slots with who acts, each combatant's posture, conditions with rounds left,
 armour and shield wear. Always within Discord's limits: ≤ 25 fields, ≤ 1024 characters a field,
 ≤ 6000 characters in all — a big fight is cut gracefully ("… and N more").
+
+Other rulesets (`v1`, `d20`, `ogl`): no posture line; the service gives each combatant's pool lines
+(Blessures, PV/PC, location HP …) in ``extra``; the pools' own bookkeeping conditions
+(source ``<system>.loss.<pool>``) are not listed (their numbers stay those of ``/combat condition``).
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ class TrackerView:
     pending: int = 0
     shield_max: Mapping[str, int] = field(default_factory=dict)
     closed: bool = False
+    ruleset: str = "renove"
+    extra: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -77,7 +83,8 @@ def _armour(c: Combatant, words: TrackerWords) -> str:
 
 def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: bool) -> Field:
     icon = "💀 " if c.has("dead") else ("💤 " if c.has("unconscious") else ("▶ " if acting else ""))
-    lines = [words.posture(c.posture, c.posture_option)]
+    renove = view.ruleset == "renove"
+    lines = [words.posture(c.posture, c.posture_option)] if renove else list(view.extra.get(c.id, ()))
     acts = c.actions
     state = [
         words.t(
@@ -99,6 +106,8 @@ def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: 
         lines.append(words.t("combat.tracker.armour", wear=armour))
     for index, condition in enumerate(c.conditions, 1):
         if condition.kind == "dead":
+            continue
+        if not renove and condition.source.startswith(f"{view.ruleset}.loss."):
             continue
         lines.append(f"{index}. {words.condition(condition)}")
     return Field(name=_cut(icon + c.name, 256), value=_cut("\n".join(lines), FIELD_MAX), inline=True)

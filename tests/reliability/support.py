@@ -38,11 +38,26 @@ class Harness(E2E):
     ) -> None:
         super().__init__(tmp_path, config, log_level=log_level)
         self.extra_env = dict(env or {})
+        self.known_logs: list[str] = []  # regexes of logged tracebacks that are known, reported bugs
 
     def bot_env(self) -> dict[str, str]:
         env = super().bot_env()
         env.update(self.extra_env)
         return env
+
+    def problems(self) -> list[str]:
+        """The e2e checks, less the tracebacks a test declared known (reported bugs, see the report)."""
+        log = self.bot.log_text() if self.bot else ""
+        if not self.known_logs or "Traceback (most recent call last)" not in log:
+            return super().problems()
+        records = re.split(r"\n(?=\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)", log)
+        unknown = [
+            r
+            for r in records
+            if "Traceback (most recent call last)" in r and not any(re.search(k, r) for k in self.known_logs)
+        ]
+        found = [] if self.expect_failures else [f"emulator refused: {f}" for f in self.failures]
+        return found + [f"the bot logged a traceback:\n{r[-3000:]}" for r in unknown]
 
     @property
     def db_path(self) -> Path:

@@ -90,8 +90,8 @@ def _en(player: Player) -> bool:
 
 async def config_ruleset(world: World, player: Player) -> Result:
     if _en(player):
-        return await player.slash("config ruleset", ruleset="d20")
-    return await player.slash("config systeme", systeme="d20")
+        return await player.slash("config ruleset", ruleset="renove")  # the default: other rows rely on it
+    return await player.slash("config systeme", systeme="renove")
 
 
 async def sheet_create(world: World, player: Player) -> Result:

@@ -1,0 +1,639 @@
+"""`d20` fights (seed 003, "Procédures générales") on the shared fight machinery of
+:mod:`bot.services.fights`; the rules are :mod:`bot.rules.combat.d20`.
+
+* ``/combat round des:"Albert: 15; Orc: 12"`` — the order of the round (hand-entered values;
+  reading: the seed gives no initiative roll, so without a value the AGI score orders them).
+* An attack is rolled at once (d20 ≤ score, MR = score − roll); the defender then parries, dodges
+  or takes it, and the two rolls are compared by the seed's four cases: damage index, the
+  attacker's malus on his next action and the initiative to the defender, blocked, nothing.
+  ``speciale:feinte`` (−5, opponent −10) and ``speciale:botte`` (opponent −15).
+* A hit: edged weapons → penetration weapon + MR + BF against the armour layers' RP, shock half of
+  it against RC; blunt → penetration weapon + MR + BF/2, shock weapon + MR + BF + 1d20 (``degats``);
+  brawl (``mains_nues``) → shock by location (``localisation:tete|buste|membre``). The shock that
+  gets through is lost from PC (PC = CON × 2, beyond them from PV); the damage index is read from a
+  server table ``d20_damage_by_location`` when the server has one (its rows' value = PV lost),
+  otherwise it is shown for the GM, who takes the PV off with ``/combat corriger champ:PV``.
+* Fired weapons cannot be defended: the shot's MR band places it (≥ 10 aimed point, 5-9 a d6,
+  0-4 a d20 around it, ``effets`` = that die) and a d20 + weapon (``degats``) gives the index;
+  thrown weapons −15 and arrows −20 to the defence.
+
+Readings: the weapon profile's number is the attack score (``Épée 14 +3 tranchant``), ``par=`` the
+parry score (default: the attack score); the Esquive skill is the dodge score; BF comes from
+``caracs`` (``BF:2``, default 0 — the seed names it without a table); a character's "Con" is CON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from bot.rules.checks import d20 as d20_checks
+from bot.rules.combat import Combatant, RefusedError
+from bot.rules.combat import d20 as rules
+from bot.rules.combat.attack import Refusal
+from bot.rules.combat.common import Timing, ordered_slots, set_pool_loss, start_round_with, term
+from bot.rules.sheets import fold
+from bot.services import fights as shared
+from bot.services.fights import (
+    DEFENCE_TIMEOUT,
+    AttackInput,
+    DefenceRolls,
+    Doc,
+    FightOutcome,
+    FightRefusal,
+    RollNote,
+    Scope,
+    new_event,
+    parse_dice,
+)
+from bot.services.house_rules import table_in_force
+from bot.ui.reply import Colour, Reply
+
+SYSTEM: Final = "d20"
+REQUIRED: Final = ("FOR", "CON", "AGI", "DEX")
+SERVER_TABLE: Final = "d20_damage_by_location"
+OPTIONS: Final[dict[str, dict[str, str]]] = {"malus": {"cumule": "combined", "separe": "separate"}}
+DEFAULTS: Final[dict[str, str]] = {"malus": "combined"}
+SIMPLE: Final = ("recharger", "prendre_objet", "se_relever", "desengagement", "se_positionner", "viser")
+BRAWL_LOCATIONS: Final[dict[str, rules.BrawlLocation]] = {
+    "tete": rules.BrawlLocation.HEAD,
+    "head": rules.BrawlLocation.HEAD,
+    "buste": rules.BrawlLocation.TORSO,
+    "torse": rules.BrawlLocation.TORSO,
+    "corps": rules.BrawlLocation.TORSO,
+    "torso": rules.BrawlLocation.TORSO,
+    "membre": rules.BrawlLocation.LIMB,
+    "bras": rules.BrawlLocation.LIMB,
+    "jambe": rules.BrawlLocation.LIMB,
+    "jambes": rules.BrawlLocation.LIMB,
+    "limb": rules.BrawlLocation.LIMB,
+}
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    chosen = {**DEFAULTS, **shared.parse_option_tokens(text, OPTIONS)}
+    return {f"d20_{k}": v for k, v in chosen.items()}
+
+
+def options_line(scope: Scope, options: Mapping[str, Any]) -> str:
+    return scope.t("combat.d20.options", malus=scope.t(f"combat.d20.option.{options['d20_malus']}"))
+
+
+def _combined(doc: Doc) -> bool:
+    return bool((doc.data.get("options") or {}).get("d20_malus", "combined") == "combined")
+
+
+def parse_armour(text: str | None) -> list[dict[str, Any]]:
+    """``"Cuir 2/1/15, Maille 5/3/25"`` (outer layer first) → RP/RC/SR layers."""
+    out: list[dict[str, Any]] = []
+    for part in shared._list(text):
+        words = part.split()
+        figures = words[-1].split("/") if words else []
+        if len(words) < 2 or len(figures) != 3 or not all(f.isdigit() for f in figures):
+            raise FightRefusal("combat.d20.error.bad_armour", text=part[:40])
+        out.append(
+            {
+                "name": " ".join(words[:-1])[:30],
+                "rp": int(figures[0]),
+                "rc": int(figures[1]),
+                "sr": int(figures[2]),
+            }
+        )
+    return out
+
+
+def build(
+    scope: Scope,
+    doc: Doc,
+    cid: str,
+    name: str,
+    values: dict[str, int],
+    skills: dict[str, int],
+    arms: list[dict[str, Any]],
+    armour: str | None,
+    *,
+    npc: bool,
+) -> tuple[Combatant, dict[str, Any]]:
+    missing = [code for code in REQUIRED if code not in values]
+    if missing:
+        raise FightRefusal("combat.sys.error.missing_stats", name=name, stats=", ".join(missing))
+    stats = {k: int(v) for k, v in values.items() if k not in ("PV", "PC", "PVmax", "PCmax")}
+    stats["Con"] = stats["CON"]
+    stats["BF"] = int(skills.pop("bf", 0))
+    combatant = Combatant(
+        id=cid, name=name, characteristics=stats, weapons=tuple(a["id"] for a in arms), npc=npc
+    )
+    if "PV" in values and values["PV"] < rules.pv_max(stats["CON"]):
+        combatant = set_pool_loss(combatant, SYSTEM, "PV", rules.pv_max(stats["CON"]) - values["PV"])
+    if "PC" in values and values["PC"] < rules.pc_max(stats["CON"]):
+        combatant = set_pool_loss(combatant, SYSTEM, "PC", rules.pc_max(stats["CON"]) - values["PC"])
+    return combatant, {"arms": arms, "armour": parse_armour(armour), "skills": skills}
+
+
+def profile_line(scope: Scope, doc: Doc, c: Combatant) -> str:
+    meta = doc.meta.get(c.id, {})
+    ch = c.characteristics
+    arms = ", ".join(f"{a['name']} {a.get('score') or '?'}" for a in meta.get("arms") or [])
+    layers = ", ".join(f"{x['name']} {x['rp']}/{x['rc']}/{x['sr']}" for x in meta.get("armour") or [])
+    line = (
+        f"**{c.name}** — FOR {ch.get('FOR')} · CON {ch.get('CON')} · AGI {ch.get('AGI')}"
+        f" · DEX {ch.get('DEX')}"
+        f" · BF {ch.get('BF', 0)} · PV {rules.pv_max(ch['CON'])} · PC {rules.pc_max(ch['CON'])} — {arms}"
+    )
+    if layers:
+        line += " — " + scope.t("combat.sys.armour", armour=layers)
+    return line
+
+
+def _health(doc: Doc, c: Combatant) -> rules.Health:
+    h = rules.health_of(c)
+    if _combined(doc):
+        return h
+    return rules.take_damage(h.con, pv_lost=h.pv_lost, pc_lost=h.pc_lost, combined=False)
+
+
+def tracker_lines(scope: Scope, doc: Doc, c: Combatant) -> tuple[str, ...]:
+    h = _health(doc, c)
+    line = scope.t(
+        "combat.d20.tracker.pools",
+        pv=rules.pv_max(h.con) - h.pv_lost,
+        pv_max=rules.pv_max(h.con),
+        pc=rules.pc_max(h.con) - h.pc_lost,
+        pc_max=rules.pc_max(h.con),
+    )
+    lines = [line + (f" · malus {h.malus}" if h.malus else "")]
+    pending = (doc.data.get("d20") or {}).get("malus", {}).get(c.id)
+    if pending:
+        lines.append(scope.t("combat.d20.tracker.next_malus", n=pending))
+    return tuple(lines)
+
+
+def correct_pool(scope: Scope, doc: Doc, c: Combatant, key: str, value: int) -> tuple[str, int] | None:
+    pool = key.strip().upper()
+    if pool not in ("PV", "PC"):
+        return None
+    h = rules.health_of(c)
+    maximum = rules.pv_max(h.con) if pool == "PV" else rules.pc_max(h.con)
+    before = maximum - (h.pv_lost if pool == "PV" else h.pc_lost)
+    updated = set_pool_loss(c, SYSTEM, pool, max(0, maximum - value))
+    doc.state = doc.state.put(updated)
+    if rules.health_of(updated).dead:
+        shared.set_dead(doc, c.id, "d20.pv")
+    return pool, before
+
+
+def due_test(
+    scope: Scope, doc: Doc, c: Combatant, prompt: Mapping[str, Any], roll: int | None
+) -> FightOutcome:
+    raise FightRefusal("combat.test.none", name=c.name)
+
+
+async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
+    notes: list[str] = []
+    if doc.state.round and not doc.data.get("round_over"):
+        notes.extend(shared._end_round(scope, doc))
+    given: dict[str, int] = {}
+    for part in (dice or "").split(";"):
+        if not part.strip():
+            continue
+        name, sep, text = part.partition(":")
+        if not sep or not text.strip().lstrip("-").isdigit():
+            raise FightRefusal("combat.d20.error.order_format")
+        given[doc.find(name.strip()).id] = int(text.strip())
+    timings = []
+    lines = []
+    for c in doc.state.combatants:
+        if c.has("dead"):
+            continue
+        value = given.get(c.id, c.stat("AGI"))
+        timings.append(Timing(c.id, 1, value, (c.stat("AGI"),)))
+        lines.append(f"**{c.name}** : {value}" + ("" if c.id in given else " (AGI)"))
+    doc.state = start_round_with(doc.state, ordered_slots(timings))
+    doc.data["round_over"] = False
+    doc.data["slot_done"] = False
+    malus = (doc.data.get("d20") or {}).get("malus", {})
+    doc.data["d20"] = {"malus": malus}
+    notes.extend(shared.settle(scope, doc))
+    new_event(scope, doc, "round", None, {"order": [s.to_dict() for s in doc.state.order]})
+    doc.save()
+    reply = Reply(
+        title=scope.t("combat.round.title", round=doc.state.round),
+        description="\n".join([*lines, "", *notes])[:4000],
+        colour=Colour.NEUTRAL,
+        result={
+            "fight_id": doc.row.id,
+            "round": doc.state.round,
+            "initiative": [{"combatant": t.combatant, "value": t.value} for t in timings],
+            "order": [s.to_dict() for s in doc.state.order],
+        },
+        kind="combat.round",
+    )
+    return shared.outcome(scope, doc, reply)
+
+
+async def simple_action(
+    scope: Scope,
+    doc: Doc,
+    action: str,
+    *,
+    who: str | None,
+    option: str | None,
+    target: str | None,
+    roll: int | None,
+    target_roll: int | None,
+) -> FightOutcome:
+    c, notes = shared.generic_action(scope, doc, action, who, SIMPLE)
+    return shared.action_reply(scope, doc, c, action, notes)
+
+
+def _context(arm: Mapping[str, Any]) -> rules.Context:
+    kind = str(arm["kind"])
+    if kind == "bare":
+        return rules.Context.BRAWL
+    if kind == "fired":
+        return rules.Context.FIRED
+    if kind == "thrown":
+        return rules.Context.THROWN
+    if kind in ("arrow", "missile"):
+        return rules.Context.ARROW
+    return rules.Context.EDGED
+
+
+def _score(doc: Doc, c: Combatant, arm: Mapping[str, Any]) -> int:
+    if arm.get("score") is not None:
+        return int(arm["score"])
+    skills = doc.meta.get(c.id, {}).get("skills") or {}
+    for key in (fold(str(arm["name"])), "bagarre" if arm["kind"] == "bare" else ""):
+        if key and key in skills:
+            return int(skills[key])
+    raise FightRefusal("combat.sys.error.no_score", name=c.name, weapon=str(arm["name"]))
+
+
+def _malus_terms(doc: Doc, c: Combatant, *, consume: bool) -> list[Any]:
+    items = []
+    h = _health(doc, c)
+    if h.malus:
+        items.append(term(SYSTEM, "wound_malus", h.malus))
+    store = doc.data.setdefault("d20", {}).setdefault("malus", {})
+    pending = int(store.get(c.id, 0))
+    if pending:
+        items.append(term(SYSTEM, "previous_exchange", pending))
+        if consume:
+            store.pop(c.id, None)
+    return items
+
+
+def _manoeuvre(text: str | None) -> rules.Manoeuvre:
+    if not text:
+        return rules.Manoeuvre.NONE
+    word = fold(text)
+    if word in ("feinte", "feint", "feinter"):
+        return rules.Manoeuvre.FEINT
+    if word in ("botte", "bottes"):
+        return rules.Manoeuvre.BOTTE
+    raise FightRefusal("combat.sys.error.bad_special", text=text[:30], accepted="feinte, botte")
+
+
+async def damage_table(scope: Scope) -> dict[int, Any] | None:
+    """The server's damage-by-location table, when one is installed: ``entries`` of ``{"min": n, …}``."""
+    if SERVER_TABLE not in scope.ctx.tables:
+        return None
+    document = await table_in_force(scope.session, scope.ctx, scope.guild_id, SERVER_TABLE)
+    rows = {int(e["min"]): dict(e) for e in document.get("entries", ()) if "min" in e}
+    return rows or None
+
+
+async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
+    w = scope.words
+    c = shared.actor(scope, doc, data.attacker)
+    foe = doc.find(data.target)
+    if foe.id == c.id:
+        raise FightRefusal("combat.error.self_attack")
+    if foe.has("dead"):
+        raise FightRefusal("combat.error.target_dead", name=foe.name)
+    arm = shared.pick_arm(doc, c, data.weapon)
+    context = _context(arm)
+    manoeuvre = _manoeuvre(data.special)
+    score = _score(doc, c, arm)
+    brawl_zone = None
+    if context is rules.Context.BRAWL:
+        where = fold(data.location or data.zone or "")
+        if where not in BRAWL_LOCATIONS:
+            raise FightRefusal("combat.d20.error.brawl_location")
+        brawl_zone = BRAWL_LOCATIONS[where].value
+    mods = _malus_terms(doc, c, consume=True)
+    for key, value in shared.situation_tokens(data.situation):
+        if key in rules.RANGED_MODIFIERS and context in (
+            rules.Context.FIRED,
+            rules.Context.THROWN,
+            rules.Context.ARROW,
+        ):
+            mods.extend(rules.ranged_modifiers([key]))
+        elif key == "mod" and value is not None and value.lstrip("+-").isdigit():
+            mods.append(term(SYSTEM, "gm_modifier", int(value)))
+        else:
+            raise FightRefusal(
+                "combat.sys.error.bad_situation",
+                text=key[:30],
+                accepted=", ".join(rules.RANGED_MODIFIERS) + ", mod:±N",
+            )
+    shared.spend(scope, doc, c, "attaquer")
+    own = rules.MANOEUVRES[manoeuvre][0]
+    preview = list(mods) + ([term(SYSTEM, manoeuvre.value, own)] if own else [])
+    check = d20_checks.check(score, preview, rng=scope.rng, roll=data.roll, base_label="combat.d20.attack")
+    hand = {
+        "damage": parse_dice(data.damage, sides=20, limit=4),
+        "effects": parse_dice(data.effects, sides=20, limit=4),
+    }
+    seq = new_event(scope, doc, "attack", c.id, {"target": foe.id, "check": check.to_dict(), "weapon": arm})
+    scope.rolls.append(
+        RollNote(
+            "combat.attack",
+            "1d20",
+            check.roll,
+            {"fight_id": doc.row.id, "seq": seq, "check": check.to_dict()},
+        )
+    )
+    lines = [w.t("combat.d20.attack_line", weapon=arm["name"]) + " : " + shared.check_line(w, check)]
+    payload: dict[str, Any] = {
+        "fight_id": doc.row.id,
+        "seq": seq,
+        "attacker": c.id,
+        "target": foe.id,
+        "attack": {"check": check.to_dict()},
+        "pending": False,
+    }
+    pending = {
+        "seq": seq,
+        "attacker": c.id,
+        "defender": foe.id,
+        "weapon": arm,
+        "score": score,
+        "mods": [m.to_dict() for m in mods],
+        "manoeuvre": manoeuvre.value,
+        "attack_roll": check.roll,
+        "brawl": brawl_zone,
+        "aimed": data.location or data.zone,
+        "hand": hand,
+        "round": doc.state.round,
+        "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),
+        "by": scope.caller.user_id,
+    }
+    buttons: tuple[Any, ...] = ()
+    if context is rules.Context.FIRED or foe.has("unconscious"):
+        lines.extend(await resolve(scope, doc, pending, "encaisser", DefenceRolls(), payload))
+    else:
+        doc.pending[str(seq)] = pending
+        payload["pending"] = True
+        lines.append(w.t("combat.defence.prompt", name=foe.name, owner=shared.mention(doc, foe.id)))
+        buttons = shared.pending_buttons(scope, doc, seq, ("parer", "esquiver", "encaisser"))
+    lines.extend(shared.pass_turn(scope, doc))
+    doc.save()
+    reply = Reply(
+        title=f"⚔️ {c.name} → {foe.name} ({arm['name']})",
+        description="\n".join(lines)[:4000],
+        colour=Colour.NEUTRAL,
+        buttons=buttons,
+        result=payload,
+        kind="combat.attack",
+    )
+    return shared.outcome(scope, doc, reply)
+
+
+def _defence_score(doc: Doc, c: Combatant, choice: str) -> int:
+    skills = doc.meta.get(c.id, {}).get("skills") or {}
+    if choice == "esquiver":
+        if "esquive" in skills:
+            return int(skills["esquive"])
+        raise FightRefusal("combat.sys.error.no_defence_score", name=c.name, what="Esquive")
+    arms = [a for a in doc.meta.get(c.id, {}).get("arms") or [] if a["kind"] not in shared.RANGED_KINDS]
+    for arm in arms:
+        if arm.get("parry") is not None:
+            return int(arm["parry"])
+        if arm.get("score") is not None:
+            return int(arm["score"])
+    raise FightRefusal("combat.sys.error.no_defence_score", name=c.name, what="parade")
+
+
+def _take_initiative(doc: Doc, cid: str) -> bool:
+    """The defender's next slot of this round moves right after the current one (reading)."""
+    state = doc.state
+    later = [i for i in range(state.turn + 1, len(state.order)) if state.order[i].combatant == cid]
+    if not later:
+        return False
+    order = list(state.order)
+    slot = order.pop(later[0])
+    order.insert(state.turn + 1, slot)
+    doc.state = replace(state, order=tuple(order))
+    return True
+
+
+async def resolve(
+    scope: Scope,
+    doc: Doc,
+    pending: Mapping[str, Any],
+    choice: str,
+    rolls: DefenceRolls,
+    payload: dict[str, Any],
+) -> list[str]:
+    w = scope.words
+    attacker = doc.state.get(str(pending["attacker"]))
+    defender = doc.state.get(str(pending["defender"]))
+    arm = pending["weapon"]
+    context = _context(arm)
+    kind = {"parer": rules.DefenceKind.PARRY, "esquiver": rules.DefenceKind.DODGE}.get(choice)
+    if choice not in ("parer", "esquiver", "encaisser"):
+        raise FightRefusal("combat.error.bad_choice")
+    score = _defence_score(doc, defender, choice) if kind is not None else None
+    defence_mods = _malus_terms(doc, defender, consume=kind is not None) if kind is not None else []
+    bare_defender = all(
+        a["kind"] == "bare" for a in doc.meta.get(defender.id, {}).get("arms") or [shared.BARE_HANDS]
+    )
+    table = await damage_table(scope)
+    from bot.rules.checks.common import Modifier
+
+    melee = rules.resolve_melee(
+        int(pending["score"]),
+        score,
+        context=context,
+        defence_kind=kind,
+        manoeuvre=rules.Manoeuvre(pending["manoeuvre"]),
+        bare_hands_defender=bare_defender and context is not rules.Context.BRAWL,
+        attack_modifiers=[Modifier(str(m["label"]), int(m["value"])) for m in pending.get("mods", [])],
+        defence_modifiers=defence_mods,
+        damage_table=table,
+        rng=scope.rng,
+        attack_roll=int(pending["attack_roll"]),
+        defence_roll=rolls.roll,
+    )
+    if isinstance(melee, Refusal):
+        raise RefusedError(melee)
+    exchange = melee.exchange
+    payload["exchange"] = exchange.to_dict()
+    payload["case"] = exchange.case.value
+    lines: list[str] = []
+    if exchange.defence is not None:
+        lines.append(
+            w.t(
+                f"combat.d20.defence.{melee.defence_kind.value if melee.defence_kind else 'parry'}",
+                name=defender.name,
+            )
+            + " : "
+            + shared.check_line(w, exchange.defence)
+        )
+        scope.rolls.append(
+            RollNote(
+                "combat.defence",
+                "1d20",
+                exchange.defence.roll,
+                {"fight_id": doc.row.id, **exchange.to_dict()},
+            )
+        )
+    elif choice == "encaisser":
+        lines.append(w.t("combat.defence.takes", name=defender.name))
+    lines.append(
+        w.t(f"combat.d20.case.{exchange.case.value}", attacker=attacker.name, defender=defender.name)
+    )
+    store = doc.data.setdefault("d20", {}).setdefault("malus", {})
+    if exchange.attacker_malus:
+        store[attacker.id] = int(store.get(attacker.id, 0)) + exchange.attacker_malus
+        lines.append(
+            w.t(
+                "combat.d20.malus", name=attacker.name, terms=w.terms(exchange.terms, exchange.attacker_malus)
+            )
+        )
+    if melee.defender_next_action_malus:
+        store[defender.id] = int(store.get(defender.id, 0)) + melee.defender_next_action_malus
+    if exchange.initiative_to_defender and _take_initiative(doc, defender.id):
+        lines.append(w.t("combat.d20.initiative", name=defender.name))
+    if melee.riposte:
+        lines.append(w.t("combat.d20.riposte", name=defender.name))
+    if not exchange.hit:
+        new_event(scope, doc, "defence", defender.id, payload)
+        return lines
+    lines.extend(_blow(scope, doc, pending, exchange, payload, table))
+    new_event(scope, doc, "hit", defender.id, payload)
+    return lines
+
+
+def _blow(
+    scope: Scope,
+    doc: Doc,
+    pending: Mapping[str, Any],
+    exchange: rules.Exchange,
+    payload: dict[str, Any],
+    table: Mapping[int, Any] | None,
+) -> list[str]:
+    w = scope.words
+    attacker = doc.state.get(str(pending["attacker"]))
+    defender = doc.state.get(str(pending["defender"]))
+    arm = pending["weapon"]
+    hand = pending.get("hand") or {}
+    dice = list(hand.get("damage") or [])
+    effects = list(hand.get("effects") or [])
+    mr = exchange.attack.margin
+    bf = attacker.stat("BF")
+    bonus = int(arm.get("bonus") or 0)
+    index = exchange.damage_index
+    lines = [w.t("combat.d20.index", terms=w.terms(exchange.terms, index))]
+    context = _context(arm)
+    if context is rules.Context.FIRED:
+        impact = rules.resolve_impact(
+            exchange.attack,
+            str(pending.get("aimed") or "?"),
+            weapon_modifier=bonus,
+            rng=scope.rng,
+            zone_roll=effects[0] if effects else None,
+            damage_roll=dice[0] if dice else None,
+        )
+        if impact is not None:
+            payload["impact"] = impact.to_dict()
+            where = (
+                w.t("combat.d20.impact.exact", aimed=impact.zone)
+                if impact.exact
+                else w.t("combat.d20.impact.scatter", die=impact.die, roll=impact.zone_roll)
+            )
+            lines.append(where)
+            index = impact.damage_index
+            lines.append(
+                w.t(
+                    "combat.d20.impact.index",
+                    d20=impact.damage_roll.total if impact.damage_roll else "?",
+                    bonus=bonus,
+                    index=index,
+                )
+            )
+        blow = rules.Blow((), 0, (), 0, index)
+    elif pending.get("brawl"):
+        blow = rules.brawl_shock(
+            rules.BrawlLocation(pending["brawl"]),
+            bf,
+            mr,
+            bonus,
+            critical=exchange.attack.critical_success,
+            rng=scope.rng,
+            die=dice[0] if dice else None,
+        )
+    elif arm["kind"] in ("blunt", "shield"):
+        blow = rules.blunt_blow(bonus, mr, bf, rng=scope.rng, die=dice[0] if dice else None)
+    else:
+        blow = rules.edged_blow(bonus, mr, bf, index)
+        index = blow.damage_index
+    payload["blow"] = blow.to_dict()
+    if blow.penetration_terms:
+        lines.append(w.t("combat.d20.penetration", terms=w.terms(blow.penetration_terms, blow.penetration)))
+    if blow.shock_terms:
+        lines.append(w.t("combat.d20.shock", terms=w.terms(blow.shock_terms, blow.shock)))
+    layers = [
+        rules.Protection(x["name"], x["rp"], x["rc"], x["sr"])
+        for x in doc.meta.get(defender.id, {}).get("armour") or []
+    ]
+    shock = blow.shock
+    if layers and (blow.penetration or blow.shock):
+        armour = rules.resolve_armour(blow, layers, blunt=arm["kind"] in ("blunt", "shield"))
+        payload["armour"] = armour.to_dict()
+        for layer in armour.layers:
+            lines.append(
+                w.t(
+                    "combat.d20.layer",
+                    name=layer.protection.name,
+                    rp=layer.protection.rp,
+                    rc=layer.protection.rc,
+                    pierced=w.t("combat.d20.pierced" if layer.pierced else "combat.d20.stopped"),
+                    shock=layer.shock_out,
+                )
+                + (" " + w.t("combat.d20.ruptured") if layer.ruptured or layer.blunt_rupture else "")
+            )
+        shock = armour.shock
+    row = rules.read_table(table, index) if index is not None else None
+    pv = 0
+    if index is not None:
+        if row is not None:
+            value = row.get("pv") if isinstance(row, Mapping) else row
+            pv = int(value) if isinstance(value, int) else 0
+            label = (row.get("text") or row.get("name")) if isinstance(row, Mapping) else row
+            lines.append(w.t("combat.d20.table_row", index=index, row=label, pv=pv))
+        else:
+            lines.append(w.t("combat.d20.no_table", index=index))
+    before = _health(doc, defender)
+    health = rules.take_damage(
+        before.con, pv_lost=before.pv_lost, pc_lost=before.pc_lost, pv=pv, pc=shock, combined=_combined(doc)
+    )
+    doc.state = doc.state.put(rules.record_health(defender, health))
+    payload["health"] = health.to_dict()
+    lines.append(
+        w.t(
+            "combat.d20.health",
+            name=defender.name,
+            pc=rules.pc_max(health.con) - health.pc_lost,
+            pv=rules.pv_max(health.con) - health.pv_lost,
+            shock=shock,
+        )
+        + (f" · malus {health.malus}" if health.malus else "")
+    )
+    if health.dead:
+        shared.set_dead(doc, defender.id, "d20.pv")
+        lines.append(w.t("combat.effect.dead", name=defender.name))
+    return lines

@@ -1,0 +1,570 @@
+"""`ogl` fights (seed 004, "Règles OGL : Combat") on the shared fight machinery of
+:mod:`bot.services.fights`; the rules are :mod:`bot.rules.combat.ogl`.
+
+* ``/combat round des:"Albert: 7; Orc: 3 surpris"`` — each round an action rank 1d10 + the Action
+  Rank modifier (``RA`` in ``caracs``, default 0), −10 surprised in the first round, ties by DEX.
+  ``CA`` (default 1) combat actions a round: the first actions in rank order, then the second ones.
+* An attack is rolled at once (d100 ≤ weapon skill); the defender reacts — parry (the weapon skill,
+  ``par=`` if given), dodge (the Esquive skill) — or takes it; both succeed → the higher roll wins.
+  One reaction per attack, as many reactions a round as combat actions. ``speciale:`` a precise
+  attack (``frappe_visee``, ``frapper_a_travers_armure``, ``frapper_arme``, ``desarmer``: −40 %).
+  ``situation:`` the seed's situational modifiers (ids of ``ogl_situational_modifiers``).
+* Critical at ⌊skill/10⌋: maximum weapon damage (the damage modifier ``md=`` rolled); impaling.
+* Damage off the location's HP (``localisation:`` — the seed prints no hit-location table, so the
+  GM says where), armour points (``armure:"tout:2 tete:3"``) subtracted; minor / serious / major
+  wounds with their conditions, endurance tests and death counts; knockback when damage > SIZ.
+* Options: ``majeure:strict`` (default: the seed, below −HP) or ``majeure:au_plus`` (RULES.md).
+
+Readings: location HP are the character sheet's (``bot.rules.sheets.location_hp``); the Endurance
+test is the ``Endurance`` skill, else CON × 5; a fumble (a critical failure) is shown for the GM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from bot.rules.checks import ogl as ogl_checks
+from bot.rules.checks.common import Modifier
+from bot.rules.combat import Combatant, RefusedError
+from bot.rules.combat import ogl as rules
+from bot.rules.combat.attack import Refusal
+from bot.rules.combat.common import Timing, ordered_slots, start_round_with, term
+from bot.rules.sheets import OGL_LOCATIONS, fold, location_hp
+from bot.services import fights as shared
+from bot.services.fights import (
+    DEFENCE_TIMEOUT,
+    AttackInput,
+    DefenceRolls,
+    Doc,
+    FightOutcome,
+    FightRefusal,
+    RollNote,
+    Scope,
+    d100_or_none,
+    new_event,
+    parse_dice,
+)
+from bot.ui.reply import Colour, Reply
+
+SYSTEM: Final = "ogl"
+REQUIRED: Final = ("STR", "CON", "SIZ", "DEX", "POW")
+LOCATIONS: Final = tuple(name for name, _, _ in OGL_LOCATIONS)
+KINDS: Final[dict[str, str]] = {
+    "jambe_d": "leg",
+    "jambe_g": "leg",
+    "abdomen": "abdomen",
+    "poitrine": "chest",
+    "bras_d": "arm",
+    "bras_g": "arm",
+    "tete": "head",
+}
+OPTIONS: Final[dict[str, dict[str, str]]] = {
+    "majeure": {"strict": "below", "below": "below", "au_plus": "at_most", "at_most": "at_most"}
+}
+SIMPLE: Final = ("viser", "recharger", "prendre_objet", "se_relever", "desengagement", "se_positionner")
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    chosen = {"majeure": "below", **shared.parse_option_tokens(text, OPTIONS)}
+    return {"ogl_majeure": chosen["majeure"]}
+
+
+def options_line(scope: Scope, options: Mapping[str, Any]) -> str:
+    return scope.t("combat.ogl.options", major=scope.t(f"combat.ogl.option.{options['ogl_majeure']}"))
+
+
+def _threshold(doc: Doc) -> rules.MajorThreshold:
+    return rules.MajorThreshold(str((doc.data.get("options") or {}).get("ogl_majeure", "below")))
+
+
+def parse_armour(text: str | None) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for part in (text or "").replace(",", " ").split():
+        key, sep, value = part.partition(":")
+        if not sep:
+            key, value = "tout", part
+        key = fold(key)
+        if not value.isdigit() or int(value) > 30:
+            raise FightRefusal(
+                "combat.sys.error.bad_armour", text=part[:30], zones="tout, " + ", ".join(LOCATIONS)
+            )
+        if key in ("tout", "all"):
+            out.update({loc: int(value) for loc in LOCATIONS})
+        elif key in LOCATIONS:
+            out[key] = int(value)
+        else:
+            raise FightRefusal(
+                "combat.sys.error.bad_armour", text=part[:30], zones="tout, " + ", ".join(LOCATIONS)
+            )
+    return out
+
+
+def build(
+    scope: Scope,
+    doc: Doc,
+    cid: str,
+    name: str,
+    values: dict[str, int],
+    skills: dict[str, int],
+    arms: list[dict[str, Any]],
+    armour: str | None,
+    *,
+    npc: bool,
+) -> tuple[Combatant, dict[str, Any]]:
+    missing = [code for code in REQUIRED if code not in values]
+    if missing:
+        raise FightRefusal("combat.sys.error.missing_stats", name=name, stats=", ".join(missing))
+    stats = {k: int(v) for k, v in values.items() if k not in ("PV", "PVmax")}
+    for loc, hp in location_hp(stats).items():
+        stats[f"HP.{loc}"] = hp
+    stats["A"] = int(skills.pop("ca", 1))
+    stats["RA"] = int(skills.pop("ra", 0))
+    heroes = int(skills.pop("ph", 0))
+    combatant = Combatant(
+        id=cid, name=name, characteristics=stats, weapons=tuple(a["id"] for a in arms), npc=npc
+    )
+    return combatant, {"arms": arms, "armour": parse_armour(armour), "skills": skills, "hero_points": heroes}
+
+
+def profile_line(scope: Scope, doc: Doc, c: Combatant) -> str:
+    meta = doc.meta.get(c.id, {})
+    ch = c.characteristics
+    arms = ", ".join(
+        f"{a['name']} {a.get('dice') or '?'} {a.get('score') or '?'}%" for a in meta.get("arms") or []
+    )
+    hp = " · ".join(f"{scope.t(f'characters.loc.{loc}')} {ch[f'HP.{loc}']}" for loc in LOCATIONS)
+    return (
+        f"**{c.name}** — STR {ch['STR']} · CON {ch['CON']} · SIZ {ch['SIZ']} · DEX {ch['DEX']} — {arms}\n{hp}"
+    )
+
+
+def tracker_lines(scope: Scope, doc: Doc, c: Combatant) -> tuple[str, ...]:
+    parts = []
+    for loc in LOCATIONS:
+        maximum = int(c.characteristics.get(f"HP.{loc}", 0))
+        current = rules.location_hp(c, loc)
+        mark = "" if current == maximum else "**"
+        parts.append(f"{scope.t(f'characters.loc.{loc}')} {mark}{current}/{maximum}{mark}")
+    lines = [" · ".join(parts)]
+    ledger = (doc.data.get("ogl") or {}).get("reactions", {}).get(c.id)
+    if ledger:
+        lines.append(
+            scope.t("combat.ogl.tracker.reactions", used=ledger["used"], total=ledger["combat_actions"])
+        )
+    return tuple(lines)
+
+
+def correct_pool(scope: Scope, doc: Doc, c: Combatant, key: str, value: int) -> tuple[str, int] | None:
+    loc = fold(key).removeprefix("hp.")
+    if loc not in LOCATIONS:
+        return None
+    from bot.rules.combat.common import set_pool_loss
+
+    before = rules.location_hp(c, loc)
+    doc.state = doc.state.put(
+        set_pool_loss(c, SYSTEM, f"HP.{loc}", int(c.characteristics[f"HP.{loc}"]) - value)
+    )
+    return f"HP.{loc}", before
+
+
+def due_test(
+    scope: Scope, doc: Doc, c: Combatant, prompt: Mapping[str, Any], roll: int | None
+) -> FightOutcome:
+    skills = doc.meta.get(c.id, {}).get("skills") or {}
+    score = int(skills.get("endurance", c.stat("CON") * 5))
+    check = rules.endurance_test(score, rng=scope.rng, roll=d100_or_none(roll))
+    decides = str(prompt.get("decides", "unconscious"))
+    lines = [
+        scope.t(f"combat.ogl.test.{decides}", name=c.name)
+        + " : "
+        + shared.check_line(scope.words, check, " %")
+    ]
+    if not check.success:
+        if decides == "death":
+            shared.set_dead(doc, c.id, "ogl.endurance")
+            lines.append(scope.t("combat.effect.dead", name=c.name))
+        else:
+            from bot.rules.combat import Condition
+
+            victim = doc.state.get(c.id)
+            doc.state = doc.state.put(
+                replace(
+                    victim,
+                    conditions=(
+                        *victim.conditions,
+                        Condition("unconscious", "ogl.endurance", until="treated"),
+                    ),
+                )
+            )
+            lines.append(scope.t("combat.ogl.unconscious", name=c.name))
+    payload = {"fight_id": doc.row.id, "prompt": dict(prompt), "check": check.to_dict()}
+    new_event(scope, doc, "due_test", c.id, payload)
+    doc.save()
+    return shared.outcome(
+        scope,
+        doc,
+        Reply(description="\n".join(lines), colour=Colour.NEUTRAL, kind="combat.test", result=payload),
+    )
+
+
+async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
+    notes: list[str] = []
+    if doc.state.round and not doc.data.get("round_over"):
+        notes.extend(shared._end_round(scope, doc))
+    given: dict[str, tuple[int, bool]] = {}
+    for part in (dice or "").split(";"):
+        if not part.strip():
+            continue
+        name, sep, text = part.partition(":")
+        words = text.split()
+        if not sep or not words or not words[0].isdigit():
+            raise FightRefusal("combat.ogl.error.rank_format")
+        surprised = any(fold(x) in ("surpris", "surprised") for x in words[1:])
+        given[doc.find(name.strip()).id] = (int(words[0]), surprised)
+    number = doc.state.round + 1
+    ranks = []
+    lines = []
+    for c in doc.state.combatants:
+        if c.has("dead"):
+            continue
+        die, surprised = given.get(c.id, (None, False))
+        rank = rules.roll_action_rank(
+            c.id,
+            c.stat("RA"),
+            c.stat("DEX"),
+            surprised=surprised,
+            round_number=number,
+            rng=scope.rng,
+            roll=die,
+        )
+        ranks.append((c, rank))
+        lines.append(f"**{c.name}** : " + scope.words.terms(rank.terms, rank.rank))
+    timings = [
+        Timing(c.id, k, rank.rank, (rank.dex,)) for c, rank in ranks for k in range(1, max(1, c.attacks) + 1)
+    ]
+    order = tuple(sorted(ordered_slots(timings), key=lambda s: s.k))
+    together = rules.rank_order(r for _, r in ranks).simultaneous
+    doc.state = start_round_with(doc.state, order)
+    doc.data["round_over"] = False
+    doc.data["slot_done"] = False
+    doc.data["ogl"] = {
+        "reactions": {c.id: rules.ReactionLedger(max(1, c.attacks)).to_dict() for c, _ in ranks},
+        "surprised": {c.id: r.rank for c, r in ranks if given.get(c.id, (0, False))[1] and number == 1},
+    }
+    for group in together:
+        lines.append(
+            scope.t("combat.ogl.simultaneous", names=", ".join(doc.state.get(x).name for x in group))
+        )
+    notes.extend(shared.settle(scope, doc))
+    new_event(scope, doc, "round", None, {"ranks": [r.to_dict() for _, r in ranks]})
+    doc.save()
+    reply = Reply(
+        title=scope.t("combat.round.title", round=doc.state.round),
+        description="\n".join([*lines, "", *notes])[:4000],
+        colour=Colour.NEUTRAL,
+        result={
+            "fight_id": doc.row.id,
+            "round": doc.state.round,
+            "initiative": [r.to_dict() for _, r in ranks],
+            "order": [s.to_dict() for s in doc.state.order],
+        },
+        kind="combat.round",
+    )
+    return shared.outcome(scope, doc, reply)
+
+
+async def simple_action(
+    scope: Scope,
+    doc: Doc,
+    action: str,
+    *,
+    who: str | None,
+    option: str | None,
+    target: str | None,
+    roll: int | None,
+    target_roll: int | None,
+) -> FightOutcome:
+    c, notes = shared.generic_action(scope, doc, action, who, SIMPLE)
+    return shared.action_reply(scope, doc, c, action, notes)
+
+
+def _score(doc: Doc, c: Combatant, arm: Mapping[str, Any]) -> int:
+    if arm.get("score") is not None:
+        return int(arm["score"])
+    skills = doc.meta.get(c.id, {}).get("skills") or {}
+    if fold(str(arm["name"])) in skills:
+        return int(skills[fold(str(arm["name"]))])
+    raise FightRefusal("combat.sys.error.no_score", name=c.name, weapon=str(arm["name"]))
+
+
+def _location(text: str | None) -> str:
+    wanted = fold(text or "").replace(" ", "_")
+    if wanted not in LOCATIONS:
+        raise FightRefusal("combat.ogl.error.location", accepted=", ".join(LOCATIONS))
+    return wanted
+
+
+def _precise(text: str | None) -> rules.Precise | None:
+    if not text:
+        return None
+    word = fold(text).replace(" ", "_")
+    for p in rules.Precise:
+        if word == p.value:
+            return p
+    raise FightRefusal(
+        "combat.sys.error.bad_special", text=text[:30], accepted=", ".join(p.value for p in rules.Precise)
+    )
+
+
+async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
+    w = scope.words
+    c = shared.actor(scope, doc, data.attacker)
+    foe = doc.find(data.target)
+    if foe.id == c.id:
+        raise FightRefusal("combat.error.self_attack")
+    if foe.has("dead"):
+        raise FightRefusal("combat.error.target_dead", name=foe.name)
+    arm = shared.pick_arm(doc, c, data.weapon)
+    if not arm.get("dice"):
+        raise FightRefusal("combat.ogl.error.no_dice", weapon=str(arm["name"]))
+    score = _score(doc, c, arm)
+    location = _location(data.location)
+    precise = _precise(data.special)
+    try:
+        mods = list(rules.situational(k for k, _ in shared.situation_tokens(data.situation)))
+    except (KeyError, ValueError):
+        raise FightRefusal(
+            "combat.sys.error.bad_situation",
+            text=(data.situation or "")[:30],
+            accepted=", ".join(rules.SITUATIONAL),
+        ) from None
+    shared.spend(scope, doc, c, "attaquer")
+    ranged = arm["kind"] in shared.RANGED_KINDS
+    if precise is not None:
+        mods.append(term(SYSTEM, f"precise.{precise.value}", rules.PRECISE_MALUS))
+    check = ogl_checks.check(
+        score, mods, rng=scope.rng, roll=d100_or_none(data.roll), base_label="combat.ogl.weapon"
+    )
+    hand = {
+        "damage": parse_dice(data.damage, sides=100, limit=10),
+        "effects": parse_dice(data.effects, sides=20, limit=10),
+    }
+    seq = new_event(scope, doc, "attack", c.id, {"target": foe.id, "check": check.to_dict(), "weapon": arm})
+    scope.rolls.append(
+        RollNote("combat.attack", "1d100", check.roll, {"fight_id": doc.row.id, "check": check.to_dict()})
+    )
+    lines = [w.t("combat.ogl.attack_line", weapon=arm["name"]) + " : " + shared.check_line(w, check, " %")]
+    payload: dict[str, Any] = {
+        "fight_id": doc.row.id,
+        "seq": seq,
+        "attacker": c.id,
+        "target": foe.id,
+        "attack": {"check": check.to_dict()},
+        "pending": False,
+    }
+    pending = {
+        "seq": seq,
+        "attacker": c.id,
+        "defender": foe.id,
+        "weapon": arm,
+        "score": score,
+        "mods": [m.to_dict() for m in mods if not m.label.startswith("combat.ogl.precise.")],
+        "precise": precise.value if precise else None,
+        "attack_roll": check.roll,
+        "location": location,
+        "ranged": ranged,
+        "rank": (doc.state.current_slot.value if doc.state.current_slot else 0),
+        "hand": hand,
+        "round": doc.state.round,
+        "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),
+        "by": scope.caller.user_id,
+    }
+    buttons: tuple[Any, ...] = ()
+    if not check.success or foe.has("unconscious"):
+        lines.extend(await resolve(scope, doc, pending, "encaisser", DefenceRolls(), payload))
+    else:
+        doc.pending[str(seq)] = pending
+        payload["pending"] = True
+        lines.append(w.t("combat.defence.prompt", name=foe.name, owner=shared.mention(doc, foe.id)))
+        buttons = shared.pending_buttons(scope, doc, seq, ("parer", "esquiver", "encaisser"))
+    lines.extend(shared.pass_turn(scope, doc))
+    doc.save()
+    reply = Reply(
+        title=f"⚔️ {c.name} → {foe.name} ({arm['name']})",
+        description="\n".join(lines)[:4000],
+        colour=Colour.NEUTRAL,
+        buttons=buttons,
+        result=payload,
+        kind="combat.attack",
+    )
+    return shared.outcome(scope, doc, reply)
+
+
+def _defence_score(doc: Doc, c: Combatant, reaction: rules.Reaction) -> int:
+    skills = doc.meta.get(c.id, {}).get("skills") or {}
+    if reaction is rules.Reaction.DODGE:
+        if "esquive" in skills:
+            return int(skills["esquive"])
+        raise FightRefusal("combat.sys.error.no_defence_score", name=c.name, what="Esquive")
+    for arm in doc.meta.get(c.id, {}).get("arms") or []:
+        if arm["kind"] in shared.RANGED_KINDS:
+            continue
+        if arm.get("parry") is not None:
+            return int(arm["parry"])
+        if arm.get("score") is not None:
+            return int(arm["score"])
+    raise FightRefusal("combat.sys.error.no_defence_score", name=c.name, what="parade")
+
+
+async def resolve(
+    scope: Scope,
+    doc: Doc,
+    pending: Mapping[str, Any],
+    choice: str,
+    rolls: DefenceRolls,
+    payload: dict[str, Any],
+) -> list[str]:
+    w = scope.words
+    attacker = doc.state.get(str(pending["attacker"]))
+    defender = doc.state.get(str(pending["defender"]))
+    reaction = {
+        "parer": rules.Reaction.PARRY,
+        "esquiver": rules.Reaction.DODGE,
+        "plonger": rules.Reaction.DIVE,
+    }.get(choice)
+    if choice not in ("parer", "esquiver", "encaisser", "plonger"):
+        raise FightRefusal("combat.error.bad_choice")
+    score = None
+    data = doc.data.setdefault("ogl", {})
+    if reaction is not None:
+        ledger_raw = (
+            data.setdefault("reactions", {}).get(defender.id)
+            or rules.ReactionLedger(max(1, defender.attacks)).to_dict()
+        )
+        ledger = rules.ReactionLedger(
+            int(ledger_raw["combat_actions"]),
+            int(ledger_raw["used"]),
+            tuple(ledger_raw["events"]),
+            ledger_raw.get("off_hand"),
+        )
+        trigger = rules.Trigger.RANGED_ATTACK if pending.get("ranged") else rules.Trigger.MELEE_ATTACK
+        situation = rules.Situation(
+            out_of_combat=defender.has("unconscious", "dead"),
+            prone=defender.has("prone"),
+            surprised_rank=(data.get("surprised") or {}).get(defender.id),
+            attack_rank=int(float(pending.get("rank") or 0)),
+        )
+        refusal = rules.can_react(ledger, reaction, trigger, str(pending["seq"]), situation)
+        if refusal is not None:
+            raise RefusedError(refusal)
+        data["reactions"][defender.id] = rules.record_reaction(ledger, str(pending["seq"])).to_dict()
+        score = _defence_score(doc, defender, reaction)
+    melee = rules.resolve_attack(
+        int(pending["score"]),
+        score,
+        reaction=reaction,
+        precise=rules.Precise(pending["precise"]) if pending.get("precise") else None,
+        ranged=bool(pending.get("ranged")),
+        target_out_of_combat=defender.has("unconscious"),
+        attack_modifiers=[Modifier(str(m["label"]), int(m["value"])) for m in pending.get("mods", [])],
+        rng=scope.rng,
+        attack_roll=int(pending["attack_roll"]),
+        defence_roll=d100_or_none(rolls.roll),
+    )
+    if isinstance(melee, Refusal):
+        raise RefusedError(melee)
+    payload["exchange"] = melee.to_dict()
+    payload["outcome"] = melee.outcome.value
+    lines: list[str] = []
+    if melee.defence is not None and reaction is not None:
+        lines.append(
+            w.t(f"combat.ogl.reaction.{reaction.value}", name=defender.name)
+            + " : "
+            + shared.check_line(w, melee.defence, " %")
+        )
+    elif choice == "encaisser" and melee.attack.success:
+        lines.append(w.t("combat.defence.takes", name=defender.name))
+    lines.append(
+        w.t(f"combat.ogl.outcome.{melee.outcome.value}", attacker=attacker.name, defender=defender.name)
+    )
+    if melee.fumble_attacker or melee.fumble_defender:
+        lines.append(w.t("combat.ogl.fumble", name=attacker.name if melee.fumble_attacker else defender.name))
+    if melee.outcome is not rules.Outcome.HIT:
+        new_event(scope, doc, "defence", defender.id, payload)
+        return lines
+    lines.extend(_wound(scope, doc, pending, melee, payload))
+    new_event(scope, doc, "hit", defender.id, payload)
+    return lines
+
+
+def _wound(
+    scope: Scope, doc: Doc, pending: Mapping[str, Any], melee: rules.OglMelee, payload: dict[str, Any]
+) -> list[str]:
+    w = scope.words
+    defender = doc.state.get(str(pending["defender"]))
+    arm = pending["weapon"]
+    hand = pending.get("hand") or {}
+    dice = list(hand.get("damage") or [])
+    damage = rules.roll_damage(
+        str(arm["dice"]),
+        damage_modifier=arm.get("md"),
+        critical=melee.critical,
+        impaling="impaling" in (arm.get("flags") or []),
+        rng=scope.rng,
+        dice=dice,
+        modifier_dice=dice[len(dice) - 1 :] if arm.get("md") and melee.critical else (),
+    )
+    payload["damage"] = damage.to_dict()
+    lines = [w.t("combat.ogl.damage_line", terms=w.terms(damage.terms, damage.total))]
+    if melee.critical:
+        lines.insert(0, w.t("combat.ogl.critical"))
+    if damage.impaled:
+        lines.append(w.t("combat.ogl.impaled"))
+    knock = rules.knockback(damage.total, defender.stat("SIZ"))
+    if knock.metres:
+        payload["knockback"] = knock.to_dict()
+        lines.append(w.t("combat.ogl.knockback", name=defender.name, metres=knock.metres))
+    loc = str(pending["location"])
+    armour = int((doc.meta.get(defender.id, {}).get("armour") or {}).get(loc, 0))
+    effects = list(hand.get("effects") or [])
+    wound = rules.damage_location(
+        loc,
+        KINDS[loc],
+        int(defender.characteristics[f"HP.{loc}"]),
+        rules.location_hp(defender, loc),
+        damage.total,
+        armour=armour,
+        ignore_armour=melee.ignore_armour,
+        con=defender.stat("CON"),
+        pou=defender.stat("POW"),
+        threshold=_threshold(doc),
+        rng=scope.rng,
+        lost_actions_roll=effects[0] if effects else None,
+    )
+    doc.state = doc.state.put(rules.record_location(defender, wound))
+    payload["wound"] = wound.to_dict()
+    lines.append(
+        w.t(
+            "combat.ogl.location_hp",
+            location=w.t(f"characters.loc.{loc}"),
+            terms=w.terms(wound.terms, wound.damage),
+            before=wound.hp_before,
+            after=wound.hp_after,
+            max=wound.hp_max,
+        )
+    )
+    if wound.level is not rules.Level.NONE:
+        lines.append(w.t(f"combat.ogl.level.{wound.level.value}", name=defender.name))
+        for condition in wound.conditions:
+            lines.append("• " + w.condition(condition))
+        for decides in wound.endurance_tests:
+            number = int(doc.data.get("prompt_seq", 0)) + 1
+            doc.data["prompt_seq"] = number
+            doc.prompts.append(
+                {"id": number, "combatant": defender.id, "kind": "ogl.endurance", "decides": decides}
+            )
+            lines.append(w.t(f"combat.ogl.test_due.{decides}", name=defender.name))
+    return lines

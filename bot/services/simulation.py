@@ -1,0 +1,427 @@
+"""``/simuler`` (``/simulate``): Monte-Carlo duels between two characters, NPC presets or raw profiles.
+
+A GM tool. Each side is, in this order: a raw profile (``"CC=45 F=35 E=40 Ag=30 A=1 arme=epee
+armure=…"``), a character of the server by name, or a creature preset of ``creatures_bf``. The
+duels run in a worker thread (the event loop keeps serving other interactions) under
+:func:`bot.rules.simulation.simulate`, bounded in number (:data:`DUELS_MAX`) and in time
+(:data:`BUDGET_SECONDS`): the answer says how many were done. Simulators are kept (a few, per
+matchup and tables) so asking again is fast.
+
+Readings: a character of a playable race gets the ``playable_bonus`` (+3 BF/BE) as in fights; a raw
+profile is taken as typed (BF = F // 10 and BE = E // 10 unless given); a preset takes the quick NPC
+defaults of the fight service with the preset's BF (BE = BF). The Esquive skill lets a side dodge.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from bot.context import AppContext
+from bot.db.characters import CharacterSheet, find_character
+from bot.db.repositories import get_server_config
+from bot.i18n import language_of
+from bot.rules.combat import ArmourError, CombatTables, RefusedError, TableError, build_armour
+from bot.rules.sheets import fold
+from bot.rules.simulation import (
+    MAX_DUELS,
+    DuelSimulator,
+    Fighter,
+    Options,
+    Tally,
+    wilson,
+)
+from bot.services.caller import Caller
+from bot.services.fights import QUICK_NPC_DEFAULTS, QUICK_NPC_WEAPON, find_preset, preset_choices, tables_for
+from bot.ui.reply import Colour, Field, Reply, error_reply
+
+DUELS_MAX: Final = MAX_DUELS
+DUELS_DEFAULT: Final = 20_000
+BUDGET_SECONDS: Final = 2.0
+PROFILE_MAX: Final = 300
+POSTURES: Final = ("normale", "prudente", "temeraire", "defensive", "suicidaire")
+_CACHE_SIZE: Final = 8
+_SIMULATORS: OrderedDict[tuple[Any, ...], DuelSimulator] = OrderedDict()
+_TOKEN = re.compile(r"([A-Za-zéèêÉ_]+)\s*[=:]\s*([^\s=]+)")
+_STAT_ALIASES: Final = {
+    "cc": "CC",
+    "ws": "CC",
+    "f": "F",
+    "s": "F",
+    "e": "E",
+    "t": "E",
+    "ag": "Ag",
+    "a": "A",
+    "bf": "BF",
+    "sb": "BF",
+    "be": "BE",
+    "tb": "BE",
+    "fm": "FM",
+    "wp": "FM",
+    "ct": "CT",
+}
+_WEAPON_KEYS: Final = frozenset({"arme", "weapon"})
+_ARMOUR_KEYS: Final = frozenset({"armure", "armour", "armor"})
+_DODGE_KEYS: Final = frozenset({"esquive", "dodge"})
+_YES: Final = frozenset({"oui", "yes", "1", "true", "o", "y"})
+
+
+class SimulationRefusal(Exception):
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    fighter: Fighter
+    origin: str  # profile | character | preset
+
+
+def _resolve_weapon(tables: CombatTables, text: str) -> str:
+    if text in tables.weapons:
+        return text
+    wanted = fold(text.replace("_", " "))
+    for weapon in tables.weapons.values():
+        if wanted in (fold(weapon.name), fold(weapon.id.replace("_", " "))):
+            return weapon.id
+    starts = [w.id for w in tables.weapons.values() if fold(w.name).startswith(wanted)]
+    if len(starts) == 1:
+        return starts[0]
+    raise SimulationRefusal("simulation.error.unknown_weapon", name=text[:40])
+
+
+def _resolve_piece(tables: CombatTables, text: str) -> str:
+    pieces = tables.armour.pieces
+    if text in pieces:
+        return text
+    wanted = fold(text.replace("_", " "))
+    for piece in pieces.values():
+        if wanted in (
+            fold(piece.name),
+            fold(piece.id.replace("_", " ")),
+            fold(f"{piece.family} {piece.name}"),
+        ):
+            return piece.id
+    raise SimulationRefusal("simulation.error.unknown_armour", name=text[:40])
+
+
+def _melee_weapon(tables: CombatTables, weapons: list[str]) -> str:
+    for text in weapons:
+        try:
+            wid = _resolve_weapon(tables, text)
+        except SimulationRefusal:
+            continue
+        weapon = tables.weapons[wid]
+        if weapon.kind == "melee" and weapon.damage is not None:
+            return wid
+    return "mains_nues" if "mains_nues" in tables.weapons else QUICK_NPC_WEAPON
+
+
+def _armour(tables: CombatTables, pieces: list[str]) -> dict[str, Any]:
+    if not pieces:
+        return {}
+    try:
+        return build_armour(tables, [_resolve_piece(tables, p) for p in pieces])
+    except ArmourError as exc:
+        raise SimulationRefusal("simulation.error.armour", reason=exc.reason) from exc
+
+
+def parse_profile(tables: CombatTables, text: str, name: str) -> Fighter:
+    """``"CC=45 F=35 E=40 Ag=30 A=1 arme=epee armure=cuir_bouilli_veste+casque esquive=oui"``."""
+    stats: dict[str, int] = dict(QUICK_NPC_DEFAULTS)
+    weapon = QUICK_NPC_WEAPON
+    pieces: list[str] = []
+    dodge = False
+    matched = _TOKEN.findall(text)
+    if not matched:
+        raise SimulationRefusal("simulation.error.profile", text=text[:60])
+    for raw_key, value in matched:
+        key = fold(raw_key)
+        if key in _WEAPON_KEYS:
+            weapon = _resolve_weapon(tables, value)
+        elif key in _ARMOUR_KEYS:
+            pieces = [p for p in re.split(r"[+,;]", value) if p]
+        elif key in _DODGE_KEYS:
+            dodge = fold(value) in _YES
+        elif key in _STAT_ALIASES:
+            if not re.fullmatch(r"-?\d{1,3}", value):
+                raise SimulationRefusal("simulation.error.profile_value", name=raw_key, value=value[:10])
+            stats[_STAT_ALIASES[key]] = int(value)
+        else:
+            raise SimulationRefusal("simulation.error.profile_key", name=raw_key[:20])
+    stats.setdefault("BF", stats["F"] // 10)
+    stats.setdefault("BE", stats["E"] // 10)
+    return Fighter(name, stats, weapon, _armour(tables, pieces), dodge_skill=dodge, npc=True)
+
+
+def _from_sheet(tables: CombatTables, docs: Mapping[str, Any], sheet: CharacterSheet) -> Fighter:
+    stats = {k: int(v) for k, v in sheet.characteristics.items()}
+    stats.setdefault("BF", stats.get("F", 0) // 10)
+    stats.setdefault("BE", stats.get("E", 0) // 10)
+    stats.setdefault("A", 1)
+    if not sheet.is_npc:
+        bonus = docs.get("creatures_bf", {}).get("rule", {}).get("playable_bonus", {})
+        for code in ("BF", "BE"):
+            stats[code] = stats[code] + int(bonus.get(code, 0))
+    weapon = _melee_weapon(tables, list(sheet.equipment.get("weapons", [])))
+    armour = _armour(tables, list(sheet.equipment.get("armour", [])))
+    dodge = any(fold(s) in ("esquive", "dodge") for s in sheet.skills)
+    talents = frozenset(
+        t for t in (fold(x).replace(" ", "_") for x in sheet.talents) if t in tables.talent_effects
+    )
+    return Fighter(sheet.name, stats, weapon, armour, talents, dodge_skill=dodge, npc=sheet.is_npc)
+
+
+def _from_preset(preset: Mapping[str, Any], en: bool) -> Fighter:
+    stats = dict(QUICK_NPC_DEFAULTS)
+    stats["BF"] = int(preset["BF"] or stats["F"] // 10)
+    stats["BE"] = int(preset.get("BE") or stats["BF"])
+    name = str(preset["name_en"] if en else preset["name"])
+    return Fighter(name, stats, QUICK_NPC_WEAPON, npc=True)
+
+
+async def _side(
+    session: Any,
+    ctx: AppContext,
+    caller: Caller,
+    tables: CombatTables,
+    docs: Mapping[str, Any],
+    text: str,
+    label: str,
+) -> Side:
+    text = " ".join(text.split())
+    if "=" in text:
+        return Side(parse_profile(tables, text, label), "profile")
+    assert caller.guild_id is not None
+    sheet = await find_character(session, caller.guild_id, text)
+    if sheet is not None:
+        return Side(_from_sheet(tables, docs, sheet), "character")
+    preset = find_preset(docs, text)
+    if preset is not None:
+        return Side(_from_preset(preset, language_of(caller.locale) == "en"), "preset")
+    raise SimulationRefusal("simulation.error.unknown_side", name=text[:60])
+
+
+def _with_posture(fighter: Fighter, posture: str | None, option: str | None) -> Fighter:
+    if not posture:
+        return fighter
+    if posture not in POSTURES:
+        raise SimulationRefusal("simulation.error.posture", posture=posture[:20])
+    if posture == "suicidaire" and option is None:
+        option = "attaque"
+    return Fighter(
+        fighter.name,
+        fighter.characteristics,
+        fighter.weapon,
+        fighter.armour,
+        fighter.talents,
+        posture,
+        option if posture == "suicidaire" else None,
+        fighter.dodge_skill,
+        fighter.npc,
+    )
+
+
+def _simulator(tables: CombatTables, a: Fighter, b: Fighter, options: Options) -> DuelSimulator:
+    key = (id(tables), repr(a), repr(b), options)
+    simulator = _SIMULATORS.get(key)
+    if simulator is None:
+        simulator = DuelSimulator(tables, a, b, options)
+        _SIMULATORS[key] = simulator
+        while len(_SIMULATORS) > _CACHE_SIZE:
+            _SIMULATORS.popitem(last=False)
+    else:
+        _SIMULATORS.move_to_end(key)
+    return simulator
+
+
+def run_duels(
+    tables: CombatTables,
+    a: Fighter,
+    b: Fighter,
+    duels: int,
+    options: Options,
+    *,
+    rng: random.Random | None = None,
+    budget: float = BUDGET_SECONDS,
+) -> tuple[DuelSimulator, Tally]:
+    """Blocking: build (or reuse) the simulator and sample within ``budget`` seconds."""
+    import time
+
+    started = time.perf_counter()
+    simulator = _simulator(tables, a, b, options)
+    tally = simulator.run(min(max(1, duels), DUELS_MAX), rng or random.Random(), deadline=started + budget)
+    tally.seconds = time.perf_counter() - started
+    return simulator, tally
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def summary(simulator: DuelSimulator, tally: Tally) -> dict[str, Any]:
+    """The figures of a run (the reply's ``result`` payload)."""
+    n = max(1, tally.duels)
+    decided = tally.wins[0] + tally.wins[1]
+    out: dict[str, Any] = {
+        "duels": tally.duels,
+        "seconds": round(tally.seconds, 4),
+        "duels_per_second": round(tally.duels / tally.seconds) if tally.seconds > 0 else None,
+        "stopped_by_time": tally.stopped_by_time,
+        "draws": tally.draws,
+        "mean_rounds_to_end": decided and tally.rounds_total / decided,
+        "sides": [],
+        "options": {
+            "combat_ws": simulator.options.combat_ws,
+            "one_sided": simulator.options.one_sided,
+            "mort_subite": simulator.options.mort_subite,
+            "max_rounds": simulator.options.max_rounds,
+        },
+    }
+    for side in (0, 1):
+        f = simulator.fighters[side]
+        p_hit = simulator.hit_probability(side)
+        crits = tally.criticals[side]
+        total_crits = sum(crits.values())
+        low, high = wilson(tally.wins[side], tally.duels)
+        out["sides"].append(
+            {
+                "name": f.name,
+                "weapon": f.weapon,
+                "posture": f.posture,
+                "wins": tally.wins[side],
+                "win_probability": tally.wins[side] / n,
+                "win_ci95": [low, high],
+                "hit_probability_first_attack": float(p_hit),
+                "hit_probability_exact": str(p_hit),
+                "rounds_to_hit_expected": (1 / float(p_hit)) if p_hit else None,
+                "mean_rounds_to_first_hit": (
+                    tally.first_hit_sum[side] / tally.first_hit_count[side]
+                    if tally.first_hit_count[side]
+                    else None
+                ),
+                "criticals": {str(v): crits[v] for v in sorted(crits)},
+                "mean_critical": (sum(v * c for v, c in crits.items()) / total_crits)
+                if total_crits
+                else None,
+            }
+        )
+    return out
+
+
+def _critical_line(crits: Mapping[str, int]) -> str:
+    total = sum(crits.values())
+    if not total:
+        return "—"
+    return " · ".join(f"{v}: {100 * c / total:.0f} %" for v, c in crits.items() if 100 * c / total >= 0.5)
+
+
+def render(ctx: AppContext, locale: str, data: dict[str, Any]) -> Reply:
+    t = ctx.catalog.t
+    a, b = data["sides"]
+    fields = []
+    for s in (a, b):
+        low, high = s["win_ci95"]
+        first = s["mean_rounds_to_first_hit"]
+        expected = s["rounds_to_hit_expected"]
+        lines = [
+            t(locale, "simulation.win", p=_pct(s["win_probability"]), low=_pct(low), high=_pct(high)),
+            t(
+                locale,
+                "simulation.hit",
+                p=_pct(s["hit_probability_first_attack"]),
+                rounds="—" if expected is None else f"{expected:.2f}",
+            ),
+            t(locale, "simulation.first_hit", rounds="—" if first is None else f"{first:.2f}"),
+            t(locale, "simulation.criticals", values=_critical_line(s["criticals"])),
+        ]
+        fields.append(Field(name=f"{s['name']} ({s['weapon']}, {s['posture']})", value="\n".join(lines)))
+    mean_end = data["mean_rounds_to_end"]
+    description = t(
+        locale,
+        "simulation.description",
+        duels=f"{data['duels']:,}".replace(",", " "),
+        draws=_pct(data["draws"] / max(1, data["duels"])),
+        rounds="—" if not mean_end else f"{mean_end:.2f}",
+    )
+    if data["stopped_by_time"]:
+        description += "\n" + t(locale, "simulation.stopped", seconds=f"{data['seconds']:.1f}")
+    rule = "simulation.rule.combat_ws" if data["options"]["combat_ws"] else "simulation.rule.plain"
+    footer = t(locale, rule) + " · " + t(locale, "simulation.footer", seconds=f"{data['seconds']:.2f}")
+    return Reply(
+        title=t(locale, "simulation.title", a=a["name"], b=b["name"]),
+        description=description,
+        fields=tuple(fields),
+        footer=footer,
+        colour=Colour.NEUTRAL,
+        result=data,
+        kind="simulation",
+    )
+
+
+async def simulate_duel(
+    ctx: AppContext,
+    caller: Caller,
+    *,
+    a: str,
+    b: str,
+    duels: int = DUELS_DEFAULT,
+    posture_a: str | None = None,
+    posture_b: str | None = None,
+    combat_ws: bool = True,
+    one_sided: bool = False,
+    mort_subite: bool = False,
+    rng: random.Random | None = None,
+    budget: float = BUDGET_SECONDS,
+) -> Reply:
+    t, locale = ctx.catalog.t, caller.locale
+    if caller.guild_id is None:
+        return error_reply(t(locale, "simulation.error.guild_only"))
+    if not 1 <= duels <= DUELS_MAX:
+        return error_reply(t(locale, "simulation.error.duels", max=DUELS_MAX))
+    try:
+        async with ctx.sessions() as session:
+            config = await get_server_config(session, caller.guild_id)
+            if not caller.is_gm(config):
+                return error_reply(t(locale, "simulation.error.gm_only"))
+            tables, docs = await tables_for(session, ctx, caller.guild_id)
+            side_a = await _side(session, ctx, caller, tables, docs, a, "A")
+            side_b = await _side(session, ctx, caller, tables, docs, b, "B")
+        fa = _with_posture(side_a.fighter, posture_a, None)
+        fb = _with_posture(side_b.fighter, posture_b, None)
+        options = Options(combat_ws=combat_ws, one_sided=one_sided, mort_subite=mort_subite)
+        simulator, tally = await asyncio.to_thread(
+            run_duels,
+            tables,
+            fa,
+            fb,
+            duels,
+            options,
+            rng=rng or random.Random(ctx.rng.random()),
+            budget=budget,
+        )
+    except SimulationRefusal as exc:
+        return error_reply(t(locale, exc.key, **exc.params), hint=t(locale, "simulation.hint"))
+    except (RefusedError, TableError) as exc:
+        return error_reply(t(locale, "simulation.error.rules", reason=str(exc)[:100]))
+    data = summary(simulator, tally)
+    data["requested"] = duels
+    data["origins"] = [side_a.origin, side_b.origin]
+    return render(ctx, locale, data)
+
+
+async def side_choices(ctx: AppContext, caller: Caller, current: str) -> list[tuple[str, str]]:
+    """Autocomplete: characters the caller may see, then creature presets."""
+    from bot.services.characters import character_choices
+
+    out = list(await character_choices(ctx, caller, current))
+    docs = {"creatures_bf": ctx.tables["creatures_bf"].document} if "creatures_bf" in ctx.tables else {}
+    out.extend(preset_choices(docs, current, language_of(caller.locale) == "en"))
+    return out[:25]

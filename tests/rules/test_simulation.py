@@ -1,0 +1,155 @@
+"""The duel simulator: exact tables from the combat core, the seed author's figures, the sampler."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import pytest
+
+from bot.data_loading import load_all
+from bot.rules.combat import CombatTables, apply_mechanics, roll_damage_die, tick
+from bot.rules.simulation import (
+    DuelSimulator,
+    Fighter,
+    Options,
+    condition_key,
+    effect_distribution,
+    enumerate_dice,
+    simulate,
+    wilson,
+)
+
+PLAIN = "fauchon_messer_braquemart"  # Vicelarde only: no attribute changes a parry
+
+
+@pytest.fixture(scope="module")
+def tables() -> CombatTables:
+    return CombatTables.from_documents({name: t.document for name, t in load_all().items()})
+
+
+def fighter(name: str, cc: int, **kw: object) -> Fighter:
+    stats = {"CC": cc, "F": 30, "E": 30, "Ag": 30, "A": 1, "BF": 6, "BE": 6, "FM": 30}
+    return Fighter(name, stats, str(kw.pop("weapon", PLAIN)), **kw)  # type: ignore[arg-type]
+
+
+def test_enumeration_walks_every_dice_path(tables: CombatTables) -> None:
+    sword = tables.weapon("morgenstern")  # Percutante: 2d10, keep the best
+    dist = enumerate_dice(lambda src: roll_damage_die(tables, sword, rng=src).value)
+    assert len(dist) == 100 and math.isclose(sum(w for w, _ in dist), 1.0)
+    p10 = sum(w for w, v in dist if v == 10)
+    assert math.isclose(p10, 19 / 100)
+
+
+@pytest.mark.parametrize(
+    ("cc_a", "combat_ws", "exact", "seed", "rounds"),
+    [
+        # Seed lines 92-93: "0.3*0.7 = 0.21 chances de toucher à chaque round", "5 rounds" (plain).
+        (30, False, Fraction(213, 1000), 0.21, 5),
+        # Seed lines 113-114: combat WS 50 against 50, "0.5*0.5 = 0.25", "4 rounds pour toucher".
+        (30, True, Fraction(51, 200), 0.25, 4),
+        # Seed lines 116-121: 45 against 30, "3 rounds pour toucher" before, "2 rounds" after.
+        (45, False, Fraction(159, 500), 0.45 * 0.7, 3),
+        (45, True, Fraction(213, 500), 0.65 * 0.65, 2),
+    ],
+)
+def test_the_seed_authors_figures(
+    tables: CombatTables, cc_a: int, combat_ws: bool, exact: Fraction, seed: float, rounds: int
+) -> None:
+    """P(a hit that is not parried) per round (one attack against one parry), exact and simulated.
+
+    The exact figure is the seed's product plus the 01 rule: a natural 01 hits and cannot be
+    parried (0.01 × P(parry)). "Rounds to hit" is 1/p: 4.69 and 3.92 at 30 against 30 (the seed
+    rounds 1/0.21 to 5 and 1/0.25 to 4); 3.14 and 2.35 at 45 against 30 (the seed's "3" and "2").
+    """
+    sim = DuelSimulator(
+        tables, fighter("a", cc_a), fighter("b", 30), Options(combat_ws=combat_ws, one_sided=True)
+    )
+    p = sim.hit_probability(0)
+    assert p == exact
+    assert abs(float(p) - seed) <= 0.01 * (1 - seed) + 1e-12  # the 01 that cannot be parried
+    assert round(1 / float(p)) == rounds
+    tally = sim.run(20_000, random.Random(11))
+    assert tally.first_hit_count[0] == tally.duels
+    mean = tally.first_hit_sum[0] / tally.first_hit_count[0]
+    sd = math.sqrt(1 - float(p)) / float(p)  # geometric number of rounds
+    assert abs(mean - 1 / float(p)) < 4 * sd / math.sqrt(tally.duels)
+
+
+def test_plain_wfrp_and_combat_ws_at_equal_skill(tables: CombatTables) -> None:
+    plain = DuelSimulator(tables, fighter("a", 30), fighter("b", 30), Options(combat_ws=False))
+    ws = DuelSimulator(tables, fighter("a", 30), fighter("b", 30), Options(combat_ws=True))
+    assert plain.hit_probability(0) == plain.hit_probability(1) == Fraction(213, 1000)
+    assert ws.hit_probability(0) == Fraction(51, 200)
+
+
+def test_tick_treats_conditions_one_by_one(tables: CombatTables) -> None:
+    """The sampler memoises the core's tick per condition: check that it is elementwise."""
+    rng = random.Random(3)
+    for value in range(1, 16):
+        entry = tables.critical("tranchantes", "corps", value)
+        app = apply_mechanics(entry.mechanics, {"E": 30, "BE": 6, "FM": 30}, source=entry.source, rng=rng)
+        whole = tick(app.conditions)
+        parts = [tick((c,)) for c in app.conditions]
+        assert [condition_key(c) for c in whole.conditions] == [
+            condition_key(c) for part in parts for c in part.conditions
+        ]
+        assert [p.kind for p in whole.prompts] == [p.kind for part in parts for p in part.prompts]
+
+
+@pytest.mark.parametrize(("zone", "value"), [("corps", 7), ("tete", 10), ("jambes", 5)])
+def test_effect_distribution_matches_the_core_sampled(tables: CombatTables, zone: str, value: int) -> None:
+    entry = tables.critical("tranchantes", zone, value)
+    stats = {"E": 35, "BE": 6, "FM": 30, "Ag": 30}
+    exact = effect_distribution(entry.mechanics, stats, entry.source)
+    assert math.isclose(sum(w for w, _, _ in exact), 1.0)
+    p_no_action = sum(w for w, conds, _ in exact if any(c.kind in ("lose_time", "no_action") for c in conds))
+    rng = random.Random(5)
+    n = 4000
+    hits = 0
+    for _ in range(n):
+        app = apply_mechanics(entry.mechanics, stats, source=entry.source, rng=rng)
+        hits += any(c.kind in ("lose_time", "no_action") for c in app.conditions)
+    assert abs(hits / n - p_no_action) < 4 * math.sqrt(max(p_no_action * (1 - p_no_action), 1e-4) / n) + 1e-9
+
+
+def test_symmetric_duels_are_even_and_seeded_runs_repeat(tables: CombatTables) -> None:
+    a, b = fighter("a", 40, weapon="epee"), fighter("b", 40, weapon="epee")
+    _, tally = simulate(tables, a, b, 20_000, rng=random.Random(1))
+    low, high = wilson(tally.wins[0], tally.duels)
+    assert tally.duels == 20_000 and low < 0.5 * (1 - tally.draws / tally.duels) + 0.02 and high > 0.45
+    assert abs(tally.wins[0] - tally.wins[1]) < 5 * math.sqrt(tally.duels)
+    assert sum(tally.criticals[0].values()) > 0 and set(tally.criticals[0]) <= set(range(1, 16))
+    _, again = simulate(tables, a, b, 2_000, rng=random.Random(9))
+    _, same = simulate(tables, a, b, 2_000, rng=random.Random(9))
+    assert (again.wins, again.draws, again.rounds_total) == (same.wins, same.draws, same.rounds_total)
+
+
+def test_the_better_fighter_wins_more_and_sooner_with_combat_ws(tables: CombatTables) -> None:
+    a, b = fighter("a", 45), fighter("b", 30)
+    _, plain = simulate(tables, a, b, 10_000, options=Options(combat_ws=False), rng=random.Random(2))
+    _, ws = simulate(tables, a, b, 10_000, options=Options(combat_ws=True), rng=random.Random(2))
+    assert ws.wins[0] / ws.duels > plain.wins[0] / plain.duels > 0.5
+    assert ws.rounds_total / (ws.wins[0] + ws.wins[1]) < plain.rounds_total / (plain.wins[0] + plain.wins[1])
+
+
+def test_postures_come_from_the_core(tables: CombatTables) -> None:
+    defensive = DuelSimulator(tables, fighter("a", 40), fighter("b", 40, posture="defensive"))
+    assert defensive.hit_probability(1) == 0  # no attack in the defensive posture
+    suicidal = DuelSimulator(
+        tables, fighter("a", 40), fighter("b", 40, posture="suicidaire", posture_option="attaque")
+    )
+    assert suicidal.hit_probability(0) == Fraction(1, 2)  # no parry: every hit at 50 lands
+
+
+def test_bounded_in_time(tables: CombatTables) -> None:
+    sim = DuelSimulator(tables, fighter("a", 40), fighter("b", 40))
+    tally = sim.run(1_000_000, random.Random(1), deadline=0.0, clock=lambda: 1.0)
+    assert tally.stopped_by_time and tally.duels == 255
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(50, 100)
+    assert math.isclose(low, 0.4038, abs_tol=1e-3) and math.isclose(high, 0.5962, abs_tol=1e-3)
+    assert wilson(0, 0) == (0.0, 1.0)

@@ -1,0 +1,115 @@
+"""``/simuler`` use cases on real databases: profiles, characters, presets, bounds, rendering."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.config import Settings
+from bot.context import AppContext
+from bot.data_loading import load_all
+from bot.db.roll_log import RollLogWriter
+from bot.db.session import create_engine, create_sessionmaker, upgrade
+from bot.i18n import default_catalog
+from bot.rules.combat import CombatTables
+from bot.services import characters as characters_svc
+from bot.services import simulation as svc
+from bot.services.caller import Caller
+
+GUILD = 900
+FULL = "CC=45 CT=30 F=35 E=40 Ag=35 Int=30 FM=30 Soc=30"
+
+
+def caller(user_id: int, *, gm: bool = False, locale: str = "fr") -> Caller:
+    return Caller(user_id=user_id, guild_id=GUILD, channel_id=5, locale=locale, manage_guild=gm)
+
+
+GM, PLAYER = caller(1, gm=True), caller(2)
+
+
+@pytest.fixture
+async def ctx(database_url: str) -> AsyncIterator[AppContext]:
+    engine = create_engine(database_url)
+    await upgrade(engine)
+    try:
+        sessions = create_sessionmaker(engine)
+        yield AppContext(
+            settings=Settings(discord_token=None, database_url=database_url),
+            sessions=sessions,
+            catalog=default_catalog(),
+            rng=random.Random(7),
+            roll_log=RollLogWriter(sessions),
+            tables=load_all(),
+        )
+    finally:
+        await engine.dispose()
+
+
+def _result(reply: Any) -> dict[str, Any]:
+    assert not reply.is_error, reply.description
+    assert reply.result is not None
+    return dict(reply.result)
+
+
+def test_profiles_are_parsed_with_weapon_armour_and_dodge() -> None:
+    tables = CombatTables.from_documents({n: t.document for n, t in load_all().items()})
+    f = svc.parse_profile(tables, "CC=45 F=35 E=40 Ag=30 A=2 arme=epee armure=casque esquive=oui", "A")
+    assert f.characteristics["CC"] == 45 and f.characteristics["A"] == 2
+    assert (f.characteristics["BF"], f.characteristics["BE"]) == (3, 4)
+    assert f.weapon == "epee" and f.dodge_skill and f.armour
+    with pytest.raises(svc.SimulationRefusal) as err:
+        svc.parse_profile(tables, "CC=45 Foo=3", "A")
+    assert err.value.key == "simulation.error.profile_key"
+    with pytest.raises(svc.SimulationRefusal) as err:
+        svc.parse_profile(tables, "CC=45 arme=bazooka", "A")
+    assert err.value.key == "simulation.error.unknown_weapon"
+
+
+async def test_profiles_presets_and_characters(ctx: AppContext) -> None:
+    made = await characters_svc.create_character(ctx, PLAYER, name="Albert", stats=FULL)
+    assert not made.is_error, made.description
+    reply = await svc.simulate_duel(ctx, GM, a="Albert", b="Orque", duels=3000, rng=random.Random(1))
+    data = _result(reply)
+    assert data["origins"] == ["character", "preset"]
+    assert data["requested"] == 3000 and (data["duels"] == 3000 or data["stopped_by_time"])
+    a, b = data["sides"]
+    assert a["name"] == "Albert" and a["wins"] + b["wins"] + data["draws"] == data["duels"] > 0
+    low, high = a["win_ci95"]
+    assert low <= a["win_probability"] <= high
+    assert "IC 95 %" in (reply.fields[0].value if reply.fields else "")
+    profile = await svc.simulate_duel(
+        ctx,
+        caller(1, gm=True, locale="en-US"),
+        a="CC=30 arme=fauchon_messer_braquemart",
+        b="CC=30 arme=fauchon_messer_braquemart",
+        duels=2000,
+        combat_ws=False,
+        one_sided=True,
+        rng=random.Random(2),
+    )
+    data = _result(profile)
+    assert data["sides"][0]["hit_probability_exact"] == "213/1000"
+    assert data["options"]["combat_ws"] is False and "95 % CI" in profile.fields[0].value
+
+
+async def test_bounds_rights_and_errors(ctx: AppContext) -> None:
+    assert (await svc.simulate_duel(ctx, PLAYER, a="Orque", b="Troll", duels=10)).is_error
+    too_many = await svc.simulate_duel(ctx, GM, a="Orque", b="Troll", duels=svc.DUELS_MAX + 1)
+    assert too_many.is_error
+    unknown = await svc.simulate_duel(ctx, GM, a="Nobody", b="Troll", duels=10)
+    assert unknown.is_error and "Nobody" in (unknown.description or "")
+    bad = await svc.simulate_duel(ctx, GM, a="Orque", b="Troll", duels=10, posture_a="dancing")
+    assert bad.is_error
+    timed = await svc.simulate_duel(ctx, GM, a="Orque", b="Troll", duels=svc.DUELS_MAX, budget=0.3)
+    data = _result(timed)
+    assert data["stopped_by_time"] and 0 < data["duels"] < svc.DUELS_MAX
+    assert data["seconds"] < 2.0
+
+
+async def test_autocomplete_lists_characters_and_presets(ctx: AppContext) -> None:
+    await characters_svc.create_character(ctx, GM, name="Brunhilde", stats=FULL)
+    names = [value for _, value in await svc.side_choices(ctx, GM, "")]
+    assert "Brunhilde" in names and any("Troll" in n for n in names)
