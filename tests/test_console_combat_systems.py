@@ -12,10 +12,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
-V1_SCRIPT = """
+ALBERT = "CC:45 CT:40 F:3 E:4 B:8 I:40 A:2 Dex:35 Cd:30 Int:30 Cl:30 FM:30 Soc:30"
+V1_SCRIPT = f"""
 /config systeme systeme:v1 portee:canal
 /combat ouvrir nom:Escarmouche
-@alice /perso creer nom:Albert caracs:"CC:45 CT:40 F:3 E:4 B:8 I:40 A:2 Dex:35 Cd:30 Int:30 Cl:30 FM:30 Soc:30"
+@alice /perso creer nom:Albert caracs:"{ALBERT}"
 @alice /perso modifier competences:"Esquive:5"
 @alice /combat ajouter qui:Albert armes:"Épée +0, Bouclier bouclier" armure:tout:1
 /combat ajouter qui:"2 gobelins" caracs:"CC:25 CT:25 F:3 E:3 B:6 I:30 A:1 Dex:25" armes:Hache armure:corps:1
@@ -71,7 +72,9 @@ def test_a_v1_fight_through_the_console() -> None:
     attacks = [r for r in results if "attack" in r and "choice" not in r]
     first = attacks[0]["attack"]
     # CC 45, 37 → 73 reversed → body (56-80)
-    assert first["check"]["target"] == 45 and first["reversed_roll"] == 73 and first["location"]["id"] == "body"
+    assert (
+        first["check"]["target"] == 45 and first["reversed_roll"] == 73 and first["location"]["id"] == "body"
+    )
     hits = [r for r in results if "wound" in r]
     # 1d6 4 + F 3 = 7; − armour 1 − E 3 = 3; B 6 → 3
     assert hits[0]["damage"]["total"] == 7 and hits[0]["wound"]["net"] == 3

@@ -58,9 +58,19 @@ class ConfigCog(commands.Cog):
         await send_reply(interaction, reply)
 
     @config.command(name="gm", description="Set the GM role (GM commands, secret tests)")
-    @app_commands.describe(role="The role whose members are game masters")
-    async def gm(self, interaction: Interaction, role: discord.Role) -> None:
-        reply = await config_service.set_gm_role(ctx_of(interaction), caller_of(interaction), role_id=role.id)
+    @app_commands.describe(
+        role="The role whose members are game masters",
+        recipient="The GM who receives secret results by DM (default: you)",
+    )
+    async def gm(
+        self, interaction: Interaction, role: discord.Role, recipient: discord.User | None = None
+    ) -> None:
+        reply = await config_service.set_gm_role(
+            ctx_of(interaction),
+            caller_of(interaction),
+            role_id=role.id,
+            recipient_id=recipient.id if recipient else None,
+        )
         await send_reply(interaction, reply)
 
     @config.command(name="gm-channel", description="Set where secret results go (none: the owner's DMs)")

@@ -46,6 +46,8 @@ class GuildSettings(Base):
     ruleset: Mapped[str] = mapped_column(String(16), default="renove")
     gm_role_id: Mapped[int | None] = mapped_column(BigInteger, default=None)
     gm_channel_id: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    # The GM whose DMs receive secret results when no GM channel is set.
+    gm_user_id: Mapped[int | None] = mapped_column(BigInteger, default=None)
     locale: Mapped[str | None] = mapped_column(String(16), default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)

@@ -20,6 +20,7 @@ class ServerConfig:
     gm_role_id: int | None = None
     gm_channel_id: int | None = None
     locale: str | None = None
+    gm_user_id: int | None = None
 
 
 def _config(row: GuildSettings | None, guild_id: int) -> ServerConfig:
@@ -31,6 +32,7 @@ def _config(row: GuildSettings | None, guild_id: int) -> ServerConfig:
         gm_role_id=row.gm_role_id,
         gm_channel_id=row.gm_channel_id,
         locale=row.locale,
+        gm_user_id=row.gm_user_id,
     )
 
 
@@ -55,6 +57,7 @@ async def update_server_config(
     gm_role_id: int | None = None,
     gm_channel_id: int | None = None,
     clear_gm_channel: bool = False,
+    gm_user_id: int | None = None,
 ) -> ServerConfig:
     row = await _guild_row(session, guild_id)
     if ruleset is not None:
@@ -65,6 +68,8 @@ async def update_server_config(
         row.gm_channel_id = gm_channel_id
     if clear_gm_channel:
         row.gm_channel_id = None
+    if gm_user_id is not None:
+        row.gm_user_id = gm_user_id
     await session.flush()
     return _config(row, guild_id)
 

@@ -47,6 +47,8 @@ class SecretDestination:
 def secret_destination(config: ServerConfig | None, owner_id: int | None) -> SecretDestination:
     if config is not None and config.gm_channel_id is not None:
         return SecretDestination(channel_id=config.gm_channel_id)
+    if config is not None and config.gm_user_id is not None:
+        return SecretDestination(user_id=config.gm_user_id)
     return SecretDestination(user_id=owner_id)
 
 
@@ -140,7 +142,10 @@ async def set_ruleset(ctx: AppContext, caller: Caller, *, ruleset: str, scope: s
     )
 
 
-async def set_gm_role(ctx: AppContext, caller: Caller, *, role_id: int) -> Reply:
+async def set_gm_role(
+    ctx: AppContext, caller: Caller, *, role_id: int, recipient_id: int | None = None
+) -> Reply:
+    """Set the GM role; the GM who receives secret results by DM is ``recipient_id`` or the caller."""
     guild_id = caller.guild_id
     if guild_id is None:
         return _guild_only(ctx, caller)
@@ -150,12 +155,16 @@ async def set_gm_role(ctx: AppContext, caller: Caller, *, role_id: int) -> Reply
         # Changing the GM role takes the rights of the current GM role — or Manage Server.
         if not caller.is_gm(config):
             return _not_allowed(ctx, caller)
-        await update_server_config(session, guild_id, gm_role_id=role_id)
+        recipient = recipient_id or caller.user_id
+        await update_server_config(session, guild_id, gm_role_id=role_id, gm_user_id=recipient)
     return Reply(
-        description="✅ " + t(locale, "config.gm_role.set", role=f"<@&{role_id}>"),
+        description="✅ "
+        + t(locale, "config.gm_role.set", role=f"<@&{role_id}>")
+        + "\n"
+        + t(locale, "config.gm_user.set", user=f"<@{recipient}>"),
         colour=Colour.SUCCESS,
         kind="config",
-        result={"gm_role_id": role_id},
+        result={"gm_role_id": role_id, "gm_user_id": recipient},
     )
 
 

@@ -376,7 +376,7 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         "attack_roll": check.roll,
         "location": location,
         "ranged": ranged,
-        "rank": (doc.state.current_slot.value if doc.state.current_slot else 0),
+        "rank": int(doc.state.current_slot.value) if doc.state.current_slot else 0,
         "hand": hand,
         "round": doc.state.round,
         "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),

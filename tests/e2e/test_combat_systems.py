@@ -10,7 +10,9 @@ async def test_a_v1_fight_in_a_thread(emu: E2E) -> None:
     gm, alice = emu.user("gm"), emu.user("alice")
     await gm.slash("config systeme", systeme="v1", portee="canal")
     await alice.slash(
-        "perso creer", nom="Albert", caracs="CC:45 CT:40 F:3 E:4 B:8 I:40 A:2 Dex:35 Cd:30 Int:30 Cl:30 FM:30 Soc:30"
+        "perso creer",
+        nom="Albert",
+        caracs="CC:45 CT:40 F:3 E:4 B:8 I:40 A:2 Dex:35 Cd:30 Int:30 Cl:30 FM:30 Soc:30",
     )
     opened = await gm.slash("combat ouvrir", nom="Escarmouche", options="endurance:seuil")
     await opened.wait_followup()

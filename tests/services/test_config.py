@@ -9,7 +9,7 @@ import pytest
 
 from bot.config import Settings
 from bot.context import AppContext
-from bot.db.repositories import ServerConfig
+from bot.db.repositories import ServerConfig, get_server_config
 from bot.db.roll_log import RollLogWriter
 from bot.db.session import create_engine, create_sessionmaker, upgrade
 from bot.i18n import default_catalog
@@ -96,3 +96,19 @@ def test_secret_destination_rule() -> None:
     )
     assert svc.secret_destination(ServerConfig(GUILD), 9) == svc.SecretDestination(user_id=9)
     assert not svc.secret_destination(None, None).known
+
+
+def test_secret_results_go_to_the_gm_channel_then_the_recorded_gm_then_the_owner() -> None:
+    both = ServerConfig(GUILD, gm_channel_id=5, gm_user_id=7)
+    assert svc.secret_destination(both, 9) == svc.SecretDestination(channel_id=5)
+    assert svc.secret_destination(ServerConfig(GUILD, gm_user_id=7), 9) == svc.SecretDestination(user_id=7)
+
+
+async def test_setting_the_gm_role_records_who_receives_secret_results(ctx: AppContext) -> None:
+    reply = await svc.set_gm_role(ctx, GM, role_id=77)
+    assert reply.result is not None and reply.result["gm_user_id"] == GM.user_id
+    chosen = await svc.set_gm_role(ctx, caller(4, role_ids=frozenset({77})), role_id=77, recipient_id=42)
+    assert chosen.result is not None and chosen.result["gm_user_id"] == 42
+    async with ctx.sessions() as session:
+        config = await get_server_config(session, GUILD)
+    assert config.gm_user_id == 42

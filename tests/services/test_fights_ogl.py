@@ -1,0 +1,101 @@
+"""`ogl` fights through the fight service (seed 004): action ranks 1d10 + modifier (ties by DEX),
+the opposed attack and parry (both succeed → the higher roll wins), one reaction per attack, the
+critical at ⌊skill/10⌋ with maximum damage, and the minor / serious / major wounds of a location
+(HP from the sheet's shares) with the GM option for the major threshold."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.context import AppContext
+from bot.db.repositories import set_channel_ruleset
+from bot.services import fights as svc
+from bot.services.fights import AttackInput, DefenceRolls, NpcStats
+
+from .test_fights import CHANNEL, GM, GUILD, NoDice, ctx, ok
+
+__all__ = ["ctx"]
+
+# CON 12 + SIZ 12 → 12 HP: legs ⌈12/3⌉ = 4, abdomen 4, chest ⌈24/5⌉ = 5, arms 3, head 4
+BODY = "STR:13 CON:12 SIZ:12 INT:10 POW:10 DEX:14 CHA:10 Esquive:40"
+
+
+async def ogl_fight(ctx: AppContext, options: str | None = None) -> int:
+    async with ctx.sessions.begin() as session:
+        await set_channel_ruleset(session, GUILD, CHANNEL, "ogl")
+    fight_id = int(ok(await svc.open_fight(ctx, GM, name="Arène", options=options))["fight_id"])
+    ok(
+        await svc.add_combatants(
+            ctx, GM, who="Guerrier", stats=NpcStats(caracs=BODY, weapons="Épée 1d8+1 60%")
+        )
+    )
+    ok(
+        await svc.add_combatants(
+            ctx, GM, who="Cible", stats=NpcStats(caracs=BODY + " RA:2", weapons="Dague 1d4+1 50%")
+        )
+    )
+    return fight_id
+
+
+async def blow(ctx: AppContext, fight_id: int, roll: int, where: str, dice: str) -> dict[str, Any]:
+    ok(await svc.new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
+    hit = ok(
+        await svc.attack(
+            ctx,
+            GM,
+            AttackInput(
+                target="Cible", attacker="Guerrier", roll=roll, location=where, damage=dice, effects="2"
+            ),
+            rng=NoDice(),
+        )
+    )
+    return ok(await svc.defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=hit["seq"], rng=NoDice()))
+
+
+async def test_wound_levels_through_the_fight_service(ctx: AppContext) -> None:
+    fight_id = await ogl_fight(ctx)
+    # ranks: Guerrier 5 + 0 = 5, Cible 1 + 2 = 3
+    ok(await svc.new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
+    # parry: both succeed (30 ≤ 60, 45 ≤ 50) → the higher roll (45) wins
+    attack = ok(
+        await svc.attack(ctx, GM, AttackInput(target="Cible", attacker="Guerrier", roll=30, location="tete"))
+    )
+    parried = ok(
+        await svc.defend(
+            ctx, GM, choice="parer", fight_id=fight_id, seq=attack["seq"], rolls=DefenceRolls(roll=45)
+        )
+    )
+    assert parried["outcome"] == "defended"
+    # minor: head 4 HP, 1d8 3 + 1 = 4 → 0
+    minor = await blow(ctx, fight_id, 30, "tete", "3")
+    assert (
+        minor["damage"]["total"] == 4
+        and minor["wound"]["hp_after"] == 0
+        and minor["wound"]["level"] == "minor"
+    )
+    # serious: right arm 3 HP, 4 + 1 = 5 → −2: the arm is disabled
+    serious = await blow(ctx, fight_id, 30, "bras_d", "4")
+    assert serious["wound"]["hp_after"] == -2 and serious["wound"]["level"] == "serious"
+    assert "disabled" in [c["kind"] for c in serious["wound"]["conditions"]]
+    # critical (roll 5 ≤ ⌊60/10⌋ = 6): 1d8 + 1 at its maximum = 9; abdomen 4 → −5 < −4: major
+    major = await blow(ctx, fight_id, 5, "abdomen", "")
+    assert major["exchange"]["critical"] and major["damage"]["total"] == 9
+    assert major["wound"]["hp_after"] == -5 and major["wound"]["level"] == "major"
+    assert (
+        major["wound"]["endurance_tests"] == ["death", "unconscious"]
+        and major["wound"]["death_in_actions"] == 11
+    )
+    # exactly −HP stays serious by the seed: chest 5, 9 → −4 … then 1 more → −5 = −HP
+    chest = await blow(ctx, fight_id, 30, "poitrine", "8")
+    assert chest["wound"]["hp_after"] == -4 and chest["wound"]["level"] == "serious"
+    due = ok(await svc.roll_due_test(ctx, GM, who="Cible", roll=20))
+    assert due["check"]["target"] == 60 and due["check"]["success"]  # CON 12 × 5
+
+
+async def test_major_threshold_option(ctx: AppContext) -> None:
+    fight_id = await ogl_fight(ctx, options="majeure:au_plus")
+    # left leg 4 HP, 7 + 1 = 8 → −4 = −HP: major with RULES.md's reading
+    leg = await blow(ctx, fight_id, 30, "jambe_g", "7")
+    assert leg["wound"]["hp_after"] == -4 and leg["wound"]["level"] == "major"
+    nowhere = await svc.attack(ctx, GM, AttackInput(target="Guerrier", attacker="Cible", roll=30))
+    assert nowhere.reply.is_error and "localisation" in (nowhere.reply.description or "")
