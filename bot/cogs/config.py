@@ -73,7 +73,7 @@ class ConfigCog(commands.Cog):
         )
         await send_reply(interaction, reply)
 
-    @config.command(name="gm-channel", description="Set where secret results go (none: the owner's DMs)")
+    @config.command(name="gm-channel", description="Set where secret results go (none: the GM's DMs)")
     @app_commands.describe(channel="The GM's channel; leave empty to send secret results by DM")
     async def gm_channel(self, interaction: Interaction, channel: discord.TextChannel | None = None) -> None:
         reply = await config_service.set_gm_channel(
