@@ -88,7 +88,7 @@ class InterrogationForm(discord.ui.Modal):
 
 class InterrogationButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=re.compile(r"melee:interro:(?P<action>ask|torture|charm|close):(?P<id>\d{1,20})"),
+    template=re.compile(r"melee:interro:(?P<action>ask|torture|charm|close):(?P<id>\d{1,18})"),
 ):
     """Board buttons: question (Intimidation, + Torture, Charisme) with the active character, close."""
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import ChannelSettings, GuildSettings
+from bot.db.models import ChannelSettings, GuildSettings, utcnow
 
 RULESETS = ("renove", "v1", "d20", "ogl")
 DEFAULT_RULESET = "renove"
@@ -42,10 +44,19 @@ async def get_server_config(session: AsyncSession, guild_id: int) -> ServerConfi
 
 async def _guild_row(session: AsyncSession, guild_id: int) -> GuildSettings:
     row = await session.get(GuildSettings, guild_id)
-    if row is None:
-        row = GuildSettings(guild_id=guild_id, ruleset=DEFAULT_RULESET)
-        session.add(row)
-        await session.flush()
+    if row is not None:
+        return row
+    # Two first writes at once on a new server race on this insert: let the database settle it.
+    dialect = session.get_bind().dialect.name
+    insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+    now = utcnow()
+    await session.execute(
+        insert(GuildSettings)
+        .values(guild_id=guild_id, ruleset=DEFAULT_RULESET, created_at=now, updated_at=now, version=1)
+        .on_conflict_do_nothing(index_elements=["guild_id"])
+    )
+    row = await session.get(GuildSettings, guild_id)
+    assert row is not None
     return row
 
 

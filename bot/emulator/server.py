@@ -101,11 +101,12 @@ class Body:
 
 def json_response(data: Any, status: int = 200) -> web.Response:
     # Exactly "application/json": discord.py compares the header with ==.
-    return web.Response(
-        status=status,
-        body=json.dumps(data, ensure_ascii=False).encode(),
-        headers={"Content-Type": "application/json"},
-    )
+    headers = {"Content-Type": "application/json"}
+    if status == 429:
+        # Discord's rate limits come through its proxy; discord.py treats a 429 without `Via`
+        # as a Cloudflare ban and does not retry it.
+        headers["Via"] = "1.1 google"
+    return web.Response(status=status, body=json.dumps(data, ensure_ascii=False).encode(), headers=headers)
 
 
 Handler = Callable[[web.Request, Body], Awaitable[Any]]

@@ -319,6 +319,10 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval of a proportion (95 % by default)."""
     if n <= 0:
         return 0.0, 1.0
+    if successes <= 0:
+        return 0.0, min(1.0, z * z / (n + z * z))
+    if successes >= n:
+        return max(0.0, n / (n + z * z)), 1.0
     p = successes / n
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
@@ -459,6 +463,7 @@ class DuelSimulator:
         self._effects: dict[tuple[Any, ...], _Dist] = {}
         self._pending: dict[tuple[Any, ...], _Dist] = {}
         self._horizons: dict[int, int] = {}
+        self._bands: dict[tuple[int, int, int, int], dict[int, int]] = {}
         self._quiet_next: dict[int, int] = {}
         self.dead_id = self._cid(Condition("dead", "simulation", until="permanent"))
         self.start: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
@@ -706,12 +711,23 @@ class DuelSimulator:
             self._sigs[key] = cached
             return cached
         groups: dict[Any, list[Any]] = {}
+        by_class: dict[tuple[Any, ...], AttackResult] = {}
         for r in _D100:
+            # A melee attack depends on its roll only through the renove result of that roll (and a
+            # natural roll's number): one resolve_attack per class of rolls, the others share it.
+            check = renove.result_from_roll(target, (), r) if target is not None else None
+            cls = (
+                (check.success, check.critical_success, check.critical_failure, check.degrees)
+                + ((r,) if check.critical_success else ())
+                if check is not None
+                else (r,)
+            )
             try:
-                res = resolve_attack(self.tables, request, attack_roll=r)
+                res = by_class.get(cls) or resolve_attack(self.tables, request, attack_roll=r)
             except RefusedError:
                 self._sigs[key] = self._sigs[shared] = [(100, None)]
                 return self._sigs[key]
+            by_class[cls] = res
             if not res.hit:
                 sig: Any = None
             else:
@@ -897,7 +913,7 @@ class DuelSimulator:
         zone = res.zone or "corps"
         layers = victim.armour.get(zone, ())
         merged: dict[int, float] = {}
-        bands: dict[tuple[int, int], dict[int, int]] = {}
+        bands = self._bands
         for w_die, die in self._dice(side, res):
             vs_parry = damage_to_parry_implement(
                 self.tables, die, weapon, parry_weapon, attacker_bf=ea.bf, attack=res
@@ -915,7 +931,7 @@ class DuelSimulator:
                     coverage_rolls=rolls,
                     wear=False,
                 ).total
-                taken = bands.get((vs_parry, failed))
+                taken = bands.get((ea.f, eb.f, vs_parry, failed))
                 if taken is None:
                     taken = {}
                     for s in _D100:
@@ -928,7 +944,7 @@ class DuelSimulator:
                             side_effect_roll=s,
                         )
                         taken[effect.damage_taken] = taken.get(effect.damage_taken, 0) + 1
-                    bands[(vs_parry, failed)] = taken
+                    bands[(ea.f, eb.f, vs_parry, failed)] = taken
                 for dmg, n in taken.items():
                     for w_crit, value in self._criticals(side, zone, dmg):
                         merged[value] = merged.get(value, 0.0) + w_die * w_cov * n / 100 * w_crit
@@ -1106,7 +1122,7 @@ class DuelSimulator:
         dead_id = self.dead_id
         done = 0
         for done in range(1, duels + 1):
-            if deadline is not None and done & 255 == 0 and clock() > deadline:
+            if deadline is not None and clock() > deadline:
                 done -= 1
                 tally.stopped_by_time = True
                 break
@@ -1115,6 +1131,9 @@ class DuelSimulator:
             rounds = 0
             winner = -1
             while True:
+                if deadline is not None and rounds and clock() > deadline:
+                    winner = -2  # abandoned: the time is up
+                    break
                 ia = info_a.get(states[0]) or info(0, states[0])
                 ib = info_b.get(states[1]) or info(1, states[1])
                 model = rounds_cache.get((ia[0], ib[0])) or self.round_model(ia[0], ib[0])
@@ -1198,6 +1217,10 @@ class DuelSimulator:
                     break
                 if rounds >= max_rounds:
                     break
+            if winner == -2:
+                done -= 1
+                tally.stopped_by_time = True
+                break
             for side in (0, 1):
                 if first_hit[side]:
                     first_sum[side] += first_hit[side]

@@ -48,3 +48,4 @@ async def test_a_v1_fight_in_a_thread(emu: E2E) -> None:
     )
     ended = await gm.slash("combat fin", channel=thread)
     assert "Escarmouche" in ended.embed["title"]
+    await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")

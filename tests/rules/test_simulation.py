@@ -146,10 +146,35 @@ def test_postures_come_from_the_core(tables: CombatTables) -> None:
 def test_bounded_in_time(tables: CombatTables) -> None:
     sim = DuelSimulator(tables, fighter("a", 40), fighter("b", 40))
     tally = sim.run(1_000_000, random.Random(1), deadline=0.0, clock=lambda: 1.0)
-    assert tally.stopped_by_time and tally.duels == 255
+    assert tally.stopped_by_time and tally.duels == 0
 
 
 def test_wilson_interval() -> None:
     low, high = wilson(50, 100)
     assert math.isclose(low, 0.4038, abs_tol=1e-3) and math.isclose(high, 0.5962, abs_tol=1e-3)
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("cc_a", "cc_b", "weapon"), [(45, 30, "epee"), (5, 90, "dague"), (95, 20, "morgenstern")]
+)
+def test_attack_roll_classes_match_the_100_rolls(
+    tables: CombatTables, cc_a: int, cc_b: int, weapon: str
+) -> None:
+    """The sampler calls resolve_attack once per class of renove results: same groups as 100 calls."""
+    from bot.rules.combat import AttackRequest, resolve_attack
+
+    sim = DuelSimulator(tables, fighter("a", cc_a, weapon=weapon), fighter("b", cc_b))
+    ea = sim._effs[sim.info(0, ())[0]]
+    eb = sim._effs[sim.info(1, ())[0]]
+    fast = {
+        (None if r is None else (r.zone, r.natural, r.cannot_parry)): n
+        for n, r in sim._signatures(0, ea, eb, 1)
+    }
+    request = AttackRequest(tables.weapon(weapon), cc_a, cc_b)
+    full: dict[object, int] = {}
+    for roll in range(1, 101):
+        res = resolve_attack(tables, request, attack_roll=roll)
+        k = None if not res.hit else (res.zone, res.natural, res.cannot_parry)
+        full[k] = full.get(k, 0) + 1
+    assert fast == full
