@@ -11,6 +11,7 @@ from bot.rules.dice import DiceError, ManualDice, RollResult, roll
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
 from bot.ui.reply import Colour, Field, Reply, error_reply
+from bot.ui.text import user_text
 
 MANUAL_DICE_MAX = 1000
 _MANUAL_SPLIT = re.compile(r"[\s,;]+")
@@ -48,7 +49,7 @@ def dice_error_reply(ctx: AppContext, locale: str, error: DiceError, expression:
 
 def _describe(ctx: AppContext, locale: str, result: RollResult, *, manual: bool) -> Reply:
     t = ctx.catalog.t
-    title = result.label or result.expression
+    title = user_text(result.label) if result.label else user_text(result.expression)
     fields = [Field(name=t(locale, "rolls.total"), value=f"**{result.total}**", inline=True)]
     if result.successes is not None:
         fields.append(Field(name=t(locale, "rolls.successes"), value=str(result.successes), inline=True))

@@ -102,10 +102,6 @@ async def test_user_text_never_mentions_everyone_or_roles(tmp_path: Path) -> Non
 MARKDOWN = "Hey **gras** `code` ||spoil|| __sous__ ~~barré~~"
 
 
-@pytest.mark.xfail(
-    reason="reported to the lead: /roll puts the user's label in the embed title without escaping markdown",
-    strict=False,
-)
 async def test_user_text_in_embeds_is_escaped(tmp_path: Path) -> None:
     async with running(tmp_path) as table:
         alice = table.user("alice")

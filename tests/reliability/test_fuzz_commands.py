@@ -235,22 +235,10 @@ FORGED_IDS = [
 # Problems found by this test and reported to the lead (owner in brackets); they are shown as
 # warnings, not failures, until fixed. Remove an entry once its fix lands: the test then guards it.
 KNOWN_BUGS = [
-    # [characters] DeleteCharacterButton's template accepts 20 digits: ids past SQLite's 64-bit
-    # INTEGER raise OverflowError in the callback, the click gets no answer.
-    r"^click melee:perso:del:N:N: no answer",
-    # [flows] the same with the chase (and interrogation) buttons' session ids (the app's watchdog
-    # now answers them with the generic "unexpected error").
-    r"^click melee:(chase|interro):\w+:N: (no answer|the 'unexpected error' answer)",
     # [simulation] /simulate shows its refusals (unknown side…) to the whole channel, not ephemerally.
     r"^/simulate: an error shown to the whole channel",
-    # [config] two first writes at once race on guild_settings' insert (IntegrityError).
-    r"^/config [\w-]+: the 'unexpected error' answer",
 ]
-KNOWN_LOGS = [
-    r"Ignoring exception in dynamic item callback for <(DeleteCharacterButton|ChaseButton|Interro\w*)"
-    r"[\s\S]*OverflowError: Python int too large to convert to SQLite INTEGER",
-    r"unexpected error in /config[\s\S]*UNIQUE constraint failed: guild_settings\.guild_id",
-]
+KNOWN_LOGS: list[str] = []
 
 # -- strategies built from the synced tree -------------------------------------------------------
 
