@@ -429,6 +429,7 @@ class CombatCog(commands.Cog):
         roll="The parry or dodge d100",
         side_effect="The parry side-effect d100",
         tests="d100s for the side effect's tests (Ag …)",
+        situation="Defence situations (def_boue_pluie …)",
     )
     @app_commands.choices(choice=DEFENCES)
     async def defend(
@@ -439,13 +440,14 @@ class CombatCog(commands.Cog):
         roll: app_commands.Range[int, 0, 100] | None = None,
         side_effect: app_commands.Range[int, 0, 100] | None = None,
         tests: app_commands.Range[str, 1, 40] | None = None,
+        situation: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
         result = await service.defend(
             ctx_of(interaction),
             caller_of(interaction),
             choice=choice,
             seq=attack,
-            rolls=DefenceRolls(roll=roll, side_effect=side_effect, tests=tests),
+            rolls=DefenceRolls(roll=roll, side_effect=side_effect, tests=tests, situation=situation),
         )
         await answer(interaction, result)
 

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from bot.app import MeleeBot
 
 TEXT_MAX = 500
+Text = app_commands.Range[str, 1, TEXT_MAX]
 
 
 @app_commands.guild_only()
@@ -44,9 +45,9 @@ class TavernCog(commands.Cog):
     async def armwrestling(
         self,
         interaction: Interaction,
-        players: app_commands.Range[str, 1, TEXT_MAX],
+        players: Text,
         full: bool = False,
-        dice: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        dice: Text | None = None,
     ) -> None:
         await self._play(interaction, "arm_wrestling", players, dice, full)
 
@@ -61,9 +62,9 @@ class TavernCog(commands.Cog):
     async def cards(
         self,
         interaction: Interaction,
-        players: app_commands.Range[str, 1, TEXT_MAX],
+        players: Text,
         full: bool = False,
-        dice: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        dice: Text | None = None,
     ) -> None:
         await self._play(interaction, "cards", players, dice, full)
 
@@ -78,9 +79,9 @@ class TavernCog(commands.Cog):
     async def dice(
         self,
         interaction: Interaction,
-        players: app_commands.Range[str, 1, TEXT_MAX],
+        players: Text,
         full: bool = False,
-        dice: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        dice: Text | None = None,
     ) -> None:
         await self._play(interaction, "dice", players, dice, full)
 
@@ -92,8 +93,8 @@ class TavernCog(commands.Cog):
     async def drinking(
         self,
         interaction: Interaction,
-        players: app_commands.Range[str, 1, TEXT_MAX],
-        dice: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        players: Text,
+        dice: Text | None = None,
     ) -> None:
         await self._play(interaction, "drinking", players, dice, False)
 
@@ -105,8 +106,8 @@ class TavernCog(commands.Cog):
     async def knives(
         self,
         interaction: Interaction,
-        players: app_commands.Range[str, 1, TEXT_MAX],
-        dice: app_commands.Range[str, 1, TEXT_MAX] | None = None,
+        players: Text,
+        dice: Text | None = None,
     ) -> None:
         await self._play(interaction, "knives", players, dice, False)
 

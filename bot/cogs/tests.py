@@ -29,6 +29,9 @@ LABEL_MAX = 100
 
 Mod = app_commands.Range[int, svc.MODIFIER_MIN, svc.MODIFIER_MAX]
 Attempts = app_commands.Range[int, 1, svc.ATTEMPTS_MAX]
+Name = app_commands.Range[str, 1, NAME_MAX]
+Rolls = app_commands.Range[str, 1, ROLLS_MAX]
+Label = app_commands.Range[str, 1, LABEL_MAX]
 
 DIFFICULTY_CHOICES = [
     # Values are the ids of data/d20_difficulty.json.
@@ -137,14 +140,14 @@ class TestsCog(commands.Cog):
     async def test(
         self,
         interaction: Interaction,
-        target: app_commands.Range[str, 1, NAME_MAX] | None = None,
-        skill: app_commands.Range[str, 1, NAME_MAX] | None = None,
+        target: Name | None = None,
+        skill: Name | None = None,
         modifier: Mod = 0,
         difficulty: app_commands.Choice[str] | None = None,
         roll: app_commands.Range[int, 0, 100] | None = None,
-        label: app_commands.Range[str, 1, LABEL_MAX] | None = None,
+        label: Label | None = None,
         lenient: bool = False,
-        action: app_commands.Range[str, 1, NAME_MAX] | None = None,
+        action: Name | None = None,
         simultaneous: app_commands.Range[int, 1, 4] = 1,
         wounds: app_commands.Range[int, 0, 100] = 0,
         secret: bool | None = None,
@@ -186,13 +189,13 @@ class TestsCog(commands.Cog):
         interaction: Interaction,
         side_a: app_commands.Range[str, 1, NAME_MAX + 10],
         side_b: app_commands.Range[str, 1, NAME_MAX + 10],
-        skill_a: app_commands.Range[str, 1, NAME_MAX] | None = None,
-        skill_b: app_commands.Range[str, 1, NAME_MAX] | None = None,
+        skill_a: Name | None = None,
+        skill_b: Name | None = None,
         modifier_a: Mod = 0,
         modifier_b: Mod = 0,
-        rolls_a: app_commands.Range[str, 1, ROLLS_MAX] | None = None,
-        rolls_b: app_commands.Range[str, 1, ROLLS_MAX] | None = None,
-        label: app_commands.Range[str, 1, LABEL_MAX] | None = None,
+        rolls_a: Rolls | None = None,
+        rolls_b: Rolls | None = None,
+        label: Label | None = None,
     ) -> None:
         request = svc.OpposeRequest(
             side_a=side_a,
@@ -225,12 +228,12 @@ class TestsCog(commands.Cog):
         interaction: Interaction,
         side_a: app_commands.Range[str, 1, SIDE_MAX],
         side_b: app_commands.Range[str, 1, SIDE_MAX],
-        skill_a: app_commands.Range[str, 1, NAME_MAX] | None = None,
-        skill_b: app_commands.Range[str, 1, NAME_MAX] | None = None,
+        skill_a: Name | None = None,
+        skill_b: Name | None = None,
         modifier_a: Mod = 0,
         modifier_b: Mod = 0,
-        rolls: app_commands.Range[str, 1, ROLLS_MAX] | None = None,
-        label: app_commands.Range[str, 1, LABEL_MAX] | None = None,
+        rolls: Rolls | None = None,
+        label: Label | None = None,
     ) -> None:
         request = svc.GroupRequest(
             side_a=side_a,
@@ -263,16 +266,16 @@ class TestsCog(commands.Cog):
     async def extended(
         self,
         interaction: Interaction,
-        target: app_commands.Range[str, 1, NAME_MAX] | None = None,
-        skill: app_commands.Range[str, 1, NAME_MAX] | None = None,
+        target: Name | None = None,
+        skill: Name | None = None,
         attempts: Attempts | None = None,
         successes: Attempts | None = None,
         time: app_commands.Range[int, 1, 9999] | None = None,
         unit: app_commands.Choice[str] | None = None,
         modifier: Mod = 0,
-        rolls: app_commands.Range[str, 1, ROLLS_MAX] | None = None,
+        rolls: Rolls | None = None,
         step: bool = False,
-        label: app_commands.Range[str, 1, LABEL_MAX] | None = None,
+        label: Label | None = None,
     ) -> None:
         request = svc.ExtendedRequest(
             carac=target,

@@ -76,7 +76,7 @@ from bot.rules.combat import apply_mechanics as core_apply_mechanics
 from bot.rules.combat.attack import attack_modifiers
 from bot.rules.combat.damage import DamageDie
 from bot.rules.combat.effects import ROUND_UNITS
-from bot.rules.combat.tables import Mechanic
+from bot.rules.combat.tables import CriticalEntry, Mechanic
 from bot.rules.random_source import RandomSource
 
 T = TypeVar("T")
@@ -464,6 +464,7 @@ class DuelSimulator:
         self._pending: dict[tuple[Any, ...], _Dist] = {}
         self._horizons: dict[int, int] = {}
         self._bands: dict[tuple[int, int, int, int], dict[int, int]] = {}
+        self._entries: dict[tuple[int, int, str], tuple[CriticalEntry, set[str]]] = {}
         self._quiet_next: dict[int, int] = {}
         self.dead_id = self._cid(Condition("dead", "simulation", until="permanent"))
         self.start: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
@@ -648,9 +649,13 @@ class DuelSimulator:
             return hit
         if len(self._effects) > 200_000:
             self._effects.clear()
-        kind = self.tables.weapon(self.fighters[1 - victim].weapon).critical_kind
-        entry = self.tables.critical(kind, zone, value)
-        tested = _tested(entry.mechanics)
+        entry_key = (victim, value, zone)
+        known = self._entries.get(entry_key)
+        if known is None:
+            kind = self.tables.weapon(self.fighters[1 - victim].weapon).critical_kind
+            entry = self.tables.critical(kind, zone, value)
+            known = self._entries[entry_key] = (entry, _tested(entry.mechanics))
+        entry, tested = known
         projection = self._test_projection(state, tested)
         key = (victim, value, zone, projection)
         dist = self._effects.get(key)

@@ -10,7 +10,7 @@ import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -52,7 +52,8 @@ from bot.rules.sheets import (
     sheet_for,
 )
 from bot.services.caller import Caller
-from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply, error_reply
+from bot.services.errors import UserError, refusal_reply, user_error_reply
+from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply
 
 __all__ = [
     "IMPORT_MAX_BYTES",
@@ -84,14 +85,11 @@ PROBLEMS_SHOWN: Final = 20
 HISTORY_MAX: Final = 25
 DELETE_PREFIX: Final = "melee:perso:del"
 
+_T = TypeVar("_T")
 
-class Refusal(Exception):
-    """A use case refused: the catalogue key and its parameters."""
 
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
+class Refusal(UserError):
+    """A character use case refused (shown as an ephemeral error, nothing written)."""
 
 
 # -- running a use case ----------------------------------------------------------------------
@@ -107,34 +105,32 @@ def _problems_reply(ctx: AppContext, locale: str, problems: list[Problem], *, in
         lines.append(t(locale, "characters.error.more_problems", count=len(problems) - PROBLEMS_SHOWN))
     ruleset = next((str(p.params["ruleset"]) for p in problems if p.params.get("ruleset") in RULESETS), None)
     hint_key = f"characters.hint.stats_{ruleset}" if ruleset else "characters.hint.stats"
-    reply = error_reply(
-        t(locale, intro, count=len(problems)) + "\n" + "\n".join(lines), hint=t(locale, hint_key)
-    )
+    reply = user_error_reply(ctx, locale, UserError(intro, count=len(problems)), hint=hint_key, details=lines)
     payload = dict(reply.result or {})
     payload["problems"] = [p.key for p in problems]
     return replace(reply, result=payload)
 
 
 async def _run(ctx: AppContext, caller: Caller, work: Work) -> Reply:
-    t, locale = ctx.catalog.t, caller.locale
+    locale = caller.locale
     if caller.guild_id is None:
-        return error_reply(t(locale, "characters.error.guild_only"))
+        return refusal_reply(ctx, locale, "characters.error.guild_only")
     guild_id = caller.guild_id
     try:
         async with ctx.sessions.begin() as session:
             config = await get_server_config(session, guild_id)
             return await work(session, config)
     except Refusal as exc:
-        return error_reply(t(locale, exc.key, **exc.params))
+        return user_error_reply(ctx, locale, exc)
     except SheetError as exc:
         intro = "characters.error.problems" if len(exc.problems) > 1 else "characters.error.problem"
         return _problems_reply(ctx, locale, exc.problems, intro=intro)
     except StaleDataError:
-        return error_reply(t(locale, "characters.error.stale"))
+        return refusal_reply(ctx, locale, "characters.error.stale")
     except IntegrityError:
-        return error_reply(t(locale, "characters.error.conflict"))
+        return refusal_reply(ctx, locale, "characters.error.conflict")
     except OperationalError:
-        return error_reply(t(locale, "common.error.retry"))
+        return refusal_reply(ctx, locale, "common.error.retry")
 
 
 def _guild(caller: Caller) -> int:
@@ -404,6 +400,35 @@ async def show_character(ctx: AppContext, caller: Caller, *, name: str | None = 
     return await _run(ctx, caller, work)
 
 
+def _given(text: str | None) -> bool:
+    """An option the user filled in (not missing, not blank)."""
+    return text is not None and bool(text.strip())
+
+
+def _checked(problems: list[Problem], text: str | None, change: Callable[[str], _T], unchanged: _T) -> _T:
+    """``change(text)`` when the option is given; its problems go to ``problems``, keeping ``unchanged``."""
+    if text is None or not text.strip():
+        return unchanged
+    try:
+        return change(text)
+    except SheetError as exc:
+        problems.extend(exc.problems)
+        return unchanged
+
+
+def _private_sheet(ctx: AppContext, locale: str, row: Character, *, title_key: str) -> Reply:
+    return replace(sheet_reply(ctx, locale, repo.to_sheet(row), title_key=title_key), ephemeral=True)
+
+
+async def _save(
+    ctx: AppContext, locale: str, session: AsyncSession, row: Character, data: SheetData, *, title_key: str
+) -> Reply:
+    """Write the changed sheet and show it to the caller alone."""
+    repo.write_data(row, data)
+    await session.flush()
+    return _private_sheet(ctx, locale, row, title_key=title_key)
+
+
 async def edit_character(
     ctx: AppContext,
     caller: Caller,
@@ -418,61 +443,48 @@ async def edit_character(
 ) -> Reply:
     """Set or adjust (``PF:-1``) characteristics, skills, talents, conditions, notes, the name."""
     locale = caller.locale
-    if not any(x is not None and x.strip() for x in (stats, skills, talents, conditions, notes, new_name)):
-        return error_reply(
-            ctx.catalog.t(locale, "characters.edit.nothing"),
-            hint=ctx.catalog.t(locale, "characters.hint.stats"),
-        )
+    if not any(_given(x) for x in (stats, skills, talents, conditions, notes, new_name)):
+        return refusal_reply(ctx, locale, "characters.edit.nothing", hint="characters.hint.stats")
 
     async def work(session: AsyncSession, config: ServerConfig) -> Reply:
         row = await _target(session, caller, config, name)
         data = repo.to_sheet(row).data()
         problems: list[Problem] = []
-        characteristics = data.characteristics
-        new_skills, new_innate = data.skills, data.skill_innate
-        new_talents, new_conditions = data.talents, data.conditions
-        renamed = data.name
-        text_notes = data.notes
         # Each part is checked independently so the user sees every problem at once.
-        if stats and stats.strip():
-            try:
-                characteristics = apply_stat_changes(data.ruleset, data.characteristics, parse_pairs(stats))
-            except SheetError as exc:
-                problems.extend(exc.problems)
-        if skills and skills.strip():
-            try:
-                new_skills, new_innate = apply_skill_changes(
-                    data.ruleset, data.skills, data.skill_innate, parse_pairs(skills)
-                )
-            except SheetError as exc:
-                problems.extend(exc.problems)
-        if talents and talents.strip():
-            try:
-                new_talents = apply_list_changes(
-                    data.talents,
-                    *parse_list(talents),
-                    item_max=TALENT_MAX,
-                    count_max=TALENTS_MAX,
-                    kind="talent",
-                )
-            except SheetError as exc:
-                problems.extend(exc.problems)
-        if conditions and conditions.strip():
-            try:
-                new_conditions = apply_list_changes(
-                    data.conditions,
-                    *parse_list(conditions),
-                    item_max=CONDITION_MAX,
-                    count_max=CONDITIONS_MAX,
-                    kind="condition",
-                )
-            except SheetError as exc:
-                problems.extend(exc.problems)
-        if new_name and new_name.strip():
-            try:
-                renamed = check_name(new_name)
-            except SheetError as exc:
-                problems.extend(exc.problems)
+        characteristics = _checked(
+            problems,
+            stats,
+            lambda text: apply_stat_changes(data.ruleset, data.characteristics, parse_pairs(text)),
+            data.characteristics,
+        )
+        new_skills, new_innate = _checked(
+            problems,
+            skills,
+            lambda text: apply_skill_changes(data.ruleset, data.skills, data.skill_innate, parse_pairs(text)),
+            (data.skills, data.skill_innate),
+        )
+        new_talents = _checked(
+            problems,
+            talents,
+            lambda text: apply_list_changes(
+                data.talents, *parse_list(text), item_max=TALENT_MAX, count_max=TALENTS_MAX, kind="talent"
+            ),
+            data.talents,
+        )
+        new_conditions = _checked(
+            problems,
+            conditions,
+            lambda text: apply_list_changes(
+                data.conditions,
+                *parse_list(text),
+                item_max=CONDITION_MAX,
+                count_max=CONDITIONS_MAX,
+                kind="condition",
+            ),
+            data.conditions,
+        )
+        renamed = _checked(problems, new_name, check_name, data.name)
+        text_notes = data.notes
         if notes is not None and notes.strip():
             text_notes = "" if notes.strip() == "-" else notes.strip()
             if len(text_notes) > NOTES_MAX:
@@ -481,22 +493,17 @@ async def edit_character(
             raise SheetError(problems)
         if renamed != data.name and await repo.name_taken(session, row.guild_id, renamed, except_id=row.id):
             raise Refusal("characters.error.name_taken", name=renamed)
-        repo.write_data(
-            row,
-            replace(
-                data,
-                name=renamed,
-                characteristics=characteristics,
-                skills=new_skills,
-                skill_innate=new_innate,
-                talents=new_talents,
-                conditions=new_conditions,
-                notes=text_notes,
-            ),
+        changed = replace(
+            data,
+            name=renamed,
+            characteristics=characteristics,
+            skills=new_skills,
+            skill_innate=new_innate,
+            talents=new_talents,
+            conditions=new_conditions,
+            notes=text_notes,
         )
-        await session.flush()
-        reply = sheet_reply(ctx, locale, repo.to_sheet(row), title_key="characters.edited")
-        return replace(reply, ephemeral=True)
+        return await _save(ctx, locale, session, row, changed, title_key="characters.edited")
 
     return await _run(ctx, caller, work)
 
@@ -511,8 +518,8 @@ async def equip_character(
     remove: str | None = None,
 ) -> Reply:
     locale = caller.locale
-    if not any(x and x.strip() for x in (weapon, armour, remove)):
-        return error_reply(ctx.catalog.t(locale, "characters.equip.nothing"))
+    if not any(_given(x) for x in (weapon, armour, remove)):
+        return refusal_reply(ctx, locale, "characters.equip.nothing")
 
     async def work(session: AsyncSession, config: ServerConfig) -> Reply:
         row = await _target(session, caller, config, name)
@@ -544,10 +551,8 @@ async def equip_character(
             if len(armours) >= ARMOUR_MAX:
                 raise Refusal("characters.equip.too_many_armour", max=ARMOUR_MAX)
             armours.append(item.id)
-        repo.write_data(row, replace(data, weapons=weapons, armour=armours))
-        await session.flush()
-        reply = sheet_reply(ctx, locale, repo.to_sheet(row), title_key="characters.equipped")
-        return replace(reply, ephemeral=True)
+        changed = replace(data, weapons=weapons, armour=armours)
+        return await _save(ctx, locale, session, row, changed, title_key="characters.equipped")
 
     return await _run(ctx, caller, work)
 
@@ -734,16 +739,16 @@ async def import_character(
     """Validate an exported JSON sheet and create it; every problem listed, nothing half-written."""
     t, locale = ctx.catalog.t, caller.locale
     if size > IMPORT_MAX_BYTES or (content is not None and len(content) > IMPORT_MAX_BYTES):
-        return error_reply(t(locale, "characters.import.too_big", max=IMPORT_MAX_BYTES // 1024))
+        return refusal_reply(ctx, locale, "characters.import.too_big", max=IMPORT_MAX_BYTES // 1024)
     if content is None:
-        return error_reply(t(locale, "characters.import.unreadable"))
+        return refusal_reply(ctx, locale, "characters.import.unreadable")
     try:
         document = json.loads(content.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        return error_reply(t(locale, "characters.import.not_utf8", file=filename[:60]))
+        return refusal_reply(ctx, locale, "characters.import.not_utf8", file=filename[:60])
     except json.JSONDecodeError as exc:
-        return error_reply(
-            t(locale, "characters.import.bad_json", file=filename[:60], line=exc.lineno, column=exc.colno)
+        return refusal_reply(
+            ctx, locale, "characters.import.bad_json", file=filename[:60], line=exc.lineno, column=exc.colno
         )
 
     async def work(session: AsyncSession, config: ServerConfig) -> Reply:
@@ -754,8 +759,7 @@ async def import_character(
         if problems:
             raise SheetError(problems)
         row = await _insert(session, caller, config, data)
-        reply = sheet_reply(ctx, locale, repo.to_sheet(row), title_key="characters.imported")
-        return replace(reply, ephemeral=True)
+        return _private_sheet(ctx, locale, row, title_key="characters.imported")
 
     reply = await _run(ctx, caller, work)
     if reply.is_error and reply.result and reply.result.get("problems"):

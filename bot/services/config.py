@@ -24,8 +24,9 @@ from bot.db.repositories import (
     update_server_config,
 )
 from bot.services.caller import Caller
+from bot.services.errors import refusal_reply
 from bot.ui.checks_render import ruleset_name
-from bot.ui.reply import Colour, Field, Reply, error_reply
+from bot.ui.reply import Colour, Field, Reply
 
 SCOPE_SERVER = "server"
 SCOPE_CHANNEL = "channel"
@@ -53,11 +54,11 @@ def secret_destination(config: ServerConfig | None, owner_id: int | None) -> Sec
 
 
 def _guild_only(ctx: AppContext, caller: Caller) -> Reply:
-    return error_reply(ctx.catalog.t(caller.locale, "config.error.guild_only"))
+    return refusal_reply(ctx, caller.locale, "config.error.guild_only")
 
 
 def _not_allowed(ctx: AppContext, caller: Caller) -> Reply:
-    return error_reply(ctx.catalog.t(caller.locale, "config.error.not_gm"))
+    return refusal_reply(ctx, caller.locale, "config.error.not_gm")
 
 
 async def show_config(ctx: AppContext, caller: Caller) -> Reply:
@@ -112,11 +113,11 @@ async def set_ruleset(ctx: AppContext, caller: Caller, *, ruleset: str, scope: s
         return _guild_only(ctx, caller)
     t, locale = ctx.catalog.t, caller.locale
     if ruleset not in RULESETS:
-        return error_reply(
-            t(locale, "config.error.unknown_ruleset", ruleset=ruleset[:20], choices=", ".join(RULESETS))
+        return refusal_reply(
+            ctx, locale, "config.error.unknown_ruleset", ruleset=ruleset[:20], choices=", ".join(RULESETS)
         )
     if scope not in SCOPES:
-        return error_reply(t(locale, "config.error.unknown_scope"))
+        return refusal_reply(ctx, locale, "config.error.unknown_scope")
     if scope == SCOPE_CHANNEL and caller.channel_id is None:
         return _guild_only(ctx, caller)
     async with ctx.sessions.begin() as session:

@@ -16,7 +16,9 @@
 * Options: ``majeure:strict`` (default: the seed, below −HP) or ``majeure:au_plus`` (RULES.md).
 
 Readings: location HP are the character sheet's (``bot.rules.sheets.location_hp``); the Endurance
-test is the ``Endurance`` skill, else CON × 5; a fumble (a critical failure) is shown for the GM.
+test is the ``Endurance`` skill, else CON × 5; a fumble (00) rolls the weapon's fumble table
+(``data/ogl_fumbles.json``, 1d20 by hand in ``effets`` — the defender's in ``tests``), the faces the
+seed does not print going to the GM.
 """
 
 from __future__ import annotations
@@ -47,9 +49,11 @@ from bot.services.fights import (
     new_event,
     parse_dice,
 )
+from bot.services.house_rules import table_in_force
 from bot.ui.reply import Colour, Reply
 
 SYSTEM: Final = "ogl"
+FUMBLES: Final = "ogl_fumbles"
 REQUIRED: Final = ("STR", "CON", "SIZ", "DEX", "POW")
 LOCATIONS: Final = tuple(name for name, _, _ in OGL_LOCATIONS)
 KINDS: Final[dict[str, str]] = {
@@ -490,14 +494,56 @@ async def resolve(
     lines.append(
         w.t(f"combat.ogl.outcome.{melee.outcome.value}", attacker=attacker.name, defender=defender.name)
     )
-    if melee.fumble_attacker or melee.fumble_defender:
-        lines.append(w.t("combat.ogl.fumble", name=attacker.name if melee.fumble_attacker else defender.name))
+    if melee.fumble_attacker:
+        dice = list((pending.get("hand") or {}).get("effects") or [])
+        lines.extend(await _fumble(scope, attacker, pending["weapon"], dice, payload))
+    if melee.fumble_defender:
+        arms = [
+            a for a in doc.meta.get(defender.id, {}).get("arms") or [] if a["kind"] not in shared.RANGED_KINDS
+        ]
+        dice = parse_dice(rolls.tests, sides=20, limit=10)
+        lines.extend(await _fumble(scope, defender, arms[0] if arms else None, dice, payload))
     if melee.outcome is not rules.Outcome.HIT:
         new_event(scope, doc, "defence", defender.id, payload)
         return lines
     lines.extend(_wound(scope, doc, pending, melee, payload))
     new_event(scope, doc, "hit", defender.id, payload)
     return lines
+
+
+async def _fumble(
+    scope: Scope, c: Combatant, arm: Mapping[str, Any] | None, dice: list[int], payload: dict[str, Any]
+) -> list[str]:
+    """The fumble table of the weapon (natural weapons: theirs), 1d20 by hand (``effets`` for the
+    attacker, ``tests`` for the defender); "roll again" adds rolls; faces the seed does not print
+    (``missing`` / ``partial`` in ``data/ogl_fumbles.json``) go to the GM."""
+    document = await table_in_force(scope.session, scope.ctx, scope.guild_id, FUMBLES)
+    natural = arm is not None and (arm["kind"] == "bare" or "natural" in (arm.get("flags") or []))
+    table = "natural_weapon" if natural else "weapon"
+    fumble = rules.roll_fumble(rules.FumbleTables.from_document(document), table, rng=scope.rng, rolls=dice)
+    payload.setdefault("fumbles", []).append({"combatant": c.id, **fumble.to_dict()})
+    lang = "en" if str(scope.caller.locale).startswith("en") else "fr"
+    titles = {str(t["id"]): t.get("name") or {} for t in document.get("tables", ())}
+    narration = {str(e["id"]): e.get("narration") or {} for e in document["entries"]}
+    lines = [scope.t("combat.ogl.fumble", name=c.name, table=titles.get(table, {}).get(lang, table))]
+    for roll, face in zip(fumble.rolls, fumble.faces, strict=True):
+        text = str(narration.get(face.id, {}).get(lang, ""))
+        if face.gm_decides:
+            lines.append("• " + scope.t("combat.ogl.fumble_gm", roll=roll, text=text))
+        else:
+            name = (face.name or {}).get(lang, face.id)
+            lines.append("• " + scope.t("combat.ogl.fumble_face", roll=roll, name=name, text=text))
+        scope.rolls.append(RollNote("combat.fumble", "1d20", roll, {"fumble": face.id}))
+    if fumble.capped:
+        lines.append(scope.t("combat.ogl.fumble_capped", n=rules.ROLL_AGAIN_CAP))
+    return lines
+
+
+def _named_part(condition: Any) -> Any:
+    """A disabled limb names its part for the tracker (``combat.part.arm`` / ``leg``)."""
+    if condition.kind != "disabled" or "part" in condition.params:
+        return condition
+    return replace(condition, params={**condition.params, "part": condition.params.get("limb", "?")})
 
 
 def _wound(
@@ -544,6 +590,7 @@ def _wound(
         rng=scope.rng,
         lost_actions_roll=effects[0] if effects else None,
     )
+    wound = replace(wound, conditions=tuple(_named_part(x) for x in wound.conditions))
     doc.state = doc.state.put(rules.record_location(defender, wound))
     payload["wound"] = wound.to_dict()
     lines.append(

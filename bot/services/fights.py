@@ -48,9 +48,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from bot.context import AppContext
-from bot.db.characters import CharacterSheet, find_character, find_row, get_active_character
+from bot.db.characters import (
+    CharacterSheet,
+    find_character,
+    find_row,
+    get_active_character,
+    get_row,
+    to_sheet,
+    write_data,
+)
 from bot.db.fight_models import Fight, FightEvent
-from bot.db.models import Character
 from bot.db.repositories import ServerConfig, get_server_config, ruleset_in_force
 from bot.rules.checks.common import DiceError, Modifier
 from bot.rules.combat import (
@@ -94,7 +101,7 @@ from bot.rules.combat import (
 from bot.rules.combat.damage import CriticalResult, DamageResult
 from bot.rules.combat.tables import REQUIRED_TABLES, Mechanic
 from bot.rules.random_source import RandomSource
-from bot.rules.sheets import fold
+from bot.rules.sheets import Change, SheetError, apply_skill_changes, fold, sheet_for
 from bot.services.caller import Caller
 from bot.services.fight_text import Words
 from bot.services.house_rules import overridden_tables, table_in_force
@@ -680,6 +687,65 @@ def _equip(scope: Scope, weapons: Sequence[str], pieces: Sequence[str]) -> dict[
     }
 
 
+def _shields_rule(scope: Scope, rule_id: str) -> Mapping[str, Any]:
+    for rule in scope.words.docs.get("shields", {}).get("rules", ()):
+        if rule.get("id") == rule_id:
+            effect: Mapping[str, Any] = rule.get("effect") or {}
+            return effect
+    return {}
+
+
+def _carry_penalty(scope: Scope, c: Combatant) -> tuple[int, str | None]:
+    """The seed's −5 Ag for what is carried (shields.json ``port_seconde_arme``): a shield or a second
+    weapon in the left hand (not a knife, a dagger, a pistol, a crossbow pistol nor a parrying weapon),
+    or a weapon of the Lourdes group / a flail; Ambidextre waives it for one-handed weapons. The value
+    (0 when nothing costs) and the weapon that costs it."""
+    effect = _shields_rule(scope, "port_seconde_arme")
+    if effect.get("type") != "carry_penalty" or effect.get("stat", "Ag") != "Ag":
+        return 0, None
+    tables = scope.tables
+    waiver = _shields_rule(scope, "ambidextre")
+    ambidextrous = str(waiver.get("talent", "ambidextre")) in c.talents
+    one_handed_only = bool(waiver.get("one_handed_only", True))
+    left = c.off_hand
+    if left is None:
+        left = next((w for w in c.weapons if tables.shield_for(w).pv is not None), None)
+    costly: list[str] = []
+    if (
+        left is not None
+        and left in tables.weapons
+        and left not in effect.get("exempt_weapons", ())
+        and tables.weapons[left].defensive_kind not in effect.get("exempt_defensive_kinds", ())
+    ):
+        costly.append(left)
+    for wid in c.weapons:
+        weapon = tables.weapons.get(wid)
+        if weapon is None or wid in costly:
+            continue
+        if weapon.group in effect.get("also_when_carried_groups", ()) or wid in effect.get(
+            "also_when_carried_weapons", ()
+        ):
+            costly.append(wid)
+    for wid in costly:
+        if ambidextrous and (not one_handed_only or not tables.weapons[wid].two_handed):
+            continue
+        return int(effect.get("value", 0)), wid
+    return 0, None
+
+
+def _carry_modifier(scope: Scope, c: Combatant) -> Modifier | None:
+    value, _ = _carry_penalty(scope, c)
+    return Modifier("combat.modifier.carry_penalty", value) if value else None
+
+
+def _with_carry(check: Any, carry: Modifier | None) -> Any:
+    """A defence check computed on the reduced Ag, itemised: its first term (Ag) split in two."""
+    if carry is None or not check.modifiers:
+        return check
+    first, *rest = check.modifiers
+    return replace(check, modifiers=(replace(first, value=first.value - carry.value), carry, *rest))
+
+
 def _unique_id(doc: Doc, name: str) -> str:
     base = slug(name)
     taken = {c.id for c in doc.state.combatants}
@@ -1000,10 +1066,11 @@ async def new_round(ctx: AppContext, caller: Caller, *, dice: str | None = None)
             if c.has("dead"):
                 continue
             given = hand.get(c.id, [])
+            carry, carried = _carry_penalty(scope, c)
             result = roll_initiative(
                 scope.tables,
                 c.id,
-                c.stat("Ag"),
+                c.stat("Ag") + carry,
                 c.attacks,
                 talents=c.talents,
                 rng=scope.rng,
@@ -1014,13 +1081,26 @@ async def new_round(ctx: AppContext, caller: Caller, *, dice: str | None = None)
             bonus = "".join(f" + {r}" for _, r in result.bonus_dice)
             slots = " · ".join(_slot_text(v) for v in result.slots)
             dice_text = "+".join(str(x) for x in result.dice)
-            lines.append(f"**{c.name}** : {dice_text} + Ag {result.ag}{bonus} = **{result.total}** → {slots}")
+            ag_text = f"Ag {result.ag}"
+            if carry and carried:
+                ag_text += (
+                    " ("
+                    + scope.t(
+                        "combat.round.carry",
+                        ag=result.ag - carry,
+                        value=f"{carry:+d}",
+                        weapon=scope.words.weapon(carried),
+                    )
+                    + ")"
+                )
+            lines.append(f"**{c.name}** : {dice_text} + {ag_text}{bonus} = **{result.total}** → {slots}")
+            carry_note = {"carry_penalty": {"value": carry, "weapon": carried}} if carry else {}
             scope.rolls.append(
                 RollNote(
                     "combat.initiative",
                     "3d20+Ag",
                     result.total,
-                    {"fight_id": doc.row.id, "name": c.name, **result.to_dict()},
+                    {"fight_id": doc.row.id, "name": c.name, **result.to_dict(), **carry_note},
                 )
             )
         doc.state = start_round(doc.state, results)
@@ -1619,6 +1699,22 @@ class DefenceRolls:
     roll: int | None = None
     side_effect: int | None = None
     tests: str | None = None
+    situation: str | None = None  # renove: defence situations typed (combat_modifiers.json ids/names)
+
+
+# the defender's conditions that bring a defence situation of combat_modifiers.json by themselves
+CONDITION_SITUATIONS: Final[dict[str, str]] = {"prone": "def_a_terre"}
+
+
+def _defence_situations(scope: Scope, defender: Combatant, text: str | None) -> tuple[str, ...]:
+    """The defence situations of this parry / dodge: those the defender's conditions bring (on the
+    ground after a fall: −20 %), then those typed with the defence."""
+    derived = [
+        sid
+        for kind, sid in CONDITION_SITUATIONS.items()
+        if defender.has(kind) and sid in scope.tables.situation
+    ]
+    return tuple(dict.fromkeys((*derived, *_situations(scope, text))))
 
 
 def _parry_weapon(scope: Scope, c: Combatant) -> str | None:
@@ -1661,6 +1757,8 @@ async def defend(
         other = doc.row.ruleset in OTHER_RULESETS
         if not other and choice not in DEFENCE_CHOICES:
             raise FightRefusal("combat.error.bad_choice")
+        if other and rolls is not None and rolls.situation:
+            raise FightRefusal("combat.error.defence_situation_renove_only")
         if seq is not None:
             pending = doc.pending.get(str(seq))
             if pending is None:
@@ -1753,6 +1851,7 @@ def _resolve_hit(
             posture=defender.posture,
             reactive=reactive,
             talents=defender.talents,
+            situation=_defence_situations(scope, defender, rolls.situation),
         )
         defence = resolve_parry(
             tables, attack_result, request, rng=scope.rng, parry_roll=d100_or_none(rolls.roll)
@@ -1771,15 +1870,23 @@ def _resolve_hit(
         refusal = can_act(tables, defender, "esquiver")
         if refusal is not None:
             raise RefusedError(refusal)
+        carry = _carry_modifier(scope, defender)
         defence = resolve_dodge(
             tables,
             attack_result,
-            DodgeRequest(ag=defender.stat("Ag"), has_skill=_has_dodge(defender), posture=defender.posture),
+            DodgeRequest(
+                ag=defender.stat("Ag") + (carry.value if carry else 0),
+                has_skill=_has_dodge(defender),
+                posture=defender.posture,
+                situation=_defence_situations(scope, defender, rolls.situation),
+            ),
             rng=scope.rng,
             dodge_roll=d100_or_none(rolls.roll),
         )
         if defence.refusal is not None:
             raise RefusedError(defence.refusal)
+        if defence.check is not None:
+            defence = replace(defence, check=_with_carry(defence.check, carry))
         defender = take_action(tables, defender, "esquiver")
         doc.state = doc.state.put(defender)
         assert defence.check is not None
@@ -1797,15 +1904,24 @@ def _resolve_hit(
                 {"fight_id": doc.row.id, "seq": pending["seq"], **defence.to_dict()},
             )
         )
+    if defence is not None and defence.success and defence.kind == "dodge":
+        lines.append(w.t("combat.defence.dodged"))  # no damage: the damage die is not rolled
+        new_event(scope, doc, "defence", pending["defender"], payload)
+        return lines
     die = roll_damage_die(
         tables, weapon, attack_result, rng=scope.rng, damage_dice=hand.get("damage") or None
     )
     payload["damage_die"] = die.to_dict()
+    scope.rolls.append(
+        RollNote(
+            "combat.damage",
+            die.expression,
+            die.kept,
+            {"fight_id": doc.row.id, "seq": pending["seq"], **die.to_dict()},
+        )
+    )
     if defence is not None and defence.success:
-        if defence.kind == "dodge":
-            lines.append(w.t("combat.defence.dodged"))
-        else:
-            lines.extend(_parry_consequences(scope, doc, pending, attack_result, die, payload, rolls))
+        lines.extend(_parry_consequences(scope, doc, pending, attack_result, die, payload, rolls))
         new_event(scope, doc, "defence", pending["defender"], payload)
         return lines
     lines.extend(_damage(scope, doc, pending, attack_result, die, payload))
@@ -1816,6 +1932,27 @@ def _resolve_hit(
 def _coverage_map(layers: Sequence[Any], values: Sequence[int]) -> dict[str, int]:
     partial = [layer.family for layer in layers if layer.coverage < 1]
     return dict(zip(partial, values, strict=False))
+
+
+def _log_coverage(scope: Scope, doc: Doc, pending: Mapping[str, Any], damage: DamageResult) -> None:
+    """The partial-armour d100s of a hit (typed or rolled) go to the roll log."""
+    if damage.armour is None:
+        return
+    for check in damage.armour.layers:
+        if check.coverage_roll is not None:
+            scope.rolls.append(
+                RollNote(
+                    "combat.coverage",
+                    "1d100",
+                    check.coverage_roll,
+                    {
+                        "fight_id": doc.row.id,
+                        "seq": pending["seq"],
+                        "zone": damage.armour.zone,
+                        **check.to_dict(),
+                    },
+                )
+            )
 
 
 def _damage(
@@ -1852,6 +1989,7 @@ def _damage(
         defender = replace(defender, armour=armour)
         doc.state = doc.state.put(defender)
     payload["damage"] = damage.to_dict()
+    _log_coverage(scope, doc, pending, damage)
     lines = [
         w.t(
             "combat.damage.line",
@@ -2003,6 +2141,14 @@ def _application_lines(
             )
         )
     for roll in application.rolls:
+        scope.rolls.append(
+            RollNote(
+                "combat.duration",
+                roll.expression,
+                roll.total,
+                {"fight_id": doc.row.id, "name": victim.name, **roll.to_dict()},
+            )
+        )
         lines.append(
             w.t(
                 "combat.effect.duration", expression=roll.expression, rendered=roll.rendered, total=roll.total
@@ -2076,6 +2222,7 @@ def _parry_consequences(
     defender = doc.state.get(pending["defender"])
     weapon = tables.weapon(pending["request"]["weapon"])
     pw = tables.weapon(str(payload["parry_weapon"]))
+    hand = pending.get("hand") or {}
     vs_parry, profile = damage_to_parry_implement(
         tables, die, weapon, pw, attacker_bf=attacker.stat("BF"), attack=attack_result
     )
@@ -2128,8 +2275,11 @@ def _parry_consequences(
             layers=layers,
             attack=attack_result,
             rng=scope.rng,
+            coverage_rolls=_coverage_map(layers, hand.get("coverage") or []),
             wear=False,
         )
+        payload["side_effect_damage"] = failed.to_dict()
+        _log_coverage(scope, doc, pending, failed)
         side = parry_side_effect(
             tables,
             f_attacker=attacker.stat("F"),
@@ -2181,6 +2331,43 @@ def _parry_consequences(
     return lines
 
 
+async def _apply_proposal(scope: Scope, proposal: Mapping[str, Any]) -> tuple[str, str, int, int]:
+    """Write a permanent change onto the sheet through the characters repository (the row's
+    ``version`` guards it): a characteristic of the sheet's ruleset (Soc, Ag …), else a skill of the
+    sheet (Intimidation …). A skill the sheet lacks is refused (nothing written, the proposal stays)."""
+    row = await get_row(scope.session, scope.guild_id, int(proposal["character_id"]))
+    if row is None:
+        raise FightRefusal("combat.proposal.sheet_gone")
+    data = to_sheet(row).data()
+    wanted = str(proposal["stat"])
+    halve = proposal["operation"] == "halve"
+    total = int(proposal.get("total") or 0)
+    code = sheet_for(data.ruleset).canonical(wanted)
+    if code is not None:
+        stats = dict(data.characteristics)
+        before = int(stats.get(code, 0))
+        after = max(0, before // 2 if halve else before + total)
+        stats[code] = after
+        data = replace(data, characteristics=stats)
+        label = code
+    else:
+        key = next((k for k in data.skills if fold(k) == fold(wanted)), None)
+        if key is None:
+            raise FightRefusal("combat.proposal.no_skill", name=data.name, skill=wanted)
+        before = int(data.skills[key])
+        after = max(0, before // 2 if halve else before + total)
+        try:
+            skills, innate = apply_skill_changes(
+                data.ruleset, data.skills, data.skill_innate, [Change(key, after)]
+            )
+        except SheetError as exc:
+            raise FightRefusal("combat.proposal.bad_value", skill=key, value=after) from exc
+        data = replace(data, skills=skills, skill_innate=innate)
+        label = key
+    write_data(row, data)
+    return data.name, label, before, after
+
+
 async def answer_proposal(
     ctx: AppContext, caller: Caller, *, fight_id: int, number: int, accept: bool
 ) -> FightOutcome:
@@ -2197,20 +2384,8 @@ async def answer_proposal(
             raise FightRefusal("combat.defence.already_resolved")
         text = scope.t("combat.proposal.rejected")
         if accept and proposal.get("character_id"):
-            character = await scope.session.get(Character, int(proposal["character_id"]))
-            if character is None or character.guild_id != scope.guild_id:
-                raise FightRefusal("combat.proposal.sheet_gone")
-            stats = dict(character.characteristics or {})
-            stat = str(proposal["stat"])
-            before = int(stats.get(stat, 0))
-            after = (
-                before // 2 if proposal["operation"] == "halve" else before + int(proposal.get("total") or 0)
-            )
-            stats[stat] = max(0, after)
-            character.characteristics = stats
-            text = scope.t(
-                "combat.proposal.applied", name=character.name, stat=stat, before=before, after=stats[stat]
-            )
+            name, stat, before, after = await _apply_proposal(scope, proposal)
+            text = scope.t("combat.proposal.applied", name=name, stat=stat, before=before, after=after)
         new_event(
             scope, doc, "proposal", proposal.get("combatant"), {"proposal": proposal, "accepted": accept}
         )
@@ -2512,17 +2687,25 @@ def _summary(scope: Scope, doc: Doc, events: Sequence[FightEvent]) -> dict[str, 
     hits: dict[str, list[str]] = {}
     result_hits: list[dict[str, Any]] = []
     for event in events:
-        if event.kind != "hit" and not (event.kind == "defence" and event.payload.get("critical")):
-            continue
         payload = event.payload
+        side = payload.get("side_effect") or {}
+        through_parry = event.kind == "defence" and (payload.get("critical") or side.get("damage_taken"))
+        if event.kind != "hit" and not through_parry:
+            continue
         victim = event.actor or "?"
         try:
             name = doc.state.get(victim).name
         except KeyError:
             name = victim
-        damage = (payload.get("damage") or {}).get("total", 0)
+        # a hit: the damage after armour; a parry side effect: the share of it taken (¼, ½, all)
+        damage = (
+            int(side.get("damage_taken") or 0)
+            if event.kind == "defence"
+            else (payload.get("damage") or {}).get("total", 0)
+        )
         crit = payload.get("critical") or {}
-        zone = crit.get("zone") or (payload.get("damage") or {}).get("armour", {}).get("zone")
+        dealt = payload.get("damage") or payload.get("side_effect_damage") or {}
+        zone = crit.get("zone") or (dealt.get("armour") or {}).get("zone")
         text = f"R{event.round} · {w.zone(zone)} · {damage}"
         if crit:
             text += f" → {w.t('combat.word.critical')} {crit['value']['value']}"

@@ -27,20 +27,16 @@ from bot.i18n import language_of
 from bot.rules.checks.common import CheckResult, DiceError
 from bot.rules.sheets import fold
 from bot.services.caller import Caller
-from bot.ui.reply import Reply, error_reply
+from bot.services.errors import UserError, refusal_reply, user_error_reply
+from bot.ui.reply import Reply
 
 CUSTOM_ID_PREFIX: Final = "melee"
 MANUAL_MAX_VALUES: Final = 50
 _SPLIT = re.compile(r"[\s,;]+")
 
 
-class Refusal(Exception):
-    """A use case refused: the catalogue key and its parameters (shown as an ephemeral error)."""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
+class Refusal(UserError):
+    """A flow's use case refused (shown as an ephemeral error, nothing written)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,21 +87,22 @@ def english(caller: Caller) -> bool:
 
 async def run(ctx: AppContext, caller: Caller, work: Work) -> FlowResult:
     """One transaction; every refusal becomes an ephemeral error and nothing is written."""
+    locale = caller.locale
     if caller.guild_id is None:
-        return FlowResult(error_reply(t(ctx, caller, "flows.error.guild_only")))
+        return FlowResult(refusal_reply(ctx, locale, "flows.error.guild_only"))
     guild_id = caller.guild_id
     try:
         async with ctx.sessions.begin() as session:
             config = await get_server_config(session, guild_id)
             return await work(Scope(session, config, caller))
     except Refusal as exc:
-        return FlowResult(error_reply(t(ctx, caller, exc.key, **exc.params)))
+        return FlowResult(user_error_reply(ctx, locale, exc))
     except DiceError:
-        return FlowResult(error_reply(t(ctx, caller, "flows.error.bad_roll")))
+        return FlowResult(refusal_reply(ctx, locale, "flows.error.bad_roll"))
     except StaleDataError:
-        return FlowResult(error_reply(t(ctx, caller, "flows.error.stale")))
+        return FlowResult(refusal_reply(ctx, locale, "flows.error.stale"))
     except (IntegrityError, OperationalError):
-        return FlowResult(error_reply(t(ctx, caller, "common.error.retry")))
+        return FlowResult(refusal_reply(ctx, locale, "common.error.retry"))
 
 
 async def run_reply(ctx: AppContext, caller: Caller, work: Work) -> Reply:

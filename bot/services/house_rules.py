@@ -29,7 +29,7 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -44,7 +44,8 @@ from bot.db.models import utcnow
 from bot.db.repositories import get_server_config
 from bot.i18n import language_of
 from bot.services.caller import Caller
-from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply, error_reply
+from bot.services.errors import UserError, refusal_reply, user_error_reply
+from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply
 
 log = logging.getLogger(__name__)
 
@@ -58,14 +59,12 @@ FIXED_FIELDS = ("schema", "ruleset")
 KEY_FIELDS = ("id", "zone", "quality", "face", "label")
 
 
-class HouseRuleError(Exception):
+class HouseRuleError(UserError):
     """An upload that cannot become a house rule: a catalogue key, and problems if any."""
 
-    def __init__(self, key: str, problems: list[str] | None = None, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
+    def __init__(self, key: str, /, problems: list[str] | None = None, **params: Any) -> None:
+        super().__init__(key, **params)
         self.problems = problems or []
-        self.params = params
 
 
 # -- entry keys -------------------------------------------------------------------------------
@@ -285,17 +284,20 @@ async def overridden_tables(session: AsyncSession, guild_id: int | None) -> dict
 
 
 def _guild_only(ctx: AppContext, caller: Caller) -> Reply:
-    return error_reply(ctx.catalog.t(caller.locale, "rules.error.guild_only"))
+    return refusal_reply(ctx, caller.locale, "rules.error.guild_only")
 
 
 def _not_allowed(ctx: AppContext, caller: Caller) -> Reply:
-    return error_reply(ctx.catalog.t(caller.locale, "rules.error.not_gm"))
+    return refusal_reply(ctx, caller.locale, "rules.error.not_gm")
 
 
 def unknown_table_reply(ctx: AppContext, caller: Caller, name: str) -> Reply:
-    return error_reply(
-        ctx.catalog.t(caller.locale, "rules.error.unknown_table", table=_cut(name, 60)),
-        hint=ctx.catalog.t(caller.locale, "rules.error.unknown_table_hint"),
+    return refusal_reply(
+        ctx,
+        caller.locale,
+        "rules.error.unknown_table",
+        table=_cut(name, 60),
+        hint="rules.error.unknown_table_hint",
     )
 
 
@@ -308,27 +310,16 @@ async def _is_gm(ctx: AppContext, caller: Caller, guild_id: int) -> bool:
 
 def _problems_reply(ctx: AppContext, caller: Caller, error: HouseRuleError) -> Reply:
     t, locale = ctx.catalog.t, caller.locale
-    message = t(locale, error.key, **error.params)
-    if error.problems:
-        shown = error.problems[:MAX_PROBLEMS_SHOWN]
-        lines = [f"• `{p}`" for p in shown]
-        if len(error.problems) > len(shown):
-            lines.append(t(locale, "rules.import.more_problems", count=len(error.problems) - len(shown)))
-        message += "\n" + "\n".join(lines)
-    reply = error_reply(
-        message, hint=t(locale, "rules.import.hint"), title=t(locale, "rules.import.rejected")
+    shown = error.problems[:MAX_PROBLEMS_SHOWN]
+    lines = [f"• `{p}`" for p in shown]
+    if len(error.problems) > len(shown):
+        lines.append(t(locale, "rules.import.more_problems", count=len(error.problems) - len(shown)))
+    reply = user_error_reply(
+        ctx, locale, error, hint="rules.import.hint", title="rules.import.rejected", details=lines
     )
     result = dict(reply.result or {})
     result.update(problems=error.problems, stored=False)
-    return Reply(
-        title=reply.title,
-        description=reply.description,
-        fields=reply.fields,
-        colour=reply.colour,
-        ephemeral=True,
-        kind="error",
-        result=result,
-    )
+    return replace(reply, result=result)
 
 
 async def import_house_rules(
@@ -380,7 +371,7 @@ async def import_house_rules(
                 row.uploaded_by = caller.user_id
                 row.uploaded_at = utcnow()
     except IntegrityError:
-        return error_reply(t(locale, "common.error.retry"))
+        return refusal_reply(ctx, locale, "common.error.retry")
     finally:
         invalidate(guild_id, name)
     title = _title(base.document, locale)
@@ -457,7 +448,7 @@ async def reset_prompt(ctx: AppContext, caller: Caller, *, name: str) -> Reply:
             return _not_allowed(ctx, caller)
         overridden = name in await overridden_tables(session, guild_id)
     if not overridden:
-        return error_reply(t(locale, "rules.reset.nothing", table=name))
+        return refusal_reply(ctx, locale, "rules.reset.nothing", table=name)
     button = Button(
         label=t(locale, "rules.reset.confirm_button"),
         custom_id=RESET_CUSTOM_ID_PREFIX + name,
@@ -491,7 +482,7 @@ async def reset_house_rules(ctx: AppContext, caller: Caller, *, name: str) -> Re
         removed = int(getattr(result, "rowcount", 0) or 0)
     invalidate(guild_id, name)
     if not removed:
-        return error_reply(t(locale, "rules.reset.nothing", table=name))
+        return refusal_reply(ctx, locale, "rules.reset.nothing", table=name)
     return Reply(
         description="✅ " + t(locale, "rules.reset.done", table=name),
         colour=Colour.SUCCESS,

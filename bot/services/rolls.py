@@ -10,18 +10,16 @@ from bot.context import AppContext
 from bot.rules.dice import DiceError, ManualDice, RollResult, roll
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
-from bot.ui.reply import Colour, Field, Reply, error_reply
+from bot.services.errors import UserError, user_error_reply
+from bot.ui.reply import Colour, Field, Reply
 from bot.ui.text import user_text
 
 MANUAL_DICE_MAX = 1000
 _MANUAL_SPLIT = re.compile(r"[\s,;]+")
 
 
-class ManualDiceError(Exception):
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
+class ManualDiceError(UserError):
+    """Dice entered by hand that cannot be read (or do not match the expression)."""
 
 
 def parse_manual_dice(text: str) -> list[int]:
@@ -41,10 +39,13 @@ def parse_manual_dice(text: str) -> list[int]:
 
 
 def dice_error_reply(ctx: AppContext, locale: str, error: DiceError, expression: str) -> Reply:
-    message = ctx.catalog.t(locale, error.key, **error.params)
+    params: dict[str, Any] = dict(error.params)
+    caret: tuple[str, ...] = ()
     if error.position is not None and 0 <= error.position <= len(expression) and len(expression) <= 120:
-        message += f"\n`{expression}`\n`{' ' * error.position}^`"
-    return error_reply(message, hint=ctx.catalog.t(locale, "dice.syntax_hint"))
+        caret = (f"`{expression}`", f"`{' ' * error.position}^`")
+    return user_error_reply(
+        ctx, locale, UserError(error.key, **params), hint="dice.syntax_hint", details=caret
+    )
 
 
 def _describe(ctx: AppContext, locale: str, result: RollResult, *, manual: bool) -> Reply:
@@ -93,9 +94,7 @@ async def roll_dice(
     except DiceError as exc:
         return dice_error_reply(ctx, locale, exc, expression)
     except ManualDiceError as exc:
-        return error_reply(
-            ctx.catalog.t(locale, exc.key, **exc.params), hint=ctx.catalog.t(locale, "rolls.manual.hint")
-        )
+        return user_error_reply(ctx, locale, exc, hint="rolls.manual.hint")
     reply = _describe(ctx, locale, result, manual=manual_dice is not None)
     await ctx.roll_log.record(
         guild_id=caller.guild_id,

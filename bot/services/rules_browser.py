@@ -16,8 +16,9 @@ from typing import Any
 from bot.context import AppContext
 from bot.i18n import Catalog, language_of
 from bot.services.caller import Caller
+from bot.services.errors import refusal_reply
 from bot.services.house_rules import entry_key, overridden_tables, table_in_force, unknown_table_reply
-from bot.ui.reply import Colour, Field, Reply, error_reply
+from bot.ui.reply import Colour, Field, Reply
 
 CHOICES_MAX = 25
 CHOICE_NAME_MAX = 100
@@ -514,20 +515,25 @@ async def show_entry(ctx: AppContext, caller: Caller, *, name: str, entry: str) 
     schema = str(document.get("schema", ""))
     entries = entries_of(document)
     if not entries:
-        return error_reply(
-            t(locale, "rules.error.no_entries", table=name),
-            hint=t(locale, "rules.error.no_entries_hint", table=name),
+        return refusal_reply(
+            ctx,
+            locale,
+            "rules.error.no_entries",
+            table=name,
+            hint="rules.error.no_entries_hint",
+            hint_params={"table": name},
         )
     found = find_entry(schema, entries, entry)
     if found is None:
-        suggestions = _suggestions(schema, entries, entry)
-        hint = (
-            t(locale, "rules.error.entry_hint", suggestions=", ".join(f"`{s}`" for s in suggestions))
-            if suggestions
-            else t(locale, "rules.error.entry_hint_none")
-        )
-        return error_reply(
-            t(locale, "rules.error.unknown_entry", entry=_cut(entry, 60), table=name), hint=hint
+        listed = ", ".join(f"`{s}`" for s in _suggestions(schema, entries, entry))
+        return refusal_reply(
+            ctx,
+            locale,
+            "rules.error.unknown_entry",
+            entry=_cut(entry, 60),
+            table=name,
+            hint="rules.error.entry_hint" if listed else "rules.error.entry_hint_none",
+            hint_params={"suggestions": listed},
         )
     index, item = found
     if not isinstance(item, Mapping):

@@ -40,9 +40,10 @@ from bot.rules.checks.common import CheckResult, DiceError, Modifier, System
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
 from bot.services.config import SecretDestination, secret_destination
+from bot.services.errors import UserError, refusal_reply, user_error_reply
 from bot.services.rolls import ManualDiceError, parse_manual_dice
 from bot.ui import checks_render as render
-from bot.ui.reply import Button, ButtonStyle, Colour, Delivery, Field, Reply, error_reply
+from bot.ui.reply import Button, ButtonStyle, Colour, Delivery, Field, Reply
 
 TARGET_MIN, TARGET_MAX = -200, 300
 MODIFIER_MIN, MODIFIER_MAX = -200, 200
@@ -55,15 +56,10 @@ _INT = re.compile(r"^[+-−]?\d{1,4}$")
 _MENTION = re.compile(r"^<@!?(\d{15,22})>$")
 
 
-class TestInputError(Exception):
-    """Bad input: a catalogue key and its parameters, shown as an ephemeral error."""
+class TestInputError(UserError):
+    """Bad input for a test (shown as an ephemeral error)."""
 
     __test__ = False  # not a pytest class
-
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
 
 
 def fold(text: str) -> str:
@@ -231,12 +227,6 @@ async def _setting(session: AsyncSession, caller: Caller) -> Setting:
     return Setting(config, System(ruleset), caller.is_gm(config))
 
 
-def _error(ctx: AppContext, caller: Caller, exc: TestInputError) -> Reply:
-    hint_key = exc.params.pop("_hint", None)
-    hint = ctx.catalog.t(caller.locale, hint_key) if hint_key else None
-    return error_reply(ctx.catalog.t(caller.locale, exc.key, **exc.params), hint=hint)
-
-
 def _check_target(value: int) -> int:
     if not TARGET_MIN <= value <= TARGET_MAX:
         raise TestInputError("tests.error.target_range", value=value, min=TARGET_MIN, max=TARGET_MAX)
@@ -265,7 +255,7 @@ def _parse_rolls(system: System, text: str | None) -> list[int]:
     try:
         values = parse_manual_dice(text)
     except ManualDiceError as exc:
-        raise TestInputError(exc.key, **exc.params, _hint="rolls.manual.hint") from None
+        raise TestInputError(exc.key, hint="rolls.manual.hint", **exc.params) from None
     for value in values:
         _hand_roll(system, value)
     return values
@@ -410,7 +400,7 @@ async def _resolve_base(
         return _Base(_check_target(number), request.skill or "checks.modifier.base")
     name = carac or request.skill
     if not name:
-        raise TestInputError("tests.error.nothing_to_test", _hint="tests.hint.test")
+        raise TestInputError("tests.error.nothing_to_test", hint="tests.hint.test")
     base = await _character_value(session, caller, subject, name, system)
     _check_target(base.value)
     return base
@@ -541,7 +531,7 @@ async def skill_test(
                 )
             )
     except TestInputError as exc:
-        return _error(ctx, caller, exc)
+        return user_error_reply(ctx, caller.locale, exc)
 
     fields = list(render.check_fields(ctx.catalog, locale, result, lenient=request.lenient))
     if base.standard is not None:
@@ -677,6 +667,69 @@ def _bot_rolls(system: System, rng: RandomSource, count: int) -> list[int]:
     return [rng.randint(1, die) for _ in range(count)]
 
 
+def _second_skill(ctx: AppContext, skill_a: str | None, skill_b: str | None) -> tuple[str | None, bool]:
+    """The second side's skill: the one given, else the opposition table's (and whether suggested)."""
+    if skill_a and not skill_b:
+        suggestion = suggested_opposition(ctx, skill_a)
+        return suggestion, suggestion is not None
+    return skill_b, False
+
+
+def _log_opposed(
+    session: AsyncSession,
+    caller: Caller,
+    *,
+    kind: str,
+    system: System,
+    expression: str,
+    outcome: dict[str, Any],
+    skills: tuple[str | None, str | None],
+    suggested: bool,
+    manual: bool,
+    label: str | None,
+) -> dict[str, Any]:
+    """The result of an opposed or group test, added to the roll log; returned for the reply."""
+    payload = {
+        **outcome,
+        "ruleset": system.value,
+        "skills": list(skills),
+        "suggested_skill_b": suggested,
+        "manual": manual,
+        "label": label,
+    }
+    session.add(
+        _log(
+            caller,
+            kind=kind,
+            ruleset=system,
+            expression=expression,
+            label=label,
+            total=None,
+            secret=False,
+            result=payload,
+        )
+    )
+    return payload
+
+
+def _skills_field(
+    ctx: AppContext,
+    locale: str,
+    side_a: tuple[str, str | None],
+    side_b: tuple[str, str | None],
+    suggested: bool,
+) -> list[Field]:
+    """Who tests which skill (each side: its names and its skill), when a skill is named at all."""
+    (names_a, skill_a), (names_b, skill_b) = side_a, side_b
+    if not (skill_a or skill_b):
+        return []
+    t = ctx.catalog.t
+    skills = f"{names_a} : {skill_a or '—'}\n{names_b} : {skill_b or '—'}"
+    if suggested:
+        skills += "\n" + t(locale, "tests.opposed.suggested", skill=skill_b)
+    return [Field(t(locale, "tests.field.skills"), skills)]
+
+
 # --- /oppose -------------------------------------------------------------------------------------
 
 
@@ -702,10 +755,7 @@ async def opposed_check(
         async with ctx.sessions.begin() as session:
             setting = await _setting(session, caller)
             system = setting.ruleset
-            skill_b, suggested = request.skill_b, False
-            if request.skill_a and not skill_b:
-                skill_b = suggested_opposition(ctx, request.skill_a)
-                suggested = skill_b is not None
+            skill_b, suggested = _second_skill(ctx, request.skill_a, request.skill_b)
             a = await _participant(session, caller, request.side_a, request.skill_a, system, "A")
             b = await _participant(session, caller, request.side_b, skill_b, system, "B")
             if a.name == b.name:
@@ -726,34 +776,21 @@ async def opposed_check(
                 rolls_a=rolls_a,
                 rolls_b=rolls_b,
             )
-            payload = {
-                **result.to_dict(),
-                "ruleset": system.value,
-                "skills": [request.skill_a, skill_b],
-                "suggested_skill_b": suggested,
-                "manual": manual,
-                "label": request.label,
-            }
-            session.add(
-                _log(
-                    caller,
-                    kind="opposed",
-                    ruleset=system,
-                    expression=f"{a.name} vs {b.name}",
-                    label=request.label,
-                    total=None,
-                    secret=False,
-                    result=payload,
-                )
+            payload = _log_opposed(
+                session,
+                caller,
+                kind="opposed",
+                system=system,
+                expression=f"{a.name} vs {b.name}",
+                outcome=result.to_dict(),
+                skills=(request.skill_a, skill_b),
+                suggested=suggested,
+                manual=manual,
+                label=request.label,
             )
     except TestInputError as exc:
-        return _error(ctx, caller, exc)
-    fields: list[Field] = []
-    if request.skill_a or skill_b:
-        skills = f"{a.name} : {request.skill_a or '—'}\n{b.name} : {skill_b or '—'}"
-        if suggested:
-            skills += "\n" + t(locale, "tests.opposed.suggested", skill=skill_b)
-        fields.append(Field(t(locale, "tests.field.skills"), skills))
+        return user_error_reply(ctx, caller.locale, exc)
+    fields = _skills_field(ctx, locale, (a.name, request.skill_a), (b.name, skill_b), suggested)
     fields += [render.opposed_round_field(ctx.catalog, locale, rnd, a.name, b.name) for rnd in result.rounds]
     title = t(locale, "checks.opposed.title") + (f" : {request.label}" if request.label else "")
     return Reply(
@@ -796,7 +833,7 @@ def _parse_group_rolls(system: System, text: str | None) -> dict[str, list[int]]
             name, sep, values = part.partition(":")
         if not sep or not name.strip():
             raise TestInputError(
-                "tests.error.bad_group_rolls", text=part[:NAME_MAX], _hint="tests.hint.group_rolls"
+                "tests.error.bad_group_rolls", text=part[:NAME_MAX], hint="tests.hint.group_rolls"
             )
         out.setdefault(name.strip(), []).extend(_parse_rolls(system, values))
     return out
@@ -811,10 +848,7 @@ async def group_opposed_check(
         async with ctx.sessions.begin() as session:
             setting = await _setting(session, caller)
             system = setting.ruleset
-            skill_b, suggested = request.skill_b, False
-            if request.skill_a and not skill_b:
-                skill_b = suggested_opposition(ctx, request.skill_a)
-                suggested = skill_b is not None
+            skill_b, suggested = _second_skill(ctx, request.skill_a, request.skill_b)
             members_a, members_b = _split_members(request.side_a), _split_members(request.side_b)
             if not members_a or not members_b:
                 raise TestInputError("tests.error.empty_side")
@@ -856,35 +890,22 @@ async def group_opposed_check(
                 rng=None if manual else source,
                 rolls=rolls,
             )
-            payload = {
-                **result.to_dict(),
-                "ruleset": system.value,
-                "skills": [request.skill_a, skill_b],
-                "suggested_skill_b": suggested,
-                "manual": manual,
-                "label": request.label,
-            }
-            session.add(
-                _log(
-                    caller,
-                    kind="group_opposed",
-                    ruleset=system,
-                    expression=f"{', '.join(p.name for p in side_a)} vs {', '.join(p.name for p in side_b)}",
-                    label=request.label,
-                    total=None,
-                    secret=False,
-                    result=payload,
-                )
+            names_a, names_b = ", ".join(p.name for p in side_a), ", ".join(p.name for p in side_b)
+            payload = _log_opposed(
+                session,
+                caller,
+                kind="group_opposed",
+                system=system,
+                expression=f"{names_a} vs {names_b}",
+                outcome=result.to_dict(),
+                skills=(request.skill_a, skill_b),
+                suggested=suggested,
+                manual=manual,
+                label=request.label,
             )
     except TestInputError as exc:
-        return _error(ctx, caller, exc)
-    fields: list[Field] = []
-    if request.skill_a or skill_b:
-        skills = f"{', '.join(p.name for p in side_a)} : {request.skill_a or '—'}\n"
-        skills += f"{', '.join(p.name for p in side_b)} : {skill_b or '—'}"
-        if suggested:
-            skills += "\n" + t(locale, "tests.opposed.suggested", skill=skill_b)
-        fields.append(Field(t(locale, "tests.field.skills"), skills))
+        return user_error_reply(ctx, caller.locale, exc)
+    fields = _skills_field(ctx, locale, (names_a, request.skill_a), (names_b, skill_b), suggested)
     fields += [
         render.group_round_field(ctx.catalog, locale, rnd.results, rnd.number) for rnd in result.rounds
     ]
@@ -1055,7 +1076,7 @@ async def extended_check(
             attempts = request.attempts or (row or {}).get("attempts")
             needed = request.successes or (row or {}).get("successes_needed")
             if not attempts or not needed:
-                raise TestInputError("tests.error.extended_counts", _hint="tests.hint.extended")
+                raise TestInputError("tests.error.extended_counts", hint="tests.hint.extended")
             if not 1 <= attempts <= ATTEMPTS_MAX or not 1 <= needed <= ATTEMPTS_MAX:
                 raise TestInputError("tests.error.attempts_range", max=ATTEMPTS_MAX)
             if needed > attempts:
@@ -1108,7 +1129,7 @@ async def extended_check(
                     )
                 )
     except TestInputError as exc:
-        return _error(ctx, caller, exc)
+        return user_error_reply(ctx, caller.locale, exc)
     shown = request.label or request.skill or render.label_text(ctx.catalog, locale, base.label)
     title = "⏳ " + t(locale, "tests.extended.title", label=shown)
     return _extended_reply(
@@ -1137,7 +1158,7 @@ async def extended_step(
     t, locale = ctx.catalog.t, caller.locale
     token = decode_extended(custom_id)
     if token is None:
-        return error_reply(t(locale, "tests.error.extended_state"))
+        return refusal_reply(ctx, locale, "tests.error.extended_state")
     try:
         async with ctx.sessions.begin() as session:
             setting = await _setting(session, caller)
@@ -1183,7 +1204,7 @@ async def extended_step(
                 )
             )
     except TestInputError as exc:
-        return _error(ctx, caller, exc)
+        return user_error_reply(ctx, caller.locale, exc)
     return _extended_reply(
         ctx,
         locale,
@@ -1239,7 +1260,7 @@ async def chance_check(
                 )
             )
     except TestInputError as exc:
-        return _error(ctx, caller, exc)
+        return user_error_reply(ctx, caller.locale, exc)
     return Reply(
         title="🍀 " + t(locale, "checks.chance.title"),
         description=t(

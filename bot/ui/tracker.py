@@ -86,9 +86,13 @@ def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: 
     renove = view.ruleset == "renove"
     lines = [words.posture(c.posture, c.posture_option)] if renove else list(view.extra.get(c.id, ()))
     acts = c.actions
+    # a second weapon (or a shield) in the other hand gives one more A per round: count it both ways
+    second = 1 if c.off_hand is not None or acts.second_weapon_used else 0
     state = [
         words.t(
-            "combat.tracker.actions", used=acts.used + (1 if acts.second_weapon_used else 0), total=c.attacks
+            "combat.tracker.actions",
+            used=acts.used + (1 if acts.second_weapon_used else 0),
+            total=c.attacks + second,
         )
     ]
     if acts.parry_prepared and not acts.parried:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.data_loading import DATA_DIR, validate_file
+from tests.data.pinned import by_id, check_ids_unique, check_owned_table, doc, entries
 
 OWNED = [
     "d20_difficulty",
@@ -31,32 +30,16 @@ OWNED = [
 ]
 
 
-def doc(name: str) -> dict[str, Any]:
-    return dict(validate_file(DATA_DIR / f"{name}.json").document)
-
-
-def entries(name: str) -> list[dict[str, Any]]:
-    return list(doc(name).get("entries", []))
-
-
-def by_id(name: str) -> dict[str, dict[str, Any]]:
-    return {e["id"]: e for e in entries(name)}
-
-
 @pytest.mark.parametrize("name", OWNED)
 def test_file_validates_and_has_notes(name: str) -> None:
-    table = validate_file(DATA_DIR / f"{name}.json")
-    assert table.name == name
+    table = check_owned_table(name)
     assert table.document["ruleset"] == name.split("_", 1)[0]
-    assert table.document["notes"], f"{name} records no reading"
-    assert Path(DATA_DIR / "schemas" / f"{table.schema}.schema.json").is_file()
     assert table.schema.startswith(("d20_", "ogl_"))
 
 
 @pytest.mark.parametrize("name", [n for n in OWNED if entries(n) and "id" in entries(n)[0]])
 def test_ids_unique(name: str) -> None:
-    ids = [e["id"] for e in entries(name)]
-    assert len(ids) == len(set(ids))
+    check_ids_unique(name)
 
 
 # --- d20: difficulty ladder and simultaneous actions ----------------------------------------------

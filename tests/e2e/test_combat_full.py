@@ -893,15 +893,6 @@ async def test_two_fights_in_two_threads_do_not_interfere(emu: E2E) -> None:
     assert not duel.thread.archived
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "the roll log misses the damage die, the coverage d100 and the duration dice of a hit: "
-        "bot/services/fights.py _damage/_apply_critical (and roll_damage_die in _resolve_hit) "
-        "append RollNote only for initiative, attack, parry/dodge, side effect, critical and effect "
-        "tests; the d10 of the damage, the partial-armour d100 and the 1d10 durations are never logged"
-    ),
-)
 async def test_every_die_of_a_hit_is_in_the_roll_log(emu: E2E) -> None:
     gm = emu.user("gm")
     opened = await gm.slash("combat ouvrir", nom="Journal")

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from bot.config import Settings
 from bot.context import AppContext
 from bot.data_loading import DATA_DIR, Table, validate_file
 from bot.db import characters as repo
-from bot.db.roll_log import RollLogWriter
-from bot.db.session import create_engine, create_sessionmaker, upgrade
-from bot.i18n import default_catalog
 from bot.services import characters as svc
 from bot.services.caller import Caller
 
@@ -54,23 +48,15 @@ ALICE, BOB, GM = caller(1), caller(2), caller(3, gm=True)
 
 
 @pytest.fixture
-async def ctx(database_url: str) -> AsyncIterator[AppContext]:
-    engine = create_engine(database_url)
-    await upgrade(engine)
+def app_tables() -> dict[str, Table]:
     tables = {name: validate_file(DATA_DIR / f"{name}.json") for name in ("weapons_melee", "weapons_ranged")}
     tables["armour"] = ARMOUR
-    try:
-        sessions = create_sessionmaker(engine)
-        yield AppContext(
-            settings=Settings(discord_token=None, database_url=database_url),
-            sessions=sessions,
-            catalog=default_catalog(),
-            rng=random.Random(1),
-            roll_log=RollLogWriter(sessions),
-            tables=tables,
-        )
-    finally:
-        await engine.dispose()
+    return tables
+
+
+@pytest.fixture
+def ctx(app_context: AppContext) -> AppContext:
+    return app_context
 
 
 async def _sheet(ctx: AppContext, name: str) -> repo.CharacterSheet:

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import AsyncIterator
-
 import pytest
 
-from bot.config import Settings
 from bot.context import AppContext
 from bot.db.repositories import ServerConfig, get_server_config
-from bot.db.roll_log import RollLogWriter
-from bot.db.session import create_engine, create_sessionmaker, upgrade
-from bot.i18n import default_catalog
 from bot.services import config as svc
 from bot.services.caller import Caller
 
@@ -32,20 +25,8 @@ IN_THREAD = caller(3, role_names=frozenset({"MJ"}), channel_id=11, parent_channe
 
 
 @pytest.fixture
-async def ctx(database_url: str) -> AsyncIterator[AppContext]:
-    engine = create_engine(database_url)
-    await upgrade(engine)
-    try:
-        sessions = create_sessionmaker(engine)
-        yield AppContext(
-            settings=Settings(discord_token=None, database_url=database_url),
-            sessions=sessions,
-            catalog=default_catalog(),
-            rng=random.Random(1),
-            roll_log=RollLogWriter(sessions),
-        )
-    finally:
-        await engine.dispose()
+def ctx(app_context: AppContext) -> AppContext:
+    return app_context
 
 
 async def test_default_is_renove_and_players_cannot_change_it(ctx: AppContext) -> None:

@@ -309,15 +309,6 @@ async def test_permanent_change_confirmed_by_the_gm_goes_onto_the_sheet(ctx: App
         assert "intimidation" not in {fold(k) for k in row.characteristics}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "a permanent change on a skill (Intimidation +5, criticals tête 8/9/11) is written as a new "
-        "characteristic 'intimidation' on the sheet instead of the Intimidation skill: "
-        "bot/services/fights.py answer_proposal always edits character.characteristics "
-        "(stats[stat] = before + total)"
-    ),
-)
 async def test_a_permanent_skill_change_goes_to_the_skill(ctx: AppContext) -> None:
     await character(ctx, ALICE.user_id, "Rudolf", CC=30, E=40)
     fight_id = await opened(ctx)
@@ -523,7 +514,7 @@ async def test_the_gm_corrects_a_result(ctx: AppContext) -> None:
 
 
 # ==========================================================================================
-# bugs found while scripting the fight (xfail strict: they pass once fixed)
+# bugs found while scripting the fight (were strict xfails; fixed)
 # ==========================================================================================
 
 
@@ -556,14 +547,6 @@ async def _albert_parries_a_heavy_blow(ctx: AppContext, **hand: Any) -> svc.Figh
     return outcome
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "the end-of-fight summary shows 0 damage for a critical taken through a parry side effect "
-        "(¼ / ½ / all of the damage): bot/services/fights.py _summary reads payload['damage']['total'], "
-        "absent from a 'defence' event, instead of payload['side_effect']['damage_taken']"
-    ),
-)
 async def test_summary_counts_damage_taken_through_a_parry_side_effect(ctx: AppContext) -> None:
     outcome = await _albert_parries_a_heavy_blow(ctx)
     side = ok(outcome)["side_effect"]
@@ -573,13 +556,6 @@ async def test_summary_counts_damage_taken_through_a_parry_side_effect(ctx: AppC
     assert albert["damage"] == 2 and albert["critical"] == grid(15, 2)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "the tracker shows 'A 2/1' for a fighter who used his A and his shield's (second weapon) A: "
-        "bot/ui/tracker.py _combatant counts second_weapon_used in 'used' but not in 'total' (c.attacks)"
-    ),
-)
 async def test_tracker_counts_the_second_weapons_a(ctx: AppContext) -> None:
     await character(ctx, ALICE.user_id, "Albert", CC=45, weapons=("epee", "bouclier"))
     fight_id = await opened(ctx)
@@ -605,15 +581,6 @@ async def test_tracker_counts_the_second_weapons_a(ctx: AppContext) -> None:
     assert int(used) <= int(total)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "holding a shield in the left hand costs −5 Ag (seed III – Combat, 'Arme tenue dans la main "
-        "gauche'; shields.json rule port_seconde_arme, carry_penalty): nothing applies it — "
-        "bot/services/fights.py _combatant_from_sheet/_equip never read the carry_penalty rule, so the "
-        "initiative (new_round) and the dodge use the bare Ag"
-    ),
-)
 async def test_a_shield_in_the_left_hand_costs_5_ag(ctx: AppContext) -> None:
     await character(ctx, ALICE.user_id, "Albert", CC=45, Ag=38, weapons=("epee", "bouclier"))
     await opened(ctx)
@@ -624,14 +591,6 @@ async def test_a_shield_in_the_left_hand_costs_5_ag(ctx: AppContext) -> None:
     assert albert["ag"] == 38 + penalty["value"] and albert["total"] == 42 + 38 + penalty["value"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "a parry side effect that deals damage (91+) rolls the partial-armour coverage d100 itself and "
-        "ignores the one typed with the attack (couverture): bot/services/fights.py _parry_consequences "
-        "calls damage_to_target without coverage_rolls=_coverage_map(layers, hand['coverage'])"
-    ),
-)
 async def test_side_effect_damage_uses_the_hand_coverage_roll(ctx: AppContext) -> None:
     # Albert wears a short gambeson (½ of the legs); the goblin's blow hits the legs (°R 1).
     await character(ctx, ALICE.user_id, "Albert", CC=45, weapons=("epee", "bouclier"), armour=(GAMBISON,))
@@ -663,15 +622,6 @@ async def test_side_effect_damage_uses_the_hand_coverage_roll(ctx: AppContext) -
     assert ok(outcome)["side_effect"]["damage_taken"] == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "a prone defender parries without the seed's −20 % ('Parer/Esquiver en étant à terre', "
-        "combat_modifiers.json): the tracker knows the 'prone' condition but bot/services/fights.py "
-        "_resolve_hit builds ParryRequest/DodgeRequest without situation, and /combat defense has no "
-        "situation option to type it"
-    ),
-)
 async def test_a_prone_defender_parries_at_minus_20(ctx: AppContext) -> None:
     await character(ctx, ALICE.user_id, "Albert", CC=45, weapons=("epee",))
     fight_id = await opened(ctx)

@@ -99,3 +99,45 @@ async def test_major_threshold_option(ctx: AppContext) -> None:
     assert leg["wound"]["hp_after"] == -4 and leg["wound"]["level"] == "major"
     nowhere = await svc.attack(ctx, GM, AttackInput(target="Guerrier", attacker="Cible", roll=30))
     assert nowhere.reply.is_error and "localisation" in (nowhere.reply.description or "")
+
+
+async def test_a_fumble_rolls_the_weapon_table(ctx: AppContext) -> None:
+    """00 fumbles (reading): 1d20 on the weapon table (``data/ogl_fumbles.json``); 19 rolls three more
+    times; 5 drops the weapon, 20 wounds oneself, 2 is not printed by the seed → the GM decides."""
+    fight_id = await ogl_fight(ctx)
+    ok(await svc.new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
+    out = await svc.attack(
+        ctx,
+        GM,
+        AttackInput(target="Cible", attacker="Guerrier", roll=0, location="tete", effects="19 5 20 2"),
+        rng=NoDice(),
+    )
+    fumble = ok(out)
+    assert fumble["outcome"] == "miss" and fumble["exchange"]["fumble_attacker"]
+    [rolled] = fumble["fumbles"]
+    assert rolled["combatant"] == "guerrier" and rolled["table"] == "weapon"
+    assert rolled["rolls"] == [19, 5, 20, 2]
+    assert [f["id"] for f in rolled["faces"]] == ["weapon_19", "weapon_04_06", "weapon_20", "weapon_01_03"]
+    assert [f["gm_decides"] for f in rolled["faces"]] == [False, False, False, True]
+    text = out.reply.description or ""
+    assert "Arme lâchée" in text and "le MJ décide" in text
+    # the defender's fumble reads its d20s from ``tests``; a natural weapon uses its own table
+    ok(await svc.new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
+    hit = ok(
+        await svc.attack(
+            ctx, GM, AttackInput(target="Cible", attacker="Guerrier", roll=30, location="tete", damage="3")
+        )
+    )
+    parried = ok(
+        await svc.defend(
+            ctx,
+            GM,
+            choice="parer",
+            fight_id=fight_id,
+            seq=hit["seq"],
+            rolls=DefenceRolls(roll=100, tests="4"),
+            rng=NoDice(),
+        )
+    )
+    assert parried["exchange"]["fumble_defender"] and parried["outcome"] == "hit"
+    assert parried["fumbles"][0]["combatant"] == "cible" and parried["fumbles"][0]["rolls"] == [4]

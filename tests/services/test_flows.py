@@ -5,21 +5,16 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import func, select
 
-from bot.config import Settings
 from bot.context import AppContext
-from bot.data_loading import load_all
+from bot.data_loading import Table, load_all
 from bot.db.characters import new_row, set_active
 from bot.db.flow_models import GameSession
-from bot.db.roll_log import RollLogWriter
-from bot.db.session import create_engine, create_sessionmaker, upgrade
-from bot.i18n import default_catalog
 from bot.rules.sheets import SheetData
 from bot.services import flow_chase, flow_fortune, flow_infection, flow_interrogation, flow_tavern
 from bot.services.caller import Caller
@@ -41,23 +36,18 @@ class NoDice(random.Random):
 
 
 @pytest.fixture
-async def ctx(database_url: str) -> AsyncIterator[AppContext]:
-    engine = create_engine(database_url)
-    await upgrade(engine)
-    sessions = create_sessionmaker(engine)
-    writer = RollLogWriter(sessions)
-    try:
-        yield AppContext(
-            settings=Settings(discord_token=None, database_url=database_url),
-            sessions=sessions,
-            catalog=default_catalog(),
-            rng=NoDice(),
-            roll_log=writer,
-            tables=load_all(),
-        )
-    finally:
-        await writer.close()
-        await engine.dispose()
+def app_rng() -> random.Random:
+    return NoDice()
+
+
+@pytest.fixture
+def app_tables() -> dict[str, Table]:
+    return load_all()
+
+
+@pytest.fixture
+def ctx(app_context: AppContext) -> AppContext:
+    return app_context
 
 
 def ok(result: FlowResult | Reply) -> dict[str, Any]:

@@ -4,21 +4,15 @@ from __future__ import annotations
 
 import copy
 import json
-import random
-from collections.abc import AsyncIterator
 from functools import cache
 from typing import Any
 
 import pytest
 from sqlalchemy import func, select
 
-from bot.config import Settings
 from bot.context import AppContext
 from bot.data_loading import Table, load_all
 from bot.db.house_rules_models import HouseRuleTable
-from bot.db.roll_log import RollLogWriter
-from bot.db.session import create_engine, create_sessionmaker, upgrade
-from bot.i18n import default_catalog
 from bot.services import house_rules as svc
 from bot.services.caller import Caller
 
@@ -43,21 +37,13 @@ ADMIN = caller(2, manage_guild=True)
 
 
 @pytest.fixture
-async def ctx(database_url: str) -> AsyncIterator[AppContext]:
-    engine = create_engine(database_url)
-    await upgrade(engine)
-    try:
-        sessions = create_sessionmaker(engine)
-        yield AppContext(
-            settings=Settings(discord_token=None, database_url=database_url),
-            sessions=sessions,
-            catalog=default_catalog(),
-            rng=random.Random(1),
-            tables=tables(),
-            roll_log=RollLogWriter(sessions),
-        )
-    finally:
-        await engine.dispose()
+def app_tables() -> dict[str, Table]:
+    return tables()
+
+
+@pytest.fixture
+def ctx(app_context: AppContext) -> AppContext:
+    return app_context
 
 
 def weapon(weapon_id: str) -> dict[str, Any]:

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import AsyncIterator
 from functools import cache
+from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
 from bot.context import AppContext
 from bot.data_loading import Table, load_all
-from bot.db.roll_log import RollLogWriter
-from bot.db.session import create_engine, create_sessionmaker, upgrade
 from bot.i18n import default_catalog
 from bot.services import rules_browser as svc
 from bot.services.caller import Caller
@@ -28,22 +24,19 @@ def tables() -> dict[str, Table]:
 
 
 @pytest.fixture
-async def ctx(tmp_path: object) -> AsyncIterator[AppContext]:
-    url = f"sqlite+aiosqlite:///{tmp_path}/browse.db"
-    engine = create_engine(url)
-    await upgrade(engine)
-    try:
-        sessions = create_sessionmaker(engine)
-        yield AppContext(
-            settings=Settings(discord_token=None, database_url=url),
-            sessions=sessions,
-            catalog=default_catalog(),
-            rng=random.Random(1),
-            tables=tables(),
-            roll_log=RollLogWriter(sessions),
-        )
-    finally:
-        await engine.dispose()
+def database_url(tmp_path: Path) -> str:
+    """Browsing is read-only: SQLite is enough here (no PostgreSQL run)."""
+    return f"sqlite+aiosqlite:///{tmp_path}/browse.db"
+
+
+@pytest.fixture
+def app_tables() -> dict[str, Table]:
+    return tables()
+
+
+@pytest.fixture
+def ctx(app_context: AppContext) -> AppContext:
+    return app_context
 
 
 def test_mechanics_read_as_sentences() -> None:

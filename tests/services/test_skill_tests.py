@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from sqlalchemy import select
 
-from bot.config import Settings
 from bot.context import AppContext
-from bot.data_loading import DATA_DIR, validate_file
+from bot.data_loading import DATA_DIR, Table, validate_file
 from bot.db.models import RollLog
-from bot.db.roll_log import RollLogWriter
-from bot.db.session import create_engine, create_sessionmaker, upgrade
-from bot.i18n import default_catalog
 from bot.services import config as config_svc
 from bot.services import skill_tests as svc
 from bot.services.caller import Caller
@@ -40,22 +35,18 @@ class FixedDice:
 
 
 @pytest.fixture
-async def ctx(database_url: str) -> AsyncIterator[AppContext]:
-    engine = create_engine(database_url)
-    await upgrade(engine)
-    tables = {name: validate_file(DATA_DIR / f"{name}.json") for name in TABLES}
-    try:
-        sessions = create_sessionmaker(engine)
-        yield AppContext(
-            settings=Settings(discord_token=None, database_url=database_url),
-            sessions=sessions,
-            catalog=default_catalog(),
-            rng=random.Random(7),
-            roll_log=RollLogWriter(sessions),
-            tables=tables,
-        )
-    finally:
-        await engine.dispose()
+def app_rng() -> random.Random:
+    return random.Random(7)
+
+
+@pytest.fixture
+def app_tables() -> dict[str, Table]:
+    return {name: validate_file(DATA_DIR / f"{name}.json") for name in TABLES}
+
+
+@pytest.fixture
+def ctx(app_context: AppContext) -> AppContext:
+    return app_context
 
 
 async def _logs(ctx: AppContext) -> list[RollLog]:
