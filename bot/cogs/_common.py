@@ -123,6 +123,13 @@ def is_database_unavailable(error: BaseException) -> bool:
     return isinstance(error, sqlalchemy.exc.TimeoutError | ConnectionError)
 
 
+EXPIRED_INTERACTION_CODES = frozenset({10062, 40060})  # Unknown interaction, already acknowledged
+
+
+def _is_expired(error: BaseException) -> bool:
+    return isinstance(error, discord.HTTPException) and error.code in EXPIRED_INTERACTION_CODES
+
+
 async def report_unexpected_error(interaction: Interaction, error: app_commands.AppCommandError) -> None:
     """Never show a traceback: log it, tell the user in their language."""
     catalog = interaction.client.ctx.catalog
@@ -133,6 +140,11 @@ async def report_unexpected_error(interaction: Interaction, error: app_commands.
         reply = error_reply(catalog.t(locale, "common.error.bad_option"))
     elif isinstance(error, app_commands.CommandNotFound):
         reply = error_reply(catalog.t(locale, "reliability.unknown_command"))
+    elif _is_expired(getattr(error, "original", error)):
+        # Discord refused the first answer (past its 3 s deadline, or already answered): nothing
+        # can reach the user through this interaction any more, and nothing went wrong in the bot.
+        log.warning("interaction for /%s expired before it was answered", _command_name(interaction))
+        return
     elif is_database_unavailable(getattr(error, "original", error)):
         log.warning(
             "database unavailable in /%s: %s", _command_name(interaction), getattr(error, "original", error)
