@@ -103,7 +103,8 @@ class MeleeBot(commands.AutoShardedBot):
         started = time.perf_counter()
         tables = load_all()
         self.engine = db_session.create_engine(self.settings.database_url)
-        await db_session.upgrade(self.engine)
+        if not await db_session.is_up_to_date(self.engine):
+            await db_session.upgrade(self.engine)
         sessions = db_session.create_sessionmaker(self.engine)
         roll_log = RollLogWriter(sessions)
         roll_log.start()
@@ -155,7 +156,9 @@ class MeleeBot(commands.AutoShardedBot):
     def _watch(self, interaction: discord.Interaction[Any]) -> None:
         """Last safety net: an interaction still unanswered near Discord's 3 s deadline (a handler
         that crashed where discord.py only logs, e.g. inside a button) gets a generic error."""
-        if interaction.type is discord.InteractionType.autocomplete:
+        # Slash commands report their own errors (the tree's on_error); buttons and forms are where
+        # discord.py only logs a crash, so the safety net watches those alone.
+        if interaction.type not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
             return
         task = asyncio.get_running_loop().create_task(self._answer_if_silent(interaction))
         self._watchdogs.add(task)

@@ -16,7 +16,8 @@ from typing import Any
 from bot.data_loading import load_all
 
 ROOT = Path(__file__).resolve().parent.parent
-INITIATIVE = 'des:"Albert: 15 12 10; Bertha: 10 10 10; Gobelin: 5 5 5; Gobelin 2: 4 4 4; Gobelin 3: 3 3 3"'
+# Gobelin carries a shield: −5 Ag for the initiative (shields.json port_seconde_arme), 5 + 5 + 10 + 25 = 45
+INITIATIVE = 'des:"Albert: 15 12 10; Bertha: 10 10 10; Gobelin: 5 5 10; Gobelin 2: 4 4 4; Gobelin 3: 3 3 3"'
 SCRIPT = f"""
 /combat ouvrir nom:Embuscade
 @alice /perso creer nom:Albert caracs:"CC:45 CT:30 F:35 E:40 Ag:38 Int:31 FM:29 Soc:33"

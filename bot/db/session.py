@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import StaticPool
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 ALEMBIC_INI = ROOT / "alembic.ini"
@@ -58,6 +60,8 @@ def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]
 
 
 def alembic_config(url: str | None = None) -> Config:
+    from alembic.config import Config  # Alembic is imported only when a migration has to run
+
     config = Config(str(ALEMBIC_INI))
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     if url is not None:
@@ -66,15 +70,43 @@ def alembic_config(url: str | None = None) -> Config:
 
 
 def _upgrade(connection: Connection, revision: str) -> None:
+    from alembic import command
+
     config = alembic_config()
     config.attributes["connection"] = connection
     command.upgrade(config, revision)
 
 
 def _downgrade(connection: Connection, revision: str) -> None:
+    from alembic import command
+
     config = alembic_config()
     config.attributes["connection"] = connection
     command.downgrade(config, revision)
+
+
+_REVISION = re.compile(r"^revision: str = ['\"]([^'\"]+)['\"]", re.M)
+_DOWN_REVISION = re.compile(r"^down_revision: str \| None = ['\"]([^'\"]+)['\"]", re.M)
+
+
+def head_revisions() -> set[str]:
+    """The heads of migrations/versions, read from the files (no Alembic import at start-up)."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (MIGRATIONS_DIR / "versions").glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        revisions.update(_REVISION.findall(source))
+        parents.update(_DOWN_REVISION.findall(source))
+    return revisions - parents
+
+
+async def is_up_to_date(engine: AsyncEngine) -> bool:
+    async with engine.connect() as connection:
+        try:
+            rows = await connection.execute(text("SELECT version_num FROM alembic_version"))
+        except Exception:  # no version table yet: a new database
+            return False
+        return {row[0] for row in rows} == head_revisions()
 
 
 async def upgrade(engine: AsyncEngine, revision: str = "heads") -> None:

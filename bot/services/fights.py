@@ -2146,7 +2146,7 @@ def _application_lines(
                 "combat.duration",
                 roll.expression,
                 roll.total,
-                {"fight_id": doc.row.id, "name": victim.name, **roll.to_dict()},
+                {"fight_id": doc.row.id, "victim": victim.name, **roll.to_dict()},
             )
         )
         lines.append(

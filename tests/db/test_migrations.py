@@ -61,3 +61,23 @@ async def test_sqlite_runs_in_wal_mode(tmp_path: Any) -> None:
         assert fk == 1
     finally:
         await engine.dispose()
+
+
+def test_heads_read_from_the_files_match_alembic() -> None:
+    from alembic.script import ScriptDirectory
+
+    from bot.db.session import alembic_config, head_revisions
+
+    assert head_revisions() == set(ScriptDirectory.from_config(alembic_config()).get_heads())
+
+
+async def test_up_to_date_only_after_the_upgrade(database_url: str) -> None:
+    from bot.db.session import is_up_to_date
+
+    engine = create_engine(database_url)
+    try:
+        assert not await is_up_to_date(engine)
+        await upgrade(engine)
+        assert await is_up_to_date(engine)
+    finally:
+        await engine.dispose()

@@ -779,11 +779,14 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
     # The button rolls the parry and side-effect dice itself: read them back from the roll log.
     [parry_roll] = kinds(new, "combat.parry")
     assert parry_roll is not None
-    g1_parry = GOBLIN["CC"] + (WS - ALBERT["CC"])
+    # Gobelin 1 is still on the ground since his fall in round 1: "Parer/Esquiver en étant à terre"
+    prone = entry("combat_modifiers", "def_a_terre")
+    g1_parry = GOBLIN["CC"] + (WS - ALBERT["CC"]) + prone["value"]
     body = lines_of(button)
     assert body[0] == (
         f"Gobelin 1 pare (une A de ce round, Hache/Pic) : CC {GOBLIN['CC']}"
-        f" · ajustement (50 − CC adverse) +{WS - ALBERT['CC']} = **{g1_parry} %**"
+        f" · ajustement (50 − CC adverse) +{WS - ALBERT['CC']}"
+        f" · {prone['name']} {prone['value']} = **{g1_parry} %**"
     )
     assert body[1].startswith(f"Jet **{roll_text(parry_roll)}** → ")
     head_damage = 1 + BF["albert"] - BE["goblin"] + vicious  # no armour on the head
