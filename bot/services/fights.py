@@ -23,6 +23,17 @@ Readings (besides the core's):
   :data:`QUICK_NPC_DEFAULTS` (GM options override them) and BE defaults to BF (monsters double F
   and E alike). Characters of a playable race add ``playable_bonus`` (+3) to BF and BE.
 * A death timer that runs out kills (the GM may undo it with ``/combat etat``).
+* Holding a shield or a second weapon (or carrying a Lourdes weapon / a flail) costs −5 Ag
+  (shields.json ``port_seconde_arme``; Ambidextre waives it for one-handed weapons): applied, itemised,
+  to the initiative and the dodge; the Ag tests of effects (a fall …) keep the sheet's Ag.
+* A defender on the ground (the ``prone`` condition) parries and dodges with ``def_a_terre``
+  (combat_modifiers.json); ``/combat defense situation:`` adds others (mud, snow).
+* Every die of a fight goes to the roll log, typed or rolled: initiative, attack, parry/dodge, the
+  damage die, the partial-armour coverage d100s, the side effect, the critical, effect tests, durations.
+* The Parer / Esquiver / Encaisser buttons take no dice: the bot rolls the parry or dodge d100 and the
+  side effect itself (all logged); to type them, answer with ``/combat defense`` instead.
+* A permanent change confirmed by the GM goes onto the sheet through the characters repository: a
+  characteristic of the sheet's ruleset, else a skill already on the sheet (else refused, kept open).
 
 Other rulesets: the ruleset of a fight is the one in force in the channel when ``/combat ouvrir``
 runs (``Fight.ruleset``). The shared machinery (thread, tracker, turns, pending defences, buttons,

@@ -19,8 +19,6 @@ from collections.abc import Awaitable
 from fractions import Fraction
 from typing import Any
 
-import pytest
-
 from bot.data_loading import load_all
 from bot.emulator.client import Result
 from bot.emulator.state import Channel, Message
