@@ -37,6 +37,11 @@ from bot.rules.simulation import (
     wilson,
 )
 from bot.services.caller import Caller
+
+try:  # the vectorised sampler (numpy is a dependency; the pure sampler stays for tests and fallback)
+    from bot.services.simulation_fast import FastSampler, numpy_seed
+except ImportError:  # pragma: no cover - numpy missing
+    FastSampler = None  # type: ignore[assignment,misc]
 from bot.services.fights import QUICK_NPC_DEFAULTS, QUICK_NPC_WEAPON, find_preset, preset_choices, tables_for
 from bot.ui.reply import Colour, Field, Reply, error_reply
 
@@ -47,6 +52,8 @@ PROFILE_MAX: Final = 300
 POSTURES: Final = ("normale", "prudente", "temeraire", "defensive", "suicidaire")
 _CACHE_SIZE: Final = 8
 _SIMULATORS: OrderedDict[tuple[Any, ...], DuelSimulator] = OrderedDict()
+_SAMPLERS: dict[int, Any] = {}  # id(simulator) → FastSampler, for the simulators kept above
+FAST_PATH: Final = FastSampler is not None
 _TOKEN = re.compile(r"([A-Za-zéèêÉ_]+)\s*[=:]\s*([^\s=]+)")
 _STAT_ALIASES: Final = {
     "cc": "CC",
@@ -236,7 +243,8 @@ def _simulator(tables: CombatTables, a: Fighter, b: Fighter, options: Options) -
         simulator = DuelSimulator(tables, a, b, options)
         _SIMULATORS[key] = simulator
         while len(_SIMULATORS) > _CACHE_SIZE:
-            _SIMULATORS.popitem(last=False)
+            _, dropped = _SIMULATORS.popitem(last=False)
+            _SAMPLERS.pop(id(dropped), None)
     else:
         _SIMULATORS.move_to_end(key)
     return simulator
@@ -251,13 +259,27 @@ def run_duels(
     *,
     rng: random.Random | None = None,
     budget: float = BUDGET_SECONDS,
+    fast: bool | None = None,
 ) -> tuple[DuelSimulator, Tally]:
-    """Blocking: build (or reuse) the simulator and sample within ``budget`` seconds."""
+    """Blocking: build (or reuse) the simulator and sample within ``budget`` seconds.
+
+    ``fast`` (default: when numpy is there) samples with the vectorised sampler of
+    :mod:`bot.services.simulation_fast` (same tables, numpy generator seeded from ``rng``);
+    ``fast=False`` runs the pure sampler of :mod:`bot.rules.simulation`.
+    """
     import time
 
     started = time.perf_counter()
     simulator = _simulator(tables, a, b, options)
-    tally = simulator.run(min(max(1, duels), DUELS_MAX), rng or random.Random(), deadline=started + budget)
+    rng = rng or random.Random()
+    duels = min(max(1, duels), DUELS_MAX)
+    if FAST_PATH if fast is None else fast:
+        sampler = _SAMPLERS.get(id(simulator))
+        if sampler is None or sampler.sim is not simulator:
+            sampler = _SAMPLERS[id(simulator)] = FastSampler(simulator)
+        tally = sampler.run(duels, numpy_seed(rng), deadline=started + budget)
+    else:
+        tally = simulator.run(duels, rng, deadline=started + budget)
     tally.seconds = time.perf_counter() - started
     return simulator, tally
 

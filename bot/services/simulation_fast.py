@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
@@ -32,6 +32,7 @@ State = tuple[int, ...]
 
 FIRST_BATCH: Final = 4_000
 MAX_BATCH: Final = 250_000
+STATES_MAX: Final = 400_000
 _CAP: Final = 1024
 _UNKNOWN: Final = -1
 _PROMPTS: Final = -2
@@ -317,9 +318,7 @@ class FastSampler:
         for di, pos in self._groups(per_duel):
             picks[pos] = self._draw(dists[di], len(pos))
         span = max(len(d.items) for d in dists) + 1
-        uniq2, inverse2 = np.unique(
-            (current * len(dists) + per_duel) * span + picks, return_inverse=True
-        )
+        uniq2, inverse2 = np.unique((current * len(dists) + per_duel) * span + picks, return_inverse=True)
         added_ids = self._added
         new: list[int] = []
         for key in uniq2.tolist():
@@ -468,8 +467,8 @@ class FastSampler:
                 picks = self._draw(model.events, len(d))
                 parts.append((d, events[1][picks], events[2][picks], events[4][picks], events[3][picks]))
             if parts:
-                columns = [np.concatenate(c) for c in zip(*parts, strict=True)]
-                ends.append(self._in_round(*columns, rounds, out))  # type: ignore[call-arg]
+                d, sl, ix, fl, oc = (np.concatenate(c) for c in zip(*parts, strict=True))
+                ends.append(self._in_round(d, sl, ix, fl, oc, rounds, out))
             finished_round = np.concatenate(ends) if ends else np.zeros(0, dtype=np.int64)
             self._end_of_round(finished_round, uniforms, out)
             out_a = table_a.out[sa[finished_round]]
@@ -477,7 +476,9 @@ class FastSampler:
             over = out_a | out_b
             if over.any():
                 done = finished_round[over]
-                out.winner[done] = np.where(out_b[over] & ~out_a[over], 0, np.where(out_a[over] & ~out_b[over], 1, 2))
+                out.winner[done] = np.where(
+                    out_b[over] & ~out_a[over], 0, np.where(out_a[over] & ~out_b[over], 1, 2)
+                )
                 out.end[done] = rounds
             active = finished_round[~over]
             if rounds >= max_rounds:
@@ -510,6 +511,10 @@ class FastSampler:
                 rate = tally.duels / max(now - started, 1e-9)
                 size = int(min(MAX_BATCH, max(FIRST_BATCH, rate * (deadline - now) * 0.5)))
             size = min(size, duels - tally.duels)
+            if max(len(t.states) for t in self.sides) > STATES_MAX:  # bounded memory: forget the states
+                for t in self.sides:
+                    t.reset()
+                self._added.clear()
             done = self._batch(size, deadline, clock, must=not tally.duels)
             if done is None:
                 tally.stopped_by_time = True
