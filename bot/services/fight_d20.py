@@ -33,7 +33,7 @@ from bot.rules.checks import d20 as d20_checks
 from bot.rules.combat import Combatant, RefusedError
 from bot.rules.combat import d20 as rules
 from bot.rules.combat.attack import Refusal
-from bot.rules.combat.common import Timing, ordered_slots, set_pool_loss, start_round_with, term
+from bot.rules.combat.common import Timing, ordered_slots, set_pool_loss, term
 from bot.rules.sheets import fold
 from bot.services import fights as shared
 from bot.services.fights import (
@@ -191,17 +191,12 @@ def due_test(
 
 
 async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
-    notes: list[str] = []
-    if doc.state.round and not doc.data.get("round_over"):
-        notes.extend(shared._end_round(scope, doc))
+    notes = shared.close_open_round(scope, doc)
     given: dict[str, int] = {}
-    for part in (dice or "").split(";"):
-        if not part.strip():
-            continue
-        name, sep, text = part.partition(":")
-        if not sep or not text.strip().lstrip("-").isdigit():
+    for name, text in shared.named_entries(dice, "combat.d20.error.order_format"):
+        if not text.strip().lstrip("-").isdigit():
             raise FightRefusal("combat.d20.error.order_format")
-        given[doc.find(name.strip()).id] = int(text.strip())
+        given[doc.find(name).id] = int(text.strip())
     timings = []
     lines = []
     for c in doc.state.combatants:
@@ -210,27 +205,13 @@ async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
         value = given.get(c.id, c.stat("AGI"))
         timings.append(Timing(c.id, 1, value, (c.stat("AGI"),)))
         lines.append(f"**{c.name}** : {value}" + ("" if c.id in given else " (AGI)"))
-    doc.state = start_round_with(doc.state, ordered_slots(timings))
-    doc.data["round_over"] = False
-    doc.data["slot_done"] = False
     malus = (doc.data.get("d20") or {}).get("malus", {})
-    doc.data["d20"] = {"malus": malus}
+    shared.start_system_round(doc, ordered_slots(timings), "d20", {"malus": malus})
     notes.extend(shared.settle(scope, doc))
     new_event(scope, doc, "round", None, {"order": [s.to_dict() for s in doc.state.order]})
     doc.save()
-    reply = Reply(
-        title=scope.t("combat.round.title", round=doc.state.round),
-        description="\n".join([*lines, "", *notes])[:4000],
-        colour=Colour.NEUTRAL,
-        result={
-            "fight_id": doc.row.id,
-            "round": doc.state.round,
-            "initiative": [{"combatant": t.combatant, "value": t.value} for t in timings],
-            "order": [s.to_dict() for s in doc.state.order],
-        },
-        kind="combat.round",
-    )
-    return shared.outcome(scope, doc, reply)
+    initiative = [{"combatant": t.combatant, "value": t.value} for t in timings]
+    return shared.round_outcome(scope, doc, lines, notes, initiative)
 
 
 async def simple_action(

@@ -33,7 +33,7 @@ from bot.rules.checks.common import Modifier
 from bot.rules.combat import Combatant, RefusedError
 from bot.rules.combat import ogl as rules
 from bot.rules.combat.attack import Refusal
-from bot.rules.combat.common import Timing, ordered_slots, start_round_with, term
+from bot.rules.combat.common import Timing, ordered_slots, term
 from bot.rules.sheets import OGL_LOCATIONS, fold, location_hp
 from bot.services import fights as shared
 from bot.services.fights import (
@@ -215,19 +215,14 @@ def due_test(
 
 
 async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
-    notes: list[str] = []
-    if doc.state.round and not doc.data.get("round_over"):
-        notes.extend(shared._end_round(scope, doc))
+    notes = shared.close_open_round(scope, doc)
     given: dict[str, tuple[int, bool]] = {}
-    for part in (dice or "").split(";"):
-        if not part.strip():
-            continue
-        name, sep, text = part.partition(":")
+    for name, text in shared.named_entries(dice, "combat.ogl.error.rank_format"):
         words = text.split()
-        if not sep or not words or not words[0].isdigit():
+        if not words or not words[0].isdigit():
             raise FightRefusal("combat.ogl.error.rank_format")
         surprised = any(fold(x) in ("surpris", "surprised") for x in words[1:])
-        given[doc.find(name.strip()).id] = (int(words[0]), surprised)
+        given[doc.find(name).id] = (int(words[0]), surprised)
     number = doc.state.round + 1
     ranks = []
     lines = []
@@ -251,13 +246,15 @@ async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
     ]
     order = tuple(sorted(ordered_slots(timings), key=lambda s: s.k))
     together = rules.rank_order(r for _, r in ranks).simultaneous
-    doc.state = start_round_with(doc.state, order)
-    doc.data["round_over"] = False
-    doc.data["slot_done"] = False
-    doc.data["ogl"] = {
-        "reactions": {c.id: rules.ReactionLedger(max(1, c.attacks)).to_dict() for c, _ in ranks},
-        "surprised": {c.id: r.rank for c, r in ranks if given.get(c.id, (0, False))[1] and number == 1},
-    }
+    shared.start_system_round(
+        doc,
+        order,
+        "ogl",
+        {
+            "reactions": {c.id: rules.ReactionLedger(max(1, c.attacks)).to_dict() for c, _ in ranks},
+            "surprised": {c.id: r.rank for c, r in ranks if given.get(c.id, (0, False))[1] and number == 1},
+        },
+    )
     for group in together:
         lines.append(
             scope.t("combat.ogl.simultaneous", names=", ".join(doc.state.get(x).name for x in group))
@@ -265,19 +262,7 @@ async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
     notes.extend(shared.settle(scope, doc))
     new_event(scope, doc, "round", None, {"ranks": [r.to_dict() for _, r in ranks]})
     doc.save()
-    reply = Reply(
-        title=scope.t("combat.round.title", round=doc.state.round),
-        description="\n".join([*lines, "", *notes])[:4000],
-        colour=Colour.NEUTRAL,
-        result={
-            "fight_id": doc.row.id,
-            "round": doc.state.round,
-            "initiative": [r.to_dict() for _, r in ranks],
-            "order": [s.to_dict() for s in doc.state.order],
-        },
-        kind="combat.round",
-    )
-    return shared.outcome(scope, doc, reply)
+    return shared.round_outcome(scope, doc, lines, notes, [r.to_dict() for _, r in ranks])
 
 
 async def simple_action(

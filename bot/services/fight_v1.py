@@ -46,7 +46,7 @@ from bot.rules.combat import Combatant, Condition, RefusedError, apply_mechanics
 from bot.rules.combat import v1 as rules
 from bot.rules.combat.attack import Refusal
 from bot.rules.combat.common import ordered_slots as order_of
-from bot.rules.combat.common import set_pool_loss, start_round_with, term
+from bot.rules.combat.common import set_pool_loss, term
 from bot.rules.sheets import fold
 from bot.services import fights as shared
 from bot.services.fights import (
@@ -283,15 +283,8 @@ def due_test(
 
 def _draws(doc: Doc, text: str | None) -> dict[str, rules.Draw]:
     out: dict[str, rules.Draw] = {}
-    if not text:
-        return out
-    for part in text.split(";"):
-        if not part.strip():
-            continue
-        name, sep, what = part.partition(":")
-        if not sep:
-            raise FightRefusal("combat.v1.error.draw_format")
-        c = doc.find(name.strip())
+    for name, what in shared.named_entries(text, "combat.v1.error.draw_format"):
+        c = doc.find(name)
         word = fold(what.strip()).replace(" ", "_")
         if word not in DRAWS:
             raise FightRefusal(
@@ -303,9 +296,7 @@ def _draws(doc: Doc, text: str | None) -> dict[str, rules.Draw]:
 
 async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
     tables = await tables_of(scope)
-    notes: list[str] = []
-    if doc.state.round and not doc.data.get("round_over"):
-        notes.extend(shared._end_round(scope, doc))
+    notes = shared.close_open_round(scope, doc)
     draws = _draws(doc, dice)
     spread = rules.Spread(options_of(doc)["attaques"])
     results = []
@@ -327,26 +318,11 @@ async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
             line += " " + scope.t("combat.v1.round.lost", n=len(result.lost))
         lines.append(line)
     order = order_of(t for r in results for t in r.timings())
-    doc.state = start_round_with(doc.state, order)
-    doc.data["round_over"] = False
-    doc.data["slot_done"] = False
-    doc.data["v1"] = {"prepared": {}, "defence": {}}
+    shared.start_system_round(doc, order, "v1", {"prepared": {}, "defence": {}})
     notes.extend(shared.settle(scope, doc))
     new_event(scope, doc, "round", None, {"initiative": [r.to_dict() for r in results]})
     doc.save()
-    reply = Reply(
-        title=scope.t("combat.round.title", round=doc.state.round),
-        description="\n".join([*lines, "", *notes])[:4000],
-        colour=Colour.NEUTRAL,
-        result={
-            "fight_id": doc.row.id,
-            "round": doc.state.round,
-            "initiative": [r.to_dict() for r in results],
-            "order": [s.to_dict() for s in doc.state.order],
-        },
-        kind="combat.round",
-    )
-    return shared.outcome(scope, doc, reply)
+    return shared.round_outcome(scope, doc, lines, notes, [r.to_dict() for r in results])
 
 
 async def simple_action(

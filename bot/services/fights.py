@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
@@ -84,6 +84,7 @@ from bot.rules.combat import (
     FightState,
     ParryRequest,
     RefusedError,
+    Slot,
     TableError,
     apply_effects,
     apply_mechanics,
@@ -109,6 +110,7 @@ from bot.rules.combat import (
     take_action,
     wear_shield,
 )
+from bot.rules.combat.common import start_round_with
 from bot.rules.combat.damage import CriticalResult, DamageResult
 from bot.rules.combat.tables import REQUIRED_TABLES, Mechanic
 from bot.rules.random_source import RandomSource
@@ -971,17 +973,59 @@ async def remove_combatant(ctx: AppContext, caller: Caller, *, who: str) -> Figh
 def _parse_initiative_dice(doc: Doc, text: str | None) -> dict[str, list[int]]:
     """``"Albert: 12 5 18; Gobelin 1: 3 4 5 (6)"`` → per combatant (a 4th value = Sur ses gardes)."""
     out: dict[str, list[int]] = {}
-    if not text:
-        return out
-    for part in text.split(";"):
-        if not part.strip():
-            continue
-        name, sep, dice = part.partition(":")
-        if not sep:
-            raise FightRefusal("combat.error.initiative_format")
-        c = doc.find(name.strip())
+    for name, dice in named_entries(text, "combat.error.initiative_format"):
+        c = doc.find(name)
         out[c.id] = parse_dice(dice.replace("(", " ").replace(")", " "), sides=20, limit=4)
     return out
+
+
+# -- shared by the system adapters' rounds (fight_d20, fight_ogl, fight_v1) --------------------
+
+
+def named_entries(text: str | None, error: str) -> Iterator[tuple[str, str]]:
+    """``"Albert: x; Orc: y"`` → ``("Albert", " x")``, ``("Orc", " y")`` (blank parts skipped);
+    a part without ``:`` is refused with the *error* key."""
+    for part in (text or "").split(";"):
+        if not part.strip():
+            continue
+        name, sep, value = part.partition(":")
+        if not sep:
+            raise FightRefusal(error)
+        yield name.strip(), value
+
+
+def close_open_round(scope: Scope, doc: Doc) -> list[str]:
+    """Before a new round: the notes of ending the current one when it is still running."""
+    if doc.state.round and not doc.data.get("round_over"):
+        return _end_round(scope, doc)
+    return []
+
+
+def start_system_round(doc: Doc, order: Sequence[Slot], system: str, data: dict[str, Any]) -> None:
+    """A system adapter's next round: its order, the shared round flags, its fresh round data."""
+    doc.state = start_round_with(doc.state, order)
+    doc.data["round_over"] = False
+    doc.data["slot_done"] = False
+    doc.data[system] = data
+
+
+def round_outcome(
+    scope: Scope, doc: Doc, lines: Sequence[str], notes: Sequence[str], initiative: list[dict[str, Any]]
+) -> FightOutcome:
+    """The ``combat.round`` reply of a system adapter's new round."""
+    reply = Reply(
+        title=scope.t("combat.round.title", round=doc.state.round),
+        description="\n".join([*lines, "", *notes])[:4000],
+        colour=Colour.NEUTRAL,
+        result={
+            "fight_id": doc.row.id,
+            "round": doc.state.round,
+            "initiative": initiative,
+            "order": [s.to_dict() for s in doc.state.order],
+        },
+        kind="combat.round",
+    )
+    return outcome(scope, doc, reply)
 
 
 def _can_take_turn(tables: CombatTables, c: Combatant) -> bool:
@@ -1067,9 +1111,7 @@ async def new_round(ctx: AppContext, caller: Caller, *, dice: str | None = None)
         if doc.row.ruleset in OTHER_RULESETS:
             started: FightOutcome = await system_of(doc.row.ruleset).new_round(scope, doc, dice)
             return started
-        notes: list[str] = []
-        if doc.state.round and not doc.data.get("round_over"):
-            notes.extend(_end_round(scope, doc))
+        notes = close_open_round(scope, doc)
         hand = _parse_initiative_dice(doc, dice)
         results = []
         lines = []

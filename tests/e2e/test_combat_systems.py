@@ -160,6 +160,8 @@ async def test_a_d20_fight_in_a_thread(emu: E2E) -> None:
     )
     ended = await gm.slash("combat fin", channel=thread)
     assert "Duel" in ended.embed["title"]
+    # The bot edits the tracker and archives the thread after its reply: wait for it.
+    await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")
 
 
 async def test_an_ogl_fight_in_a_thread(emu: E2E) -> None:
@@ -236,3 +238,4 @@ async def test_an_ogl_fight_in_a_thread(emu: E2E) -> None:
 
     await emu.emu.wait_until(unconscious_with_wounds, what="the Cible's location HP and 💤 on the tracker")
     await gm.slash("combat fin", channel=thread)
+    await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")
