@@ -100,10 +100,10 @@ def test_bounded_in_time_and_in_duels(tables: CombatTables) -> None:
     assert capped.duels == 5_000 and not capped.stopped_by_time
 
 
-def test_the_service_uses_the_fast_path(tables: CombatTables) -> None:
+def test_the_service_can_run_the_fast_path(tables: CombatTables) -> None:
     a, b = fighter("a", 45), fighter("b", 30)
-    assert svc.FAST_PATH
-    _, fast = svc.run_duels(tables, a, b, 20_000, Options(), rng=random.Random(1), budget=60.0)
+    assert svc.FAST_AVAILABLE
+    _, fast = svc.run_duels(tables, a, b, 20_000, Options(), rng=random.Random(1), budget=60.0, fast=True)
     _, pure = svc.run_duels(tables, a, b, 5_000, Options(), rng=random.Random(1), budget=60.0, fast=False)
     assert isinstance(fast, Tally) and fast.duels == 20_000 and pure.duels == 5_000
     assert _within(fast.wins[0] / fast.duels, fast.duels, pure.wins[0] / pure.duels, pure.duels)
