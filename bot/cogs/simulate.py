@@ -66,7 +66,9 @@ class SimulateCog(commands.Cog):
         one_sided: bool = False,
         mort_subite: bool = False,
     ) -> None:
-        await interaction.response.defer(thinking=True)
+        async def defer() -> None:
+            await interaction.response.defer(thinking=True)
+
         reply = await svc.simulate_duel(
             ctx_of(interaction),
             caller_of(interaction),
@@ -78,6 +80,7 @@ class SimulateCog(commands.Cog):
             combat_ws=combat_ws,
             one_sided=one_sided,
             mort_subite=mort_subite,
+            before_run=defer,
         )
         await send_reply(interaction, reply)
 

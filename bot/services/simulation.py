@@ -18,7 +18,7 @@ import asyncio
 import random
 import re
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -406,7 +406,10 @@ async def simulate_duel(
     mort_subite: bool = False,
     rng: random.Random | None = None,
     budget: float = BUDGET_SECONDS,
+    before_run: Callable[[], Awaitable[object]] | None = None,
 ) -> Reply:
+    """``before_run`` is awaited once the request is valid, just before the duels (the cog defers
+    there, so a refusal is still answered privately)."""
     t, locale = ctx.catalog.t, caller.locale
     if caller.guild_id is None:
         return error_reply(t(locale, "simulation.error.guild_only"))
@@ -423,6 +426,8 @@ async def simulate_duel(
         fa = _with_posture(side_a.fighter, posture_a, None)
         fb = _with_posture(side_b.fighter, posture_b, None)
         options = Options(combat_ws=combat_ws, one_sided=one_sided, mort_subite=mort_subite)
+        if before_run is not None:
+            await before_run()
         simulator, tally = await asyncio.to_thread(
             run_duels,
             tables,

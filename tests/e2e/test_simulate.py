@@ -49,3 +49,10 @@ async def test_players_are_refused(emu: E2E) -> None:
     refused = await alice.slash("simuler", a="Orque", b="Troll", duels=10)
     message = await refused.wait_response(timeout=30)
     assert "MJ" in text_of(message.embeds[0])
+    assert refused.ephemeral and not refused.deferred  # refused before any public "thinking…"
+
+
+async def test_an_unknown_side_is_refused_privately(emu: E2E) -> None:
+    refused = await emu.user("gm").slash("simuler", a="Perception", b="Troll", duels=10)
+    assert refused.callback_type == 4 and refused.ephemeral
+    assert "Perception" in text_of(refused.embed)

@@ -234,10 +234,7 @@ FORGED_IDS = [
 
 # Problems found by this test and reported to the lead (owner in brackets); they are shown as
 # warnings, not failures, until fixed. Remove an entry once its fix lands: the test then guards it.
-KNOWN_BUGS = [
-    # [simulation] /simulate shows its refusals (unknown side…) to the whole channel, not ephemerally.
-    r"^/simulate: an error shown to the whole channel",
-]
+KNOWN_BUGS: list[str] = []
 KNOWN_LOGS: list[str] = []
 
 # -- strategies built from the synced tree -------------------------------------------------------
