@@ -1982,6 +1982,38 @@ def _resolve_hit(
     return lines
 
 
+def _hit_damage(
+    scope: Any,
+    attacker: Any,
+    defender: Any,
+    weapon: Any,
+    die: Any,
+    attack_result: Any,
+    hand: Mapping[str, Any],
+    *,
+    wear: bool = True,
+) -> DamageResult:
+    """Damage of a hit on the defender's zone, using the coverage d100s typed with the attack.
+
+    One place for both a plain hit and damage taken through a parry side effect, so the two can
+    never read armour differently."""
+    zone = str(attack_result.zone)
+    layers = defender.armour.get(zone, ())
+    return damage_to_target(
+        scope.tables,
+        die,
+        weapon,
+        attacker_bf=attacker.stat("BF"),
+        target_be=defender.stat("BE"),
+        zone=zone,
+        layers=layers,
+        attack=attack_result,
+        rng=scope.rng,
+        coverage_rolls=_coverage_map(layers, hand.get("coverage") or []),
+        wear=wear,
+    )
+
+
 def _coverage_map(layers: Sequence[Any], values: Sequence[int]) -> dict[str, int]:
     partial = [layer.family for layer in layers if layer.coverage < 1]
     return dict(zip(partial, values, strict=False))
@@ -2024,18 +2056,7 @@ def _damage(
     hand = pending.get("hand") or {}
     zone = str(attack_result.zone)
     layers = defender.armour.get(zone, ())
-    damage = damage_to_target(
-        tables,
-        die,
-        weapon,
-        attacker_bf=attacker.stat("BF"),
-        target_be=defender.stat("BE"),
-        zone=zone,
-        layers=layers,
-        attack=attack_result,
-        rng=scope.rng,
-        coverage_rolls=_coverage_map(layers, hand.get("coverage") or []),
-    )
+    damage = _hit_damage(scope, attacker, defender, weapon, die, attack_result, hand)
     if layers:
         armour = dict(defender.armour)
         armour[zone] = damage.layers_after
@@ -2316,21 +2337,7 @@ def _parry_consequences(
     taking = any(e.get("type") == "take_damage" for e in side.band.effects)
     failed: DamageResult | None = None
     if taking:
-        zone = str(attack_result.zone)
-        layers = defender.armour.get(zone, ())
-        failed = damage_to_target(
-            tables,
-            die,
-            weapon,
-            attacker_bf=attacker.stat("BF"),
-            target_be=defender.stat("BE"),
-            zone=zone,
-            layers=layers,
-            attack=attack_result,
-            rng=scope.rng,
-            coverage_rolls=_coverage_map(layers, hand.get("coverage") or []),
-            wear=False,
-        )
+        failed = _hit_damage(scope, attacker, defender, weapon, die, attack_result, hand, wear=False)
         payload["side_effect_damage"] = failed.to_dict()
         _log_coverage(scope, doc, pending, failed)
         side = parry_side_effect(
