@@ -18,6 +18,9 @@ COPY bot/ bot/
 COPY data/ data/
 COPY migrations/ migrations/
 COPY alembic.ini ./
+# Bytecode written at build time: the code is read-only and PYTHONDONTWRITEBYTECODE is set, so
+# without it every start would compile the bot's modules again (about 0.6 s before READY).
+RUN python -m compileall -q bot migrations
 # Read-only for everyone but root (whatever the build context's modes); only /app/var is the bot's.
 RUN chmod -R a-w,a+rX /app/bot /app/data /app/migrations /app/alembic.ini \
     && mkdir -p /app/var && chown melee:melee /app/var && chmod 0750 /app/var

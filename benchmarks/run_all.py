@@ -28,6 +28,7 @@ import os
 import random
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -41,7 +42,8 @@ if __package__ in (None, ""):  # run as a script
 
 from benchmarks import bench_dice
 from benchmarks.bench_e2e import bot_cpu, percentile
-from tests.e2e.harness import E2E, BotProcess
+from benchmarks.bench_startup import compile_bytecode, open_fights, rss_mib, starts
+from tests.e2e.harness import E2E
 
 MIB = 1024 * 1024
 
@@ -117,28 +119,6 @@ def dice(quick: bool) -> None:
 
 
 # --- 2-4. the bot process through the emulator --------------------------------------------------
-
-
-def rss_mib(pid: int | None) -> float:
-    if pid is None:
-        return 0.0
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024 / MIB
-    return 0.0
-
-
-async def start_to_ready(harness: E2E) -> tuple[float, float]:
-    """Seconds from spawning the bot to READY (the emulator's session identified), and to the sync."""
-    if harness.bot is None:
-        harness.bot = BotProcess(harness.bot_env(), harness.tmp_path / "bot.log")
-    mark = len(harness.emu.requests)
-    started = time.perf_counter()
-    await harness.bot.start()
-    await harness.emu.wait_until(harness._live_session, timeout=30, what="READY")
-    ready = time.perf_counter() - started
-    await harness.wait_ready(after=mark, timeout=30)
-    return ready, time.perf_counter() - started
 
 
 async def load(
@@ -230,18 +210,22 @@ def profile_report(out: Path, top: int = 12) -> None:
 
 async def bot_figures(quick: bool, profile: bool) -> None:
     os.environ["MELEE_RATE_LIMITS"] = "off"  # capacity, not the per-user limits
+    compile_bytecode()
     with tempfile.TemporaryDirectory(prefix="melee-suite-") as tmp:
         harness = E2E(Path(tmp), log_level="WARNING")
         try:
             await harness.emu.start()
             print("\n== Start-up to READY ==", flush=True)
-            fresh, fresh_sync = await start_to_ready(harness)
-            print(f"  fresh database: READY {fresh:.2f} s, commands synced {fresh_sync:.2f} s")
-            await harness.bot.stop()  # type: ignore[union-attr]
-            again, again_sync = await start_to_ready(harness)
-            print(f"  restart:        READY {again:.2f} s, commands synced {again_sync:.2f} s")
+            readies, cpus = await starts(harness, 3 if quick else 5)
             record(
-                Figure("start-up to READY (fresh database)", fresh, "s", 2, False, f"restart {again:.2f} s")
+                Figure(
+                    "start-up to READY (median of starts)",
+                    statistics.median(readies),
+                    "s",
+                    2,
+                    False,
+                    f"fresh database {readies[0]:.2f} s; CPU at READY {statistics.median(cpus):.2f} s",
+                )
             )
             pid = harness.bot.proc.pid if harness.bot and harness.bot.proc else None
             idle = rss_mib(pid)
@@ -285,29 +269,7 @@ async def bot_figures(quick: bool, profile: bool) -> None:
             loaded = rss_mib(pid)
 
             print("\n== Memory with 50 fights open ==", flush=True)
-            gm = harness.user("gm")
-            opened = 0
-            for n in range(50):
-                name = f"Bench {n + 1}"
-                reply = await gm.slash("combat ouvrir", nom=name, timeout=30)  # rate limits are off
-                if reply.deferred:
-                    await reply.wait_response(timeout=30)
-                try:
-                    await harness.emu.wait_until(
-                        lambda name=name: any(t.name == name for t in harness.emu.threads),
-                        timeout=10,
-                        what=name,
-                    )
-                except Exception:
-                    print(f"  fight {name} not opened: {reply.embeds[:1]}")
-                    continue
-                thread = harness.thread(name)
-                added = await gm.slash("combat ajouter", qui="2 Orque", channel=thread, timeout=30)
-                if added.deferred:
-                    await added.wait_response(timeout=30)
-                opened += 1
-            with sqlite3.connect(db) as conn:
-                open_rows = conn.execute("SELECT count(*) FROM fights WHERE status = 'open'").fetchone()[0]
+            open_rows = await open_fights(harness, 50)
             rss = rss_mib(pid)
             print(
                 f"  RSS idle {idle:.1f} MiB, after the load {loaded:.1f} MiB,"

@@ -26,6 +26,7 @@ class Settings:
     discord_api_base: str | None = None
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    rate_limit_store: str = "memory"  # memory | database (bot.services.rate_limit)
 
     def __repr__(self) -> str:  # the token never appears in logs or tracebacks
         token = "set" if self.discord_token else "unset"
@@ -96,6 +97,11 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv_path: str | No
         raise ConfigError("SHARD_IDS needs SHARD_COUNT")
     if shard_ids is not None and shard_count is not None and any(i >= shard_count for i in shard_ids):
         raise ConfigError("every id in SHARD_IDS must be lower than SHARD_COUNT")
+    store = env.get("MELEE_RATE_LIMIT_STORE", "").strip().lower()
+    if store not in ("", "memory", "database"):
+        raise ConfigError(f"MELEE_RATE_LIMIT_STORE must be memory or database, got {store!r}")
+    # Several shards usually mean several processes: share the buckets unless told otherwise.
+    store = store or ("database" if shard_count is not None and shard_count > 1 else "memory")
     return Settings(
         discord_token=token,
         database_url=database_url,
@@ -104,4 +110,5 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv_path: str | No
         discord_api_base=env.get("DISCORD_API_BASE", "").strip() or None,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        rate_limit_store=store,
     )

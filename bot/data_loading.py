@@ -2,6 +2,11 @@
 
 Each ``data/*.json`` file names its schema in its ``schema`` field; schemas live in
 ``data/schemas/<name>.schema.json`` and may reference ``common.schema.json``.
+
+A schema with an ``x-upload-only`` object describes a table the seeds name but do not print
+(``d20_damage_by_location``): it has no data file, and :func:`load_all` gives it an empty base
+(that object's ``ruleset``/``title``/``source``/``notes``, no entries) so a server can upload its own
+with ``/regles importer``, validated against the schema like any other table.
 """
 
 from __future__ import annotations
@@ -70,6 +75,14 @@ def _validator(schema_dir: Path, schema_name: str) -> jsonschema_rs.Draft202012V
     )
 
 
+def release_validators() -> None:
+    """Drop the compiled validators and parsed schemas (about 5 MiB of native memory once all are
+    built): the bot validates every table at start-up, then only the odd upload, which rebuilds
+    the one validator it needs."""
+    _validator.cache_clear()
+    _schemas.cache_clear()
+
+
 def _format_error(error: Any) -> str:
     where = "/".join(str(p) for p in error.instance_path) or "(root)"
     return f"{where}: {error.message}"
@@ -104,8 +117,24 @@ def iter_data_files(data_dir: Path = DATA_DIR) -> Iterator[Path]:
     yield from sorted(data_dir.glob("*.json"))
 
 
+UPLOAD_ONLY_KEY = "x-upload-only"
+
+
+def upload_only_tables(schema_dir: Path = SCHEMA_DIR) -> dict[str, Table]:
+    """The empty bases of the tables that only exist as a server's upload (see the module doc)."""
+    out: dict[str, Table] = {}
+    for file_name, schema in _schemas(schema_dir).items():
+        base = schema.get(UPLOAD_ONLY_KEY) if isinstance(schema, dict) else None
+        if not isinstance(base, dict):
+            continue
+        name = file_name.removesuffix(".schema.json")
+        document = {"schema": name, "table": name, **base, "entries": []}
+        out[name] = Table(name=name, schema=name, document=document)
+    return out
+
+
 def load_all(data_dir: Path = DATA_DIR) -> dict[str, Table]:
-    """Load and validate every table; raise DataError listing every bad file."""
+    """Load and validate every table (and the upload-only bases); raise DataError listing every bad file."""
     tables: dict[str, Table] = {}
     problems: list[str] = []
     for path in iter_data_files(data_dir):
@@ -117,4 +146,6 @@ def load_all(data_dir: Path = DATA_DIR) -> dict[str, Table]:
         tables[table.name] = table
     if problems:
         raise DataError(str(data_dir), problems)
+    for name, table in upload_only_tables(data_dir / "schemas").items():
+        tables.setdefault(name, table)
     return tables

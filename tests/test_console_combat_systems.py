@@ -333,7 +333,7 @@ OGL_SCRIPT = f"""
 /combat defense choix:parer jet:20
 /combat round des:"Guerrier: 8; Cible: 2"
 /combat attaque cible:Cible jet:4 localisation:poitrine effets:3
-/combat defense choix:esquiver jet:70
+/combat defense choix:encaisser
 /combat test qui:Cible jet:41
 /combat suivant
 /combat round des:"Guerrier: 6; Cible: 7"
@@ -386,7 +386,8 @@ def test_an_ogl_fight_through_the_console() -> None:
     # serious: 1d4 (2) combat actions lost, the leg unusable, prone
     assert kinds == ["lose_combat_actions", "disabled", "prone"]
     assert leg["wound"]["conditions"][0]["remaining"] == 2 and leg["wound"]["endurance_tests"] == []
-    # 3. 4 ≤ ⌊60 / 10⌋ = 6: critical; the dodge 70 > 40 fails; 1d8+1 at its maximum 9 − 1 AP = 8;
+    # 3. 4 ≤ ⌊60 / 10⌋ = 6: critical; the Cible has lost her next 2 combat actions (the leg): no
+    #    reaction, she takes it; 1d8+1 at its maximum 9 − 1 AP = 8;
     #    chest 5 → −3: serious to the chest → an Endurance test (CON 12 × 5 = 60): 41 passes
     chest = hits[2]
     assert chest["exchange"]["critical"] and 4 <= 60 // 10

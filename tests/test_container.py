@@ -27,6 +27,9 @@ def test_dockerfile_runs_as_non_root_with_a_volume_and_a_healthcheck() -> None:
     assert 'VOLUME ["/app/var"]' in DOCKERFILE
     assert "HEALTHCHECK" in DOCKERFILE and 'bot", "health"' in DOCKERFILE
     assert "python -m bot migrate" in DOCKERFILE
+    # The bytecode is compiled at build time, after the code is copied (start-up time, issue #11).
+    compile_step = DOCKERFILE.index("python -m compileall -q bot")
+    assert DOCKERFILE.index("COPY bot/ bot/") < compile_step < DOCKERFILE.index("USER ")
 
 
 @pytest.mark.slow
@@ -45,6 +48,13 @@ def test_the_container_steps_pass_in_a_fresh_venv(tmp_path: Path) -> None:
         [str(python), "-m", "pip", "install", "-q", "."], cwd=app, capture_output=True, text=True, timeout=900
     )
     assert install.returncode == 0, install.stderr[-2000:]
+    compiled = subprocess.run(
+        [str(python), "-m", "compileall", "-q", "bot", "migrations"],
+        cwd=app,
+        capture_output=True,
+        timeout=300,
+    )
+    assert compiled.returncode == 0 and (app / "bot" / "__pycache__").is_dir(), compiled.stderr
     env = {
         "PATH": os.environ.get("PATH", ""),
         "HOME": str(tmp_path),

@@ -8,7 +8,8 @@ and an answer for buttons and forms nobody handles any more.
 * :func:`check_command` also takes a token from the user's bucket for the command's category
   (:mod:`bot.services.rate_limit`) and tells them how long to wait when it is empty.
 * :func:`answer_if_unhandled` answers a click or a form whose custom id no view, dynamic item or
-  modal claims (a forged id, a form shown before a restart) with an ephemeral "expired" message.
+  modal claims (a forged id) with an ephemeral "expired" message; a form whose state rides in its
+  custom id (:func:`register_form`) is handled even when it was shown before a restart.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import math
 import os
 import re
 import weakref
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -26,7 +28,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType
 
 from bot.cogs._common import locale_of, send_reply
-from bot.services.rate_limit import RateLimiter, wait_seconds
+from bot.services.rate_limit import DatabaseBucketStore, RateLimiter, wait_seconds
 from bot.ui.reply import error_reply
 
 if TYPE_CHECKING:
@@ -44,7 +46,14 @@ _pending: set[asyncio.Task[None]] = set()
 def limiter_of(client: discord.Client) -> RateLimiter:
     limiter = _limiters.get(client)
     if limiter is None:
-        limiter = _limiters[client] = RateLimiter.from_env(os.environ)
+        try:
+            ctx = getattr(client, "ctx", None)
+        except RuntimeError:  # not set up yet
+            ctx = None
+        store = None
+        if ctx is not None and ctx.settings.rate_limit_store == "database":
+            store = DatabaseBucketStore(ctx.sessions)
+        limiter = _limiters[client] = RateLimiter.from_env(os.environ, store=store)
     return limiter
 
 
@@ -220,6 +229,51 @@ def is_unhandled(client: discord.Client, interaction: discord.Interaction[Any]) 
     return not (views.get(message_id, {}).get(key) or views.get(None, {}).get(key))
 
 
+FormHandler = Callable[["Interaction", re.Match[str]], Coroutine[Any, Any, None]]
+_forms: dict[re.Pattern[str], FormHandler] = {}
+
+
+def register_form(pattern: re.Pattern[str], handler: FormHandler) -> None:
+    """Forms whose whole state rides in their custom id: a submission no modal of this process
+    claims (the form was shown before a restart, or by another shard) is handed to ``handler``."""
+    _forms[pattern] = handler
+
+
+def unregister_form(pattern: re.Pattern[str]) -> None:
+    _forms.pop(pattern, None)
+
+
+def _stateless_form(interaction: discord.Interaction[Any]) -> tuple[FormHandler, re.Match[str]] | None:
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return None
+    data: Any = interaction.data
+    custom_id = data.get("custom_id") if isinstance(data, dict) else None
+    if not isinstance(custom_id, str):
+        return None
+    for pattern, handler in _forms.items():
+        match = pattern.fullmatch(custom_id)
+        if match is not None:
+            return handler, match
+    return None
+
+
+def form_values(interaction: discord.Interaction[Any]) -> dict[str, str]:
+    """The text inputs of a submitted form by custom id (rows or labels, however they nest)."""
+    data: Any = interaction.data
+    stack = list(data.get("components") or []) if isinstance(data, dict) else []
+    values: dict[str, str] = {}
+    while stack:
+        component = stack.pop()
+        if not isinstance(component, dict):
+            continue
+        if isinstance(component.get("custom_id"), str) and isinstance(component.get("value"), str):
+            values[component["custom_id"]] = component["value"]
+        stack.extend(component.get("components") or [])
+        if isinstance(component.get("component"), dict):
+            stack.append(component["component"])
+    return values
+
+
 def answer_if_unhandled(client: MeleeBot, interaction: discord.Interaction[Any]) -> None:
     """Called as the bot dispatches ``interaction``, right after discord.py routed it to its views."""
     try:
@@ -228,6 +282,13 @@ def answer_if_unhandled(client: MeleeBot, interaction: discord.Interaction[Any])
         log.warning("could not tell whether an interaction is handled", exc_info=True)
         return
     if unhandled:
+        form = _stateless_form(interaction)
+        if form is not None:
+            handler, match = form
+            task = asyncio.create_task(handler(interaction, match), name="melee-form")
+            _pending.add(task)
+            task.add_done_callback(_pending.discard)
+            return
         task = asyncio.create_task(_refuse(interaction, "reliability.expired"), name="melee-expired")
         _pending.add(task)
         task.add_done_callback(_pending.discard)

@@ -7,8 +7,10 @@ id and the pending attack's sequence number: they work after a restart, the stat
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -152,6 +154,33 @@ async def answer(interaction: discord.Interaction[Any], result: FightOutcome) ->
         await apply_outcome(interaction, result)
 
 
+DEFER_AFTER: Final = 1.5  # seconds; Discord wants a first answer within 3 s
+
+
+async def settle(interaction: discord.Interaction[Any], pending: Awaitable[FightOutcome]) -> None:
+    """Answer with the service's outcome; if it is slow to come (actions queued on the same fight),
+    acknowledge first so Discord's 3-second deadline is met. A deferred command is acknowledged
+    privately, so a refusal stays private; a public result then follows a short private note."""
+    task = asyncio.ensure_future(pending)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    slash_deferred = False
+    if not done and not interaction.response.is_done():
+        try:
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()  # a click: later messages carry their own flags
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                slash_deferred = True
+        except discord.HTTPException:
+            log.warning("could not defer interaction %s", interaction.id)
+    result = await task
+    if slash_deferred and not result.reply.ephemeral:
+        # The first followup replaces the private "thinking" message: a note there, the result public.
+        note = ctx_of(interaction).catalog.t(caller_of(interaction).locale, "combat.deferred.posted")
+        await interaction.followup.send(content=note, ephemeral=True, wait=True)
+    await answer(interaction, result)
+
+
 class FightButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=re.compile(
@@ -178,18 +207,20 @@ class FightButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         ctx, caller = ctx_of(interaction), caller_of(interaction)
         if self.kind == "def" and self.a.isdigit() and self.b:
-            result = await service.defend(ctx, caller, choice=self.b, fight_id=self.fight_id, seq=int(self.a))
+            result = service.defend(ctx, caller, choice=self.b, fight_id=self.fight_id, seq=int(self.a))
         elif self.kind == "pos":
-            result = await service.set_posture(
-                ctx, caller, posture=self.a, option=self.b, fight_id=self.fight_id
-            )
+            result = service.set_posture(ctx, caller, posture=self.a, option=self.b, fight_id=self.fight_id)
         elif self.kind == "perm" and self.a.isdigit():
-            result = await service.answer_proposal(
+            result = service.answer_proposal(
                 ctx, caller, fight_id=self.fight_id, number=int(self.a), accept=self.b == "ok"
             )
         else:
-            result = FightOutcome(error_reply(ctx.catalog.t(caller.locale, "combat.error.bad_choice")))
-        await answer(interaction, result)
+            await answer(
+                interaction,
+                FightOutcome(error_reply(ctx.catalog.t(caller.locale, "combat.error.bad_choice"))),
+            )
+            return
+        await settle(interaction, result)
 
 
 @app_commands.guild_only()
@@ -296,10 +327,10 @@ class CombatCog(commands.Cog):
         npc = NpcStats(
             cc=ws, ct=bs, f=s, ag=ag, bf=sb, be=tb, a=attacks, weapons=weapons, armour=armour, caracs=stats
         )
-        result = await service.add_combatants(
+        result = service.add_combatants(
             ctx_of(interaction), caller_of(interaction), who=who, count=count, stats=npc
         )
-        await answer(interaction, result)
+        await settle(interaction, result)
 
     @add.autocomplete("who")
     async def _who(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -309,8 +340,8 @@ class CombatCog(commands.Cog):
     @combat.command(name="remove", description="Remove a fighter from the fight (GM)")
     @app_commands.describe(who="The fighter")
     async def remove(self, interaction: Interaction, who: app_commands.Range[str, 1, 80]) -> None:
-        await answer(
-            interaction, await service.remove_combatant(ctx_of(interaction), caller_of(interaction), who=who)
+        await settle(
+            interaction, service.remove_combatant(ctx_of(interaction), caller_of(interaction), who=who)
         )
 
     # -- rounds ------------------------------------------------------------------------------
@@ -322,9 +353,7 @@ class CombatCog(commands.Cog):
     async def round(
         self, interaction: Interaction, dice: app_commands.Range[str, 1, 1000] | None = None
     ) -> None:
-        await answer(
-            interaction, await service.new_round(ctx_of(interaction), caller_of(interaction), dice=dice)
-        )
+        await settle(interaction, service.new_round(ctx_of(interaction), caller_of(interaction), dice=dice))
 
     @combat.command(name="posture", description="Choose a posture for this round (before acting)")
     @app_commands.describe(
@@ -338,14 +367,14 @@ class CombatCog(commands.Cog):
         option: str | None = None,
         who: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
-        result = await service.set_posture(
+        result = service.set_posture(
             ctx_of(interaction), caller_of(interaction), posture=posture, option=option, who=who
         )
-        await answer(interaction, result)
+        await settle(interaction, result)
 
     @combat.command(name="next", description="End the current turn: the next slot acts (GM)")
     async def next(self, interaction: Interaction) -> None:
-        await answer(interaction, await service.advance(ctx_of(interaction), caller_of(interaction)))
+        await settle(interaction, service.advance(ctx_of(interaction), caller_of(interaction)))
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -413,7 +442,7 @@ class CombatCog(commands.Cog):
             stray_victim=stray_victim,
             location=location,
         )
-        await answer(interaction, await service.attack(ctx_of(interaction), caller_of(interaction), data))
+        await settle(interaction, service.attack(ctx_of(interaction), caller_of(interaction), data))
 
     @attack.autocomplete("target")
     @attack.autocomplete("attacker")
@@ -442,14 +471,14 @@ class CombatCog(commands.Cog):
         tests: app_commands.Range[str, 1, 40] | None = None,
         situation: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
-        result = await service.defend(
+        result = service.defend(
             ctx_of(interaction),
             caller_of(interaction),
             choice=choice,
             seq=attack,
             rolls=DefenceRolls(roll=roll, side_effect=side_effect, tests=tests, situation=situation),
         )
-        await answer(interaction, result)
+        await settle(interaction, result)
 
     @combat.command(
         name="action", description="Another action: feint, aim, manoeuvre, prepare a parry, move …"
@@ -473,7 +502,7 @@ class CombatCog(commands.Cog):
         roll: app_commands.Range[int, 0, 100] | None = None,
         target_roll: app_commands.Range[int, 0, 100] | None = None,
     ) -> None:
-        result = await service.take_simple_action(
+        result = service.take_simple_action(
             ctx_of(interaction),
             caller_of(interaction),
             action=action,
@@ -483,7 +512,7 @@ class CombatCog(commands.Cog):
             roll=roll,
             target_roll=target_roll,
         )
-        await answer(interaction, result)
+        await settle(interaction, result)
 
     @combat.command(name="test", description="Roll a due test (bleeding, delayed) for a fighter")
     @app_commands.describe(who="The fighter", roll="The d100", durations="Dice for durations")
@@ -494,10 +523,10 @@ class CombatCog(commands.Cog):
         roll: app_commands.Range[int, 0, 100] | None = None,
         durations: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
-        result = await service.roll_due_test(
+        result = service.roll_due_test(
             ctx_of(interaction), caller_of(interaction), who=who, roll=roll, durations=durations
         )
-        await answer(interaction, result)
+        await settle(interaction, result)
 
     @combat.command(name="condition", description="Edit a fighter's conditions (GM)")
     @app_commands.describe(
@@ -520,7 +549,7 @@ class CombatCog(commands.Cog):
         kind: str | None = None,
         number: app_commands.Range[int, 1, 50] | None = None,
     ) -> None:
-        result = await service.edit_condition(
+        result = service.edit_condition(
             ctx_of(interaction),
             caller_of(interaction),
             who=who,
@@ -531,7 +560,7 @@ class CombatCog(commands.Cog):
             kind=kind,
             index=number,
         )
-        await answer(interaction, result)
+        await settle(interaction, result)
 
     @combat.command(name="fix", description="Override a value (GM): a characteristic, the shield's PV …")
     @app_commands.describe(
@@ -544,10 +573,10 @@ class CombatCog(commands.Cog):
         field: app_commands.Range[str, 1, 20],
         value: app_commands.Range[int, -100, 1000],
     ) -> None:
-        result = await service.correct(
+        result = service.correct(
             ctx_of(interaction), caller_of(interaction), who=who, field_name=field, value=value
         )
-        await answer(interaction, result)
+        await settle(interaction, result)
 
     @remove.autocomplete("who")
     @test.autocomplete("who")
@@ -578,11 +607,11 @@ class CombatCog(commands.Cog):
 
     @combat.command(name="show", description="Show the fight's tracker (only to you)")
     async def show(self, interaction: Interaction) -> None:
-        await answer(interaction, await service.show(ctx_of(interaction), caller_of(interaction)))
+        await settle(interaction, service.show(ctx_of(interaction), caller_of(interaction)))
 
     @combat.command(name="end", description="End the fight (GM): a summary, the thread is archived")
     async def end(self, interaction: Interaction) -> None:
-        await answer(interaction, await service.end_fight(ctx_of(interaction), caller_of(interaction)))
+        await settle(interaction, service.end_fight(ctx_of(interaction), caller_of(interaction)))
 
 
 async def setup(bot: MeleeBot) -> None:

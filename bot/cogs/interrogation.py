@@ -11,6 +11,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
+from bot.cogs._guard import form_values, register_form, unregister_form
 from bot.services import flow_interrogation as service
 from bot.services.flows import t
 
@@ -69,21 +70,22 @@ class InterrogationForm(discord.ui.Modal):
             self.tiers.append(field)
             self.add_item(field)
 
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        match = FORM_ID.fullmatch(self.custom_id)
-        assert match is not None
-        result = await service.open_interrogation(
-            ctx_of(interaction),
-            caller_of(interaction),
-            subject=self.subject.value,
-            fm=int(match["fm"]),
-            reluctant=match["reluctant"] == "1",
-            mode=match["mode"],
-            attempts=int(match["attempts"]),
-            discreet=match["discreet"] == "1",
-            lines=[field.value for field in self.tiers],
-        )
-        await send_reply(interaction, result.reply)
+
+async def submit_form(interaction: discord.Interaction[Any], match: re.Match[str]) -> None:
+    """A submitted form, whether this process showed it or not (the options ride in its id)."""
+    values = form_values(interaction)
+    result = await service.open_interrogation(
+        ctx_of(interaction),
+        caller_of(interaction),
+        subject=values.get("subject", ""),
+        fm=int(match["fm"]),
+        reluctant=match["reluctant"] == "1",
+        mode=match["mode"],
+        attempts=int(match["attempts"]),
+        discreet=match["discreet"] == "1",
+        lines=[values.get(f"tier_{tier}", "") for tier in range(4)],
+    )
+    await send_reply(interaction, result.reply)
 
 
 class InterrogationButton(
@@ -133,9 +135,11 @@ class InterrogationCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(InterrogationButton)
+        register_form(FORM_ID, submit_form)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(InterrogationButton)
+        unregister_form(FORM_ID)
 
     @interrogation.command(
         name="open", description="Open an interrogation (GM): a form for what the subject knows"
@@ -169,9 +173,11 @@ class InterrogationCog(commands.Cog):
             await send_reply(interaction, refusal)
             return
         form_id = f"{FORM_PREFIX}:{wp}:{int(reluctant)}:{mode}:{attempts or 0}:{int(discreet)}"
-        await interaction.response.send_modal(
-            InterrogationForm(interaction, subject=subject, form_id=form_id)
-        )
+        form = InterrogationForm(interaction, subject=subject, form_id=form_id)
+        await interaction.response.send_modal(form)
+        # One path for every submission: the registered form handler, which needs nothing kept in
+        # memory, so a form shown before a restart (or by another shard) still opens the session.
+        form.stop()
 
     @interrogation.command(
         name="question", description="Question the subject (Intimidation or Charm, + Torture)"

@@ -12,10 +12,19 @@ A GM who rolls a secret test himself sees the result privately (ephemeral) in ev
 
 from __future__ import annotations
 
+import asyncio
+import time
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
 from bot.context import AppContext
+from bot.db.models import ChannelSettings, GuildSettings
 from bot.db.repositories import (
+    DEFAULT_RULESET,
     RULESETS,
     ServerConfig,
     channel_ruleset,
@@ -31,6 +40,136 @@ from bot.ui.reply import Colour, Field, Reply
 SCOPE_SERVER = "server"
 SCOPE_CHANNEL = "channel"
 SCOPES = (SCOPE_SERVER, SCOPE_CHANNEL)
+# How long this process may keep using a server's settings changed by ANOTHER process (shards on one
+# PostgreSQL). A change made through this process is seen by the very next command.
+CONFIG_TTL_SECONDS = 5.0
+CACHE_MAX_ENTRIES = 100_000
+
+
+_ReadKey = tuple[int, int | None, tuple[int, ...]]
+_ReadResult = tuple[float, ServerConfig | None, dict[int, str | None]]  # (started, …)
+
+
+class ConfigCache:
+    """This process's copy of the servers' settings and channel rulesets, read by the hot commands
+    (``/test`` …) without a database round trip.
+
+    Every write of this module clears it after its commit; an entry older than ``ttl`` is read
+    again (the bound for changes made by another process). A read that overlaps a clear is not
+    stored (generation count), so a value read before a change cannot outlive the change.
+    Concurrent misses of the same entries share one read (no stampede when an entry expires
+    under load); a read started before a clear is never shared with a command after it.
+    """
+
+    def __init__(
+        self, ttl: float = CONFIG_TTL_SECONDS, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.ttl = ttl
+        self._clock = clock
+        self._guilds: dict[int, tuple[float, ServerConfig]] = {}
+        self._channels: dict[int, tuple[float, str | None]] = {}
+        self._generation = 0
+        self._inflight: dict[_ReadKey, asyncio.Future[_ReadResult]] = {}
+        self.reads = 0  # database reads made (hits are free)
+
+    def invalidate(self) -> None:
+        """Forget everything (settings writes are rare; a clear is obviously correct)."""
+        self._generation += 1
+        self._guilds.clear()
+        self._channels.clear()
+
+    async def in_force(
+        self, sessions: async_sessionmaker[AsyncSession], guild_id: int | None, channel_ids: list[int]
+    ) -> tuple[ServerConfig | None, str]:
+        """The server's settings (None outside a server) and the ruleset in force in the channel
+        chain (thread, then parent; else the server's; else the default)."""
+        now = self._clock()
+        config: ServerConfig | None = None
+        if guild_id is not None:
+            hit = self._guilds.get(guild_id)
+            if hit is not None and hit[0] > now:
+                config = hit[1]
+        overrides: dict[int, str | None] = {}
+        for channel_id in channel_ids:
+            cached = self._channels.get(channel_id)
+            if cached is not None and cached[0] > now:
+                overrides[channel_id] = cached[1]
+        missing = [c for c in channel_ids if c not in overrides]
+        if missing or (guild_id is not None and config is None):
+            generation = self._generation
+            key: _ReadKey = (generation, guild_id if config is None else None, tuple(missing))
+            read = self._inflight.get(key)
+            if read is None:
+                read = self._inflight[key] = asyncio.ensure_future(self._read(sessions, key[1], missing))
+                read.add_done_callback(lambda _: self._inflight.pop(key, None))
+            started, read_config, read_overrides = await asyncio.shield(read)
+            config = config or read_config
+            overrides.update(read_overrides)
+            if generation == self._generation:
+                self._store(started + self.ttl, read_config, read_overrides)
+        for channel_id in channel_ids:
+            override = overrides.get(channel_id)
+            if override is not None:
+                return config, override
+        return config, config.ruleset if config is not None else DEFAULT_RULESET
+
+    async def _read(
+        self, sessions: async_sessionmaker[AsyncSession], guild_id: int | None, channel_ids: list[int]
+    ) -> _ReadResult:
+        self.reads += 1
+        started = self._clock()
+        config: ServerConfig | None = None
+        overrides: dict[int, str | None] = dict.fromkeys(channel_ids)
+        async with sessions() as session:  # read only: plain selects, no ORM objects
+            if guild_id is not None:
+                row = (
+                    await session.execute(
+                        select(
+                            GuildSettings.ruleset,
+                            GuildSettings.gm_role_id,
+                            GuildSettings.gm_channel_id,
+                            GuildSettings.locale,
+                            GuildSettings.gm_user_id,
+                        ).where(GuildSettings.guild_id == guild_id)
+                    )
+                ).one_or_none()
+                config = (
+                    ServerConfig(guild_id=guild_id)
+                    if row is None
+                    else ServerConfig(
+                        guild_id, row.ruleset, row.gm_role_id, row.gm_channel_id, row.locale, row.gm_user_id
+                    )
+                )
+            if channel_ids:
+                rows = await session.execute(
+                    select(ChannelSettings.channel_id, ChannelSettings.ruleset).where(
+                        ChannelSettings.channel_id.in_(channel_ids)
+                    )
+                )
+                overrides.update({row.channel_id: row.ruleset for row in rows})
+        return started, config, overrides
+
+    def _store(self, expires: float, config: ServerConfig | None, overrides: dict[int, str | None]) -> None:
+        if len(self._guilds) + len(self._channels) + len(overrides) + 1 > CACHE_MAX_ENTRIES:
+            self._guilds.clear()
+            self._channels.clear()
+        if config is not None:
+            self._guilds[config.guild_id] = (expires, config)
+        for channel_id, ruleset in overrides.items():
+            self._channels[channel_id] = (expires, ruleset)
+
+
+_caches: weakref.WeakKeyDictionary[async_sessionmaker[AsyncSession], ConfigCache] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def config_cache(ctx: AppContext) -> ConfigCache:
+    """The cache of this database (one per session factory: tests run several side by side)."""
+    cache = _caches.get(ctx.sessions)
+    if cache is None:
+        cache = _caches[ctx.sessions] = ConfigCache()
+    return cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +274,7 @@ async def set_ruleset(ctx: AppContext, caller: Caller, *, ruleset: str, scope: s
             await set_channel_ruleset(session, guild_id, caller.channel_id, channel_override)
             key = "config.ruleset.channel_set" if channel_override else "config.ruleset.channel_cleared"
             message = t(locale, key, name=name, channel=f"<#{caller.channel_id}>")
+    config_cache(ctx).invalidate()  # committed: the next command reads the new settings
     return Reply(
         description=f"✅ {message}",
         colour=Colour.SUCCESS,
@@ -158,6 +298,7 @@ async def set_gm_role(
             return _not_allowed(ctx, caller)
         recipient = recipient_id or caller.user_id
         await update_server_config(session, guild_id, gm_role_id=role_id, gm_user_id=recipient)
+    config_cache(ctx).invalidate()
     return Reply(
         description="✅ "
         + t(locale, "config.gm_role.set", role=f"<@&{role_id}>")
@@ -183,6 +324,7 @@ async def set_gm_channel(ctx: AppContext, caller: Caller, *, channel_id: int | N
             await update_server_config(session, guild_id, clear_gm_channel=True)
         else:
             await update_server_config(session, guild_id, gm_channel_id=channel_id)
+    config_cache(ctx).invalidate()
     message = (
         t(locale, "config.gm_channel.cleared")
         if channel_id is None

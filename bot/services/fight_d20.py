@@ -11,8 +11,10 @@
   it against RC; blunt → penetration weapon + MR + BF/2, shock weapon + MR + BF + 1d20 (``degats``);
   brawl (``mains_nues``) → shock by location (``localisation:tete|buste|membre``). The shock that
   gets through is lost from PC (PC = CON × 2, beyond them from PV); the damage index is read from a
-  server table ``d20_damage_by_location`` when the server has one (its rows' value = PV lost),
-  otherwise it is shown for the GM, who takes the PV off with ``/combat corriger champ:PV``.
+  server table ``d20_damage_by_location`` when the server has one (uploaded with ``/regles
+  importer``; a row's ``pv`` and ``pc`` are lost, its ``effect`` marks the victim), otherwise it is
+  shown for the GM, who takes the PV off with ``/combat corriger champ:PV``. The burst, covering,
+  artillery and gunnery fire of ``/tir`` is :mod:`bot.services.fight_d20_fire` (hooks below).
 * Fired weapons cannot be defended: the shot's MR band places it (≥ 10 aimed point, 5-9 a d6,
   0-4 a d20 around it, ``effets`` = that die) and a d20 + weapon (``degats``) gives the index;
   thrown weapons −15 and arrows −20 to the defence.
@@ -25,12 +27,13 @@ parry score (default: the attack score); the Esquive skill is the dodge score; B
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from bot.i18n import language_of
 from bot.rules.checks import d20 as d20_checks
-from bot.rules.combat import Combatant, RefusedError
+from bot.rules.combat import Combatant, Condition, RefusedError
 from bot.rules.combat import d20 as rules
 from bot.rules.combat.attack import Refusal
 from bot.rules.combat.common import Timing, ordered_slots, set_pool_loss, term
@@ -54,7 +57,11 @@ from bot.ui.reply import Colour, Reply
 SYSTEM: Final = "d20"
 REQUIRED: Final = ("FOR", "CON", "AGI", "DEX")
 SERVER_TABLE: Final = "d20_damage_by_location"
-OPTIONS: Final[dict[str, dict[str, str]]] = {"malus": {"cumule": "combined", "separe": "separate"}}
+OPTIONS: Final[dict[str, dict[str, str]]] = {
+    "malus": {"cumule": "combined", "separe": "separate"},
+    # /tir artillerie, MR 0-4: a d20 on the distance table (reading) or the seed's printed d6
+    "artillerie": {"d20": "d20", "d6": "printed", "imprime": "printed"},
+}
 DEFAULTS: Final[dict[str, str]] = {"malus": "combined"}
 SIMPLE: Final = ("recharger", "prendre_objet", "se_relever", "desengagement", "se_positionner", "viser")
 BRAWL_LOCATIONS: Final[dict[str, rules.BrawlLocation]] = {
@@ -78,7 +85,10 @@ def parse_options(text: str | None) -> dict[str, Any]:
 
 
 def options_line(scope: Scope, options: Mapping[str, Any]) -> str:
-    return scope.t("combat.d20.options", malus=scope.t(f"combat.d20.option.{options['d20_malus']}"))
+    line = scope.t("combat.d20.options", malus=scope.t(f"combat.d20.option.{options['d20_malus']}"))
+    if options.get("d20_artillerie") == "printed":
+        line += " " + scope.t("fire.option.artillery_printed")
+    return line
 
 
 def _combined(doc: Doc) -> bool:
@@ -588,33 +598,99 @@ def _blow(
                 + (" " + w.t("combat.d20.ruptured") if layer.ruptured or layer.blunt_rupture else "")
             )
         shock = armour.shock
-    row = rules.read_table(table, index) if index is not None else None
+    row = damage_row(scope, table, index) if index is not None else None
     pv = 0
     if index is not None:
+        lines.extend(row_lines(scope, index, row))
         if row is not None:
-            value = row.get("pv") if isinstance(row, Mapping) else row
-            pv = int(value) if isinstance(value, int) else 0
-            label = (row.get("text") or row.get("name")) if isinstance(row, Mapping) else row
-            lines.append(w.t("combat.d20.table_row", index=index, row=label, pv=pv))
-        else:
-            lines.append(w.t("combat.d20.no_table", index=index))
+            pv = row.pv
+            shock += row.pc
+    lines.extend(
+        apply_health(
+            scope, doc, defender, pv=pv, pc=shock, payload=payload, effect=row.effect if row else None
+        )
+    )
+    return lines
+
+
+# --- hooks shared with the special fire of :mod:`bot.services.fight_d20_fire` ---------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DamageRow:
+    """A row of the server's ``d20_damage_by_location`` table, as applied."""
+
+    pv: int
+    pc: int
+    label: str
+    effect: str | None
+
+
+def damage_row(scope: Scope, table: Mapping[int, Any] | None, index: int) -> DamageRow | None:
+    row = rules.read_table(table, index)
+    if row is None:
+        return None
+    if not isinstance(row, Mapping):
+        return DamageRow(int(row) if isinstance(row, int) else 0, 0, str(row), None)
+    text = row.get("text") or row.get("name")
+    if isinstance(text, Mapping):
+        text = text.get(language_of(scope.caller.locale)) or text.get("fr")
+    pv, pc, effect = row.get("pv"), row.get("pc"), row.get("effect")
+    return DamageRow(
+        int(pv) if isinstance(pv, int) else 0,
+        int(pc) if isinstance(pc, int) else 0,
+        str(text),
+        str(effect) if effect in ("unconscious", "dead") else None,
+    )
+
+
+def row_lines(scope: Scope, index: int, row: DamageRow | None) -> list[str]:
+    w = scope.words
+    if row is None:
+        return [w.t("combat.d20.no_table", index=index)]
+    line = w.t("combat.d20.table_row", index=index, row=row.label, pv=row.pv)
+    if row.pc:
+        line += " · " + w.t("fire.table.pc", pc=row.pc)
+    if row.effect:
+        line += " · " + w.t(f"fire.table.effect.{row.effect}")
+    return [line]
+
+
+def apply_health(
+    scope: Scope,
+    doc: Doc,
+    defender: Combatant,
+    *,
+    pv: int,
+    pc: int,
+    payload: dict[str, Any],
+    effect: str | None = None,
+) -> list[str]:
+    """Take ``pv`` and ``pc`` off the victim (PC beyond Con × 2 to PV), mark death or a table's effect."""
+    w = scope.words
+    defender = doc.state.get(defender.id)
     before = _health(doc, defender)
     health = rules.take_damage(
-        before.con, pv_lost=before.pv_lost, pc_lost=before.pc_lost, pv=pv, pc=shock, combined=_combined(doc)
+        before.con, pv_lost=before.pv_lost, pc_lost=before.pc_lost, pv=pv, pc=pc, combined=_combined(doc)
     )
     doc.state = doc.state.put(rules.record_health(defender, health))
     payload["health"] = health.to_dict()
-    lines.append(
+    lines = [
         w.t(
             "combat.d20.health",
             name=defender.name,
             pc=rules.pc_max(health.con) - health.pc_lost,
             pv=rules.pv_max(health.con) - health.pv_lost,
-            shock=shock,
+            shock=pc,
         )
         + (f" · malus {health.malus}" if health.malus else "")
-    )
-    if health.dead:
-        shared.set_dead(doc, defender.id, "d20.pv")
+    ]
+    if health.dead or effect == "dead":
+        shared.set_dead(doc, defender.id, "d20.pv" if health.dead else "d20.table")
         lines.append(w.t("combat.effect.dead", name=defender.name))
+    elif effect == "unconscious" and not doc.state.get(defender.id).has("unconscious"):
+        c = doc.state.get(defender.id)
+        knocked = Condition("unconscious", "d20.table", until="treated")
+        doc.state = doc.state.put(replace(c, conditions=(*c.conditions, knocked)))
+        lines.append(w.t("fire.table.unconscious", name=defender.name))
     return lines

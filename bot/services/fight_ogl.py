@@ -23,7 +23,7 @@ seed does not print going to the GM.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -35,6 +35,7 @@ from bot.rules.combat import ogl as rules
 from bot.rules.combat.attack import Refusal
 from bot.rules.combat.common import Timing, ordered_slots, term
 from bot.rules.sheets import OGL_LOCATIONS, fold, location_hp
+from bot.services import fight_ogl_manoeuvres as manoeuvres
 from bot.services import fights as shared
 from bot.services.fights import (
     DEFENCE_TIMEOUT,
@@ -158,7 +159,13 @@ def tracker_lines(scope: Scope, doc: Doc, c: Combatant) -> tuple[str, ...]:
         lines.append(
             scope.t("combat.ogl.tracker.reactions", used=ledger["used"], total=ledger["combat_actions"])
         )
+    lines.extend(manoeuvres.tracker_bits(scope, doc, c))
     return tuple(lines)
+
+
+def on_slot(scope: Scope, doc: Doc) -> list[str]:
+    """The shared machinery's hook when the current slot changes: combat actions lost."""
+    return manoeuvres.on_slot(scope, doc)
 
 
 def correct_pool(scope: Scope, doc: Doc, c: Combatant, key: str, value: int) -> tuple[str, int] | None:
@@ -181,6 +188,7 @@ def due_test(
     score = int(skills.get("endurance", c.stat("CON") * 5))
     check = rules.endurance_test(score, rng=scope.rng, roll=d100_or_none(roll))
     decides = str(prompt.get("decides", "unconscious"))
+    manoeuvres.remember_test(doc, c.id, check, decides, doc.state.get(c.id).to_dict())
     lines = [
         scope.t(f"combat.ogl.test.{decides}", name=c.name)
         + " : "
@@ -215,7 +223,8 @@ def due_test(
 
 
 async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
-    notes = shared.close_open_round(scope, doc)
+    notes = manoeuvres.close_slot(scope, doc)
+    notes.extend(shared.close_open_round(scope, doc))
     given: dict[str, tuple[int, bool]] = {}
     for name, text in shared.named_entries(dice, "combat.ogl.error.rank_format"):
         words = text.split()
@@ -276,6 +285,7 @@ async def simple_action(
     roll: int | None,
     target_roll: int | None,
 ) -> FightOutcome:
+    manoeuvres.require_free(scope, doc, shared.actor(scope, doc, who))
     c, notes = shared.generic_action(scope, doc, action, who, SIMPLE)
     return shared.action_reply(scope, doc, c, action, notes)
 
@@ -308,7 +318,17 @@ def _precise(text: str | None) -> rules.Precise | None:
     )
 
 
-async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
+async def attack(
+    scope: Scope,
+    doc: Doc,
+    data: AttackInput,
+    *,
+    free: bool = False,
+    extra: Sequence[Modifier] = (),
+    tag: str | None = None,
+    head: Sequence[str] = (),
+) -> FightOutcome:
+    """``free``: an attack outside one's slot (a counter-attack, the off hand's extra attack)."""
     w = scope.words
     c = shared.actor(scope, doc, data.attacker)
     foe = doc.find(data.target)
@@ -330,7 +350,12 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
             text=(data.situation or "")[:30],
             accepted=", ".join(rules.SITUATIONAL),
         ) from None
-    shared.spend(scope, doc, c, "attaquer")
+    if not free:
+        manoeuvres.require_free(scope, doc, c)
+    mods.extend(manoeuvres.attack_modifiers(doc, c, foe, arm))
+    mods.extend(extra)
+    if not free:
+        shared.spend(scope, doc, c, "attaquer")
     ranged = arm["kind"] in shared.RANGED_KINDS
     if precise is not None:
         mods.append(term(SYSTEM, f"precise.{precise.value}", rules.PRECISE_MALUS))
@@ -341,12 +366,18 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         "damage": parse_dice(data.damage, sides=100, limit=10),
         "effects": parse_dice(data.effects, sides=20, limit=10),
     }
-    seq = new_event(scope, doc, "attack", c.id, {"target": foe.id, "check": check.to_dict(), "weapon": arm})
+    seq = new_event(
+        scope, doc, "attack", c.id, {"target": foe.id, "check": check.to_dict(), "weapon": arm, "tag": tag}
+    )
     scope.rolls.append(
         RollNote("combat.attack", "1d100", check.roll, {"fight_id": doc.row.id, "check": check.to_dict()})
     )
-    lines = [w.t("combat.ogl.attack_line", weapon=arm["name"]) + " : " + shared.check_line(w, check, " %")]
+    lines = [
+        *head,
+        w.t("combat.ogl.attack_line", weapon=arm["name"]) + " : " + shared.check_line(w, check, " %"),
+    ]
     payload: dict[str, Any] = {
+        "tag": tag,
         "fight_id": doc.row.id,
         "seq": seq,
         "attacker": c.id,
@@ -370,6 +401,7 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         "round": doc.state.round,
         "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),
         "by": scope.caller.user_id,
+        "tag": tag,
     }
     buttons: tuple[Any, ...] = ()
     if not check.success or foe.has("unconscious"):
@@ -379,7 +411,8 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         payload["pending"] = True
         lines.append(w.t("combat.defence.prompt", name=foe.name, owner=shared.mention(doc, foe.id)))
         buttons = shared.pending_buttons(scope, doc, seq, ("parer", "esquiver", "encaisser"))
-    lines.extend(shared.pass_turn(scope, doc))
+    if not free:
+        lines.extend(shared.pass_turn(scope, doc))
     doc.save()
     reply = Reply(
         title=f"⚔️ {c.name} → {foe.name} ({arm['name']})",
@@ -427,30 +460,24 @@ async def resolve(
     if choice not in ("parer", "esquiver", "encaisser", "plonger"):
         raise FightRefusal("combat.error.bad_choice")
     score = None
-    data = doc.data.setdefault("ogl", {})
+    defence_mods: list[Modifier] = []
+    snapshot = defender.to_dict()
+    prompts_before = {int(p["id"]) for p in doc.prompts}
+    lines: list[str] = []
     if reaction is not None:
-        ledger_raw = (
-            data.setdefault("reactions", {}).get(defender.id)
-            or rules.ReactionLedger(max(1, defender.attacks)).to_dict()
-        )
-        ledger = rules.ReactionLedger(
-            int(ledger_raw["combat_actions"]),
-            int(ledger_raw["used"]),
-            tuple(ledger_raw["events"]),
-            ledger_raw.get("off_hand"),
-        )
         trigger = rules.Trigger.RANGED_ATTACK if pending.get("ranged") else rules.Trigger.MELEE_ATTACK
-        situation = rules.Situation(
-            out_of_combat=defender.has("unconscious", "dead"),
-            prone=defender.has("prone"),
-            surprised_rank=(data.get("surprised") or {}).get(defender.id),
-            attack_rank=int(float(pending.get("rank") or 0)),
+        rank = int(float(pending.get("rank") or 0))
+        event = str(pending["seq"])
+        off_hand = manoeuvres.take_reaction(scope, doc, defender, reaction, trigger, event, rank)
+        if off_hand:
+            payload["off_hand_parry"] = True
+            lines.append(w.t("manoeuvre.two.parry_used", name=defender.name))
+        score = (
+            manoeuvres.off_hand_score(doc, defender) if off_hand else _defence_score(doc, defender, reaction)
         )
-        refusal = rules.can_react(ledger, reaction, trigger, str(pending["seq"]), situation)
-        if refusal is not None:
-            raise RefusedError(refusal)
-        data["reactions"][defender.id] = rules.record_reaction(ledger, str(pending["seq"])).to_dict()
-        score = _defence_score(doc, defender, reaction)
+        defence_mods = manoeuvres.defence_modifiers(
+            doc, defender, attacker, reaction, ranged=bool(pending.get("ranged"))
+        )
     melee = rules.resolve_attack(
         int(pending["score"]),
         score,
@@ -459,6 +486,7 @@ async def resolve(
         ranged=bool(pending.get("ranged")),
         target_out_of_combat=defender.has("unconscious"),
         attack_modifiers=[Modifier(str(m["label"]), int(m["value"])) for m in pending.get("mods", [])],
+        defence_modifiers=defence_mods,
         rng=scope.rng,
         attack_roll=int(pending["attack_roll"]),
         defence_roll=d100_or_none(rolls.roll),
@@ -467,7 +495,6 @@ async def resolve(
         raise RefusedError(melee)
     payload["exchange"] = melee.to_dict()
     payload["outcome"] = melee.outcome.value
-    lines: list[str] = []
     if melee.defence is not None and reaction is not None:
         lines.append(
             w.t(f"combat.ogl.reaction.{reaction.value}", name=defender.name)
@@ -482,17 +509,28 @@ async def resolve(
     if melee.fumble_attacker:
         dice = list((pending.get("hand") or {}).get("effects") or [])
         lines.extend(await _fumble(scope, attacker, pending["weapon"], dice, payload))
+        lines.extend(manoeuvres.fumble_losses(scope, doc, attacker.id, payload["fumbles"][-1]))
     if melee.fumble_defender:
         arms = [
             a for a in doc.meta.get(defender.id, {}).get("arms") or [] if a["kind"] not in shared.RANGED_KINDS
         ]
         dice = parse_dice(rolls.tests, sides=20, limit=10)
         lines.extend(await _fumble(scope, defender, arms[0] if arms else None, dice, payload))
-    if melee.outcome is not rules.Outcome.HIT:
-        new_event(scope, doc, "defence", defender.id, payload)
-        return lines
-    lines.extend(_wound(scope, doc, pending, melee, payload))
-    new_event(scope, doc, "hit", defender.id, payload)
+        lines.extend(manoeuvres.fumble_losses(scope, doc, defender.id, payload["fumbles"][-1]))
+    if reaction is not None:
+        lines.extend(manoeuvres.after_reaction(scope, doc, defender, reaction))
+    if melee.outcome is rules.Outcome.HIT:
+        lines.extend(_wound(scope, doc, pending, melee, payload))
+    manoeuvres.remember_exchange(
+        doc,
+        pending,
+        melee,
+        defence_score=score,
+        defence_mods=defence_mods,
+        snapshot=snapshot,
+        prompts=[int(p["id"]) for p in doc.prompts if int(p["id"]) not in prompts_before],
+    )
+    new_event(scope, doc, "hit" if melee.outcome is rules.Outcome.HIT else "defence", defender.id, payload)
     return lines
 
 
@@ -558,27 +596,56 @@ def _wound(
     if knock.metres:
         payload["knockback"] = knock.to_dict()
         lines.append(w.t("combat.ogl.knockback", name=defender.name, metres=knock.metres))
-    loc = str(pending["location"])
+    more, wound = apply_location_damage(
+        scope,
+        doc,
+        defender,
+        str(pending["location"]),
+        damage.total,
+        (hand.get("effects") or [None])[0],
+        ignore_armour=melee.ignore_armour,
+    )
+    payload["wound"] = wound.to_dict()
+    return [*lines, *more]
+
+
+def add_endurance_prompt(doc: Doc, cid: str, decides: str) -> int:
+    number = int(doc.data.get("prompt_seq", 0)) + 1
+    doc.data["prompt_seq"] = number
+    doc.prompts.append({"id": number, "combatant": cid, "kind": "ogl.endurance", "decides": decides})
+    return number
+
+
+def apply_location_damage(
+    scope: Scope,
+    doc: Doc,
+    defender: Combatant,
+    loc: str,
+    damage: int,
+    lost_roll: int | None,
+    *,
+    ignore_armour: bool = False,
+) -> tuple[list[str], rules.LocationWound]:
+    """Damage at a location: armour off, the HP, the wound level, its conditions and tests."""
+    w = scope.words
     armour = int((doc.meta.get(defender.id, {}).get("armour") or {}).get(loc, 0))
-    effects = list(hand.get("effects") or [])
     wound = rules.damage_location(
         loc,
         KINDS[loc],
         int(defender.characteristics[f"HP.{loc}"]),
         rules.location_hp(defender, loc),
-        damage.total,
+        damage,
         armour=armour,
-        ignore_armour=melee.ignore_armour,
+        ignore_armour=ignore_armour,
         con=defender.stat("CON"),
         pou=defender.stat("POW"),
         threshold=_threshold(doc),
         rng=scope.rng,
-        lost_actions_roll=effects[0] if effects else None,
+        lost_actions_roll=lost_roll,
     )
     wound = replace(wound, conditions=tuple(_named_part(x) for x in wound.conditions))
     doc.state = doc.state.put(rules.record_location(defender, wound))
-    payload["wound"] = wound.to_dict()
-    lines.append(
+    lines = [
         w.t(
             "combat.ogl.location_hp",
             location=w.t(f"characters.loc.{loc}"),
@@ -587,16 +654,15 @@ def _wound(
             after=wound.hp_after,
             max=wound.hp_max,
         )
-    )
+    ]
+    prompts: list[int] = []
     if wound.level is not rules.Level.NONE:
         lines.append(w.t(f"combat.ogl.level.{wound.level.value}", name=defender.name))
         for condition in wound.conditions:
             lines.append("• " + w.condition(condition))
         for decides in wound.endurance_tests:
-            number = int(doc.data.get("prompt_seq", 0)) + 1
-            doc.data["prompt_seq"] = number
-            doc.prompts.append(
-                {"id": number, "combatant": defender.id, "kind": "ogl.endurance", "decides": decides}
-            )
+            prompts.append(add_endurance_prompt(doc, defender.id, decides))
             lines.append(w.t(f"combat.ogl.test_due.{decides}", name=defender.name))
-    return lines
+    if wound.level is rules.Level.MAJOR:
+        manoeuvres.remember_wound(doc, defender.id, wound, prompts)
+    return lines, wound

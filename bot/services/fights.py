@@ -45,8 +45,10 @@ with ``/combat ouvrir options:…``) live in the fight document's ``options``.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import unicodedata
+import weakref
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -233,6 +235,22 @@ async def tables_for(
 
 Work = Callable[[Scope], Awaitable[FightOutcome]]
 
+# One use case at a time per thread in this process: clicks and commands on the same fight queue up
+# here instead of all reading the same version and all but one failing with "try again" (and
+# holding SQLite's write lock and the pool's connections while they wait). Other processes are
+# still kept apart by the ``version`` column.
+_THREAD_LOCKS: weakref.WeakValueDictionary[tuple[int, int | None], asyncio.Lock] = (
+    weakref.WeakValueDictionary()
+)
+
+
+def _thread_lock(caller: Caller) -> asyncio.Lock:
+    key = (caller.guild_id or 0, caller.channel_id)
+    lock = _THREAD_LOCKS.get(key)
+    if lock is None:
+        lock = _THREAD_LOCKS[key] = asyncio.Lock()
+    return lock
+
 
 async def run(
     ctx: AppContext, caller: Caller, work: Work, *, rng: RandomSource | None = None
@@ -244,7 +262,7 @@ async def run(
     rolls: list[RollNote] = []
     ruleset = "renove"
     try:
-        async with ctx.sessions.begin() as session:
+        async with _thread_lock(caller), ctx.sessions.begin() as session:
             config = await get_server_config(session, caller.guild_id)
             tables, docs = await tables_for(session, ctx, caller.guild_id)
             words = Words(ctx, caller.locale, docs)
@@ -1038,7 +1056,7 @@ def _can_take_turn(tables: CombatTables, c: Combatant) -> bool:
 
 def _settle_turn(scope: Scope, doc: Doc) -> list[str]:
     """Skip the slots of those who cannot act; past the last slot, end the round. Notes for the reply."""
-    notes: list[str] = []
+    notes: list[str] = _slot_hook(scope, doc)
     state = doc.state
     while state.current_slot is not None:
         slot = state.current_slot
@@ -1046,11 +1064,21 @@ def _settle_turn(scope: Scope, doc: Doc) -> list[str]:
         if _can_take_turn(scope.tables, c):
             break
         notes.append(scope.t("combat.turn.skipped", name=c.name))
-        state = next_turn(state)
+        doc.state = next_turn(state)
+        notes.extend(_slot_hook(scope, doc))
+        state = doc.state
     doc.state = state
     if state.current_slot is None and state.round and not doc.data.get("round_over") and not doc.pending:
         notes.extend(_end_round(scope, doc))
     return notes
+
+
+def _slot_hook(scope: Scope, doc: Doc) -> list[str]:
+    """A system adapter's bookkeeping each time the slot may have changed (ogl: combat actions lost)."""
+    if doc.row.ruleset not in OTHER_RULESETS:
+        return []
+    hook = getattr(system_of(doc.row.ruleset), "on_slot", None)
+    return list(hook(scope, doc)) if hook is not None else []
 
 
 def _end_round(scope: Scope, doc: Doc) -> list[str]:

@@ -4,7 +4,8 @@ Upload format (``/regles importer fichier:<x.json>``), at most 256 KiB of UTF-8 
 
     {"table": "weapons_melee", "entries": [{"id": "epee", ...a complete entry...}, ...]}
 
-* ``table`` names the base table (``data/<table>.json``); it is required.
+* ``table`` names the base table (``data/<table>.json``, or an upload-only table whose schema
+  gives an empty base: ``d20_damage_by_location``, see :mod:`bot.data_loading`); it is required.
 * ``entries`` are merged into the base table by entry key: ``id`` — or ``zone`` + ``value``
   for the critical tables (``"jambes 5"``), ``label`` for ``critical_matrix``, ``zone`` for
   ``hit_location`` … (:func:`entry_key`). An entry whose key exists replaces the base entry
@@ -55,8 +56,9 @@ PROBLEM_MAX_CHARS = 180
 RESET_CUSTOM_ID_PREFIX = "melee:rules:reset:"
 # Top-level fields an upload may not change.
 FIXED_FIELDS = ("schema", "ruleset")
-# For tables without ``id``: the first of these an entry has is its key.
-KEY_FIELDS = ("id", "zone", "quality", "face", "label")
+# For tables without ``id``: the first of these an entry has is its key (``min``: the lower bound of
+# a row of an upload-only index table such as ``d20_damage_by_location``).
+KEY_FIELDS = ("id", "zone", "quality", "face", "label", "min")
 
 
 class HouseRuleError(UserError):
@@ -87,7 +89,9 @@ def entry_key(schema: str, entry: Any) -> str | None:
 
 
 def key_description(schema: str) -> str:
-    return "zone + value" if schema == "criticals" else "id"
+    if schema == "criticals":
+        return "zone + value"
+    return "min" if schema == "d20_damage_by_location" else "id"
 
 
 # -- parsing, merging, validating ---------------------------------------------------------------

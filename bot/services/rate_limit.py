@@ -8,17 +8,29 @@ tests need no sleeps.
 
 Settings: ``MELEE_RATE_LIMITS`` — ``off`` disables the limits, otherwise
 ``category=capacity/seconds`` pairs separated by commas (``dice=20/10`` = a burst of 20, then
-2 a second) override the defaults below.
+2 a second) override the defaults below. ``MELEE_RATE_LIMIT_STORE`` (read in :mod:`bot.config`):
+``memory`` (one process: no database round trip per command) or ``database``
+(:class:`DatabaseBucketStore`: the buckets are rows every process shares, so one user's burst is
+limited across shards and processes); by default ``database`` when ``SHARD_COUNT`` > 1.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError, OperationalError
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 
@@ -108,6 +120,64 @@ class MemoryBucketStore:
         self._buckets[key] = (tokens, now)
 
 
+# One statement, atomic on SQLite (the write lock) and PostgreSQL (the conflicting row is locked
+# while it is updated): refill the bucket for the time elapsed (never backwards, should clocks of
+# two machines disagree), take a token if one is there, and say whether it was taken.
+_REFILLED = (
+    "CASE WHEN rate_buckets.tokens + "
+    "(CASE WHEN :now > rate_buckets.updated THEN :now - rate_buckets.updated ELSE 0 END) * :rate "
+    "> :capacity THEN :capacity ELSE rate_buckets.tokens + "
+    "(CASE WHEN :now > rate_buckets.updated THEN :now - rate_buckets.updated ELSE 0 END) * :rate END"
+)
+_TAKE = text(
+    "INSERT INTO rate_buckets (key, tokens, updated, granted) "
+    "VALUES (:key, CAST(:capacity AS DOUBLE PRECISION) - 1, CAST(:now AS DOUBLE PRECISION), TRUE) "
+    "ON CONFLICT (key) DO UPDATE SET "
+    f"tokens = CASE WHEN {_REFILLED} >= 1 THEN {_REFILLED} - 1 ELSE {_REFILLED} END, "
+    f"granted = ({_REFILLED} >= 1), "
+    "updated = CASE WHEN :now > rate_buckets.updated THEN :now ELSE rate_buckets.updated END "
+    "RETURNING granted, tokens"
+)
+_PRUNE = text("DELETE FROM rate_buckets WHERE updated < :before")
+
+
+class DatabaseBucketStore:
+    """Buckets as ``rate_buckets`` rows shared by every process on the database.
+
+    ``now`` must be wall-clock time (``time.time``): the processes share it, not a monotonic clock.
+    If the database cannot answer (locked, unreachable), the command is let through: the limit is a
+    courtesy, and the command itself will tell the user to retry if the database is really down.
+    """
+
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], *, prune_every: int = 1000, keep: float = 86_400.0
+    ) -> None:
+        self.sessions = sessions
+        self.prune_every = prune_every
+        self.keep = keep  # idle buckets older than this are full again: forget them
+        self._takes = 0
+
+    async def take(self, key: str, limit: Limit, now: float) -> float:
+        params = {
+            "key": key[:100],
+            "now": float(now),
+            "rate": float(limit.refill_per_second),
+            "capacity": float(limit.capacity),
+        }
+        self._takes += 1
+        try:
+            async with self.sessions.begin() as session:
+                granted, tokens = (await session.execute(_TAKE, params)).one()
+                if self.prune_every and self._takes % self.prune_every == 0:
+                    await session.execute(_PRUNE, {"before": float(now) - self.keep})
+        except (OperationalError, DBAPIError, OSError):
+            log.warning("rate limit store unavailable: %s let through", key.split(":", 1)[0])
+            return 0.0
+        if granted:
+            return 0.0
+        return (1.0 - float(tokens)) / limit.refill_per_second
+
+
 class RateLimiter:
     def __init__(
         self,
@@ -146,7 +216,9 @@ class RateLimiter:
             if limit.capacity < 1 or not math.isfinite(limit.period) or limit.period <= 0:
                 raise ValueError(f"{RATE_LIMITS_ENV}: bad limit {part!r}")
             limits[category.strip()] = limit
-        return cls(limits, store=store)
+        # The database store compares times across processes: wall-clock time, not monotonic.
+        clock: Clock = time.time if isinstance(store, DatabaseBucketStore) else time.monotonic
+        return cls(limits, store=store, clock=clock)
 
 
 def wait_seconds(wait: float) -> int:

@@ -15,6 +15,7 @@ defaults of the fight service with the preset's BF (BE = BF). The Esquive skill 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import random
 import re
 from collections import OrderedDict
@@ -37,11 +38,6 @@ from bot.rules.simulation import (
     wilson,
 )
 from bot.services.caller import Caller
-
-try:  # the vectorised sampler (numpy is a dependency; the pure sampler stays for tests and fallback)
-    from bot.services.simulation_fast import FastSampler, numpy_seed
-except ImportError:  # pragma: no cover - numpy missing
-    FastSampler = None  # type: ignore[assignment,misc]
 from bot.services.fights import QUICK_NPC_DEFAULTS, QUICK_NPC_WEAPON, find_preset, preset_choices, tables_for
 from bot.ui.reply import Colour, Field, Reply, error_reply
 
@@ -53,7 +49,9 @@ POSTURES: Final = ("normale", "prudente", "temeraire", "defensive", "suicidaire"
 _CACHE_SIZE: Final = 8
 _SIMULATORS: OrderedDict[tuple[Any, ...], DuelSimulator] = OrderedDict()
 _SAMPLERS: dict[int, Any] = {}  # id(simulator) → FastSampler, for the simulators kept above
-FAST_AVAILABLE: Final = FastSampler is not None
+# The vectorised sampler (numpy; the pure sampler stays for tests and fallback) is imported on first
+# use: numpy costs about 10 MiB and 0.1 s at start-up (issue #11) and the pure sampler is the default.
+FAST_AVAILABLE: Final = importlib.util.find_spec("numpy") is not None
 # The numpy sampler is exact but not yet faster: the per-state bookkeeping (critical effects with
 # countdowns make most duels' states unique) costs more than it saves; measured warm under the 2 s
 # budget it did ~9 000-11 000 duels/s against ~15 000/s for the pure sampler. Off until it wins.
@@ -278,6 +276,8 @@ def run_duels(
     rng = rng or random.Random()
     duels = min(max(1, duels), DUELS_MAX)
     if FAST_AVAILABLE and (USE_FAST_PATH if fast is None else fast):
+        from bot.services.simulation_fast import FastSampler, numpy_seed
+
         sampler = _SAMPLERS.get(id(simulator))
         if sampler is None or sampler.sim is not simulator:
             sampler = _SAMPLERS[id(simulator)] = FastSampler(simulator)

@@ -1,29 +1,34 @@
 """A vectorised duel sampler (numpy) over the exact tables of :class:`bot.rules.simulation.DuelSimulator`.
 
-Nothing here knows a rule: every probability and transition comes from the pure simulator (its round
-models, per-attack distributions, critical effects, the core's end-of-round tick per condition, and
-its ``advance`` for the ends of round that prompt a test). What changes is how duels are sampled:
-a batch of duels advances round by round in lockstep, each duel's two states held as interned ids in
-numpy arrays. Duels are grouped by what a draw depends on (the pair of effective profiles for the
-round model; attacker, defender, attack number and free defences for an attack; the defender's
-modifiers on tested stats for a critical) and each group draws with one
-:class:`numpy.random.Generator` call; transitions to new states go through per-state lookup tables.
+Nothing here knows a rule. Every probability and every transition is read from the pure simulator,
+which enumerates the combat core: its round models and per-attack distributions, its critical
+effects (``critical_effect``), the core's end-of-round :func:`tick` of each condition (``_tick_of``),
+the tests a tick prompts (``_pending_dist``) and each state's effective profile (``info``). What
+changes is how duels are sampled: a batch of duels advances round by round in lockstep, and
+everything a round reads is an array lookup.
 
-Limit (measured): critical effects with countdowns make most duels' states unique, so the per-state
-bookkeeping (interning, reading the state's profile) stays in Python and dominates; the sampler does
-~10 000-15 000 duels/s warm, not the 100 000/s aimed at. Getting there needs a state representation
-without per-duel interning (conditions as fixed-width arrays ticked with array operations).
+* A fighter's state is a fixed-width row of condition ids (``cid + 1``; 0 is an empty cell, the
+  conditions packed at the right of the row). The end-of-round tick is one gather through
+  ``next[cid]`` (the core's tick of each condition on its own: at most one condition stays), plus
+  the prompts (``prompt[cid]``) rolled in the pure simulator's order.
+* What a state changes is read through hashes of multisets (Zobrist sums of 64-bit random values,
+  one per *piece*): the effect pieces give the effective profile (the simulator's own
+  ``_eff_memo`` key), the test pieces the key of critical effects and prompted tests. Hash → id
+  goes through open-addressing tables in numpy arrays; a miss asks the simulator once.
+* Every distribution (round model, attack, critical effect, prompted test) becomes an alias table in
+  flat arrays: one uniform per draw, whatever the mix of distributions in the batch.
 
-The model is the pure sampler's, round by round (the pure path skips quiet rounds with geometric
+The model is the pure sampler's round by round (the pure path skips quiet rounds with geometric
 draws; the distribution is the same). A batch that the deadline interrupts is dropped as a whole (no
-bias towards short duels); the first batch is always completed.
+bias towards short duels); the first batch is always completed. Two distinct multisets share a hash
+with probability about 2⁻⁶⁴ per pair.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -31,16 +36,25 @@ import numpy.typing as npt
 
 from bot.rules.simulation import MAX_DUELS, DuelSimulator, Tally, _Dist
 
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
-State = tuple[int, ...]
+I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
+U64 = npt.NDArray[np.uint64]
+F64 = npt.NDArray[np.float64]
 
-FIRST_BATCH: Final = 4_000
-MAX_BATCH: Final = 250_000
-STATES_MAX: Final = 400_000
-_CAP: Final = 1024
-_UNKNOWN: Final = -1
-_PROMPTS: Final = -2
+FIRST_BATCH: Final = 8_192
+MAX_BATCH: Final = 65_536  # bounds the memory of a batch (two int32 rows of conditions per duel)
+ALIAS_MAX: Final = 4_000_000  # alias-table entries kept before the sampler's tables are rebuilt
+_TAG: Final = 1 << 61  # packed keys are never 0 (the empty cell of an index)
+_FIB: Final = 0x9E3779B97F4A7C15
+_M64: Final = (1 << 64) - 1
+_EFF_BITS: Final = 20
+_QUIET: Final = -1
+# tick codes per condition
+_GONE: Final = 1  # the tick removes it
+_PROMPTS: Final = 2  # the tick prompts a test or a death
+_CHANGES: Final = 4  # the tick changes the state's effective profile
+_UNKNOWN: Final = -128  # not ticked yet (the sign bit of the int8 code)
+_DEATH: Final = -1  # prompt code: a death timer runs out
 
 
 def numpy_seed(rng: random.Random) -> int:
@@ -48,448 +62,615 @@ def numpy_seed(rng: random.Random) -> int:
     return rng.getrandbits(64)
 
 
-def _grown(array: npt.NDArray[Any], size: int, fill: Any) -> npt.NDArray[Any]:
-    if size <= len(array):
-        return array
-    out = np.full(max(size, 2 * len(array)), fill, dtype=array.dtype)
-    out[: len(array)] = array
-    return out
+class Unsupported(Exception):
+    """The fixed-width state cannot follow this matchup (a condition ticking into several)."""
 
 
-class _States:
-    """One side's states, interned: id → state, with array lookups of what a round reads."""
+class _Index:
+    """int64 key (never 0) → int64 value, looked up for whole arrays (open addressing, linear probing)."""
 
-    def __init__(self, sim: DuelSimulator, side: int) -> None:
-        self.sim = sim
-        self.side = side
-        self.reset()
+    def __init__(self, bits: int = 10) -> None:
+        self.bits = bits
+        self.keys = np.zeros(1 << bits, dtype=np.int64)
+        self.values = np.full(1 << bits, -1, dtype=np.int64)
+        self.count = 0
 
-    def reset(self) -> None:
-        self.ids: dict[State, int] = {}
-        self.states: list[State] = []
-        self.eff = np.zeros(_CAP, dtype=np.int64)
-        self.out = np.zeros(_CAP, dtype=np.bool_)
-        self.dead = np.zeros(_CAP, dtype=np.bool_)
-        self.tests = np.zeros(_CAP, dtype=np.int64)
-        self.next = np.full(_CAP, _UNKNOWN, dtype=np.int64)
-        # per condition id: (effect piece id or -1, test piece id or -1, is death, ticked, prompts)
-        self._conds: list[tuple[int, int, bool, tuple[int, ...], bool] | None] = []
-        self._pieces: dict[Any, int] = {}
-        self._eff_memo: dict[tuple[int, ...], int] = {}
-        self._test_keys: dict[tuple[int, ...], int] = {}
+    def _slot(self, key: int) -> int:
+        return (((key & _M64) * _FIB) & _M64) >> (64 - self.bits)
 
-    def _cond(self, cid: int) -> tuple[int, int, bool, tuple[int, ...], bool]:
-        conds = self._conds
-        if cid >= len(conds):
-            conds.extend([None] * (cid + 1 - len(conds)))
-        info = conds[cid]
-        if info is None:
-            sim = self.sim
-            eff, test = sim._eff_piece[cid], sim._test_piece[cid]
-            pieces = self._pieces
-            kept, due = sim._tick_of(cid)
-            info = (
-                -1 if eff is None else pieces.setdefault(("e", eff), len(pieces)),
-                -1 if test is None else pieces.setdefault(("t", test), len(pieces)),
-                cid == sim.dead_id or sim._cond_list[cid].kind == "dead",
-                kept,
-                bool(due),
-            )
-            conds[cid] = info
-        return info
+    def get(self, keys: I64) -> I64:
+        out = np.full(len(keys), -1, dtype=np.int64)
+        if not len(keys) or not self.count:
+            return out
+        keys = np.ascontiguousarray(keys, dtype=np.int64)
+        mask = (1 << self.bits) - 1
+        slot = ((keys.view(np.uint64) * np.uint64(_FIB)) >> np.uint64(64 - self.bits)).astype(np.int64)
+        pos = np.arange(len(keys))
+        while True:
+            found = self.keys[slot]
+            hit = found == keys
+            out[pos[hit]] = self.values[slot[hit]]
+            more = ~hit & (found != 0)
+            if not more.any():
+                return out
+            pos, keys, slot = pos[more], keys[more], (slot[more] + 1) & mask
 
-    def intern(self, state: State) -> int:
-        sid = self.ids.get(state)
-        if sid is not None:
-            return sid
-        sid = len(self.states)
-        self.ids[state] = sid
-        self.states.append(state)
-        if sid >= len(self.eff):
-            self.eff = _grown(self.eff, sid + 1, 0)
-            self.out = _grown(self.out, sid + 1, False)
-            self.dead = _grown(self.dead, sid + 1, False)
-            self.tests = _grown(self.tests, sid + 1, 0)
-            self.next = _grown(self.next, sid + 1, _UNKNOWN)
-        infos = [self._cond(cid) for cid in state]
-        key = tuple(sorted(i[0] for i in infos if i[0] >= 0))
-        eid = self._eff_memo.get(key)
-        if eid is None:  # the simulator's own reading of the state (Combatant stats, can_act …)
-            eid = self._eff_memo[key] = self.sim.info(self.side, state)[0]
-        self.eff[sid] = eid
-        self.out[sid] = self.sim._effs[eid].out
-        self.dead[sid] = any(i[2] for i in infos)
-        tests = tuple(sorted(i[1] for i in infos if i[1] >= 0))
-        self.tests[sid] = self._test_keys.setdefault(tests, len(self._test_keys))
-        return sid
-
-    def fill_next(self, sids: IntArray) -> None:
-        """The end-of-round successor of each unknown state (or :data:`_PROMPTS` if it rolls)."""
-        unknown = sids[self.next[sids] == _UNKNOWN]
-        if not len(unknown):
-            return
-        for sid in np.unique(unknown).tolist():
-            kept: list[int] = []
-            due = False
-            for cid in self.states[sid]:
-                info = self._cond(cid)
-                kept.extend(info[3])
-                due = due or info[4]
-            self.next[sid] = _PROMPTS if due else self.intern(tuple(sorted(kept)))
+    def put(self, key: int, value: int) -> None:
+        if 2 * (self.count + 1) > len(self.keys):
+            old = [(int(k), int(v)) for k, v in zip(self.keys, self.values, strict=True) if k]
+            self.bits += 1
+            self.keys = np.zeros(1 << self.bits, dtype=np.int64)
+            self.values = np.full(1 << self.bits, -1, dtype=np.int64)
+            self.count = 0
+            for k, v in old:
+                self.put(k, v)
+        mask = (1 << self.bits) - 1
+        slot = self._slot(key)
+        while True:
+            found = int(self.keys[slot])
+            if found == 0:
+                self.keys[slot], self.values[slot] = key, value
+                self.count += 1
+                return
+            if found == key:
+                self.values[slot] = value
+                return
+            slot = (slot + 1) & mask
 
 
-class _Uniforms:
-    """``random()`` for the pure code's per-duel paths, served from numpy blocks."""
+class _Alias:
+    """Discrete distributions as alias tables (Vose) in flat arrays, drawn for many at once."""
 
-    __slots__ = ("block", "pos", "rng")
+    def __init__(self) -> None:
+        self.prob = np.zeros(1024, dtype=np.float64)
+        self.alias = np.zeros(1024, dtype=np.int64)
+        self.payload = np.zeros(1024, dtype=np.int64)
+        self.offset = np.zeros(64, dtype=np.int64)
+        self.width = np.zeros(64, dtype=np.int64)
+        self.size = 0
+        self.count = 0
 
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.rng = rng
-        self.block: list[float] = []
-        self.pos = 0
+    def add(self, weights: Sequence[float], payloads: Sequence[int]) -> int:
+        n = len(weights)
+        total = float(sum(weights))
+        if n == 0 or total <= 0:
+            raise ValueError("empty distribution")
+        scaled = [w * n / total for w in weights]
+        prob = [1.0] * n
+        alias = list(range(n))
+        small = [i for i, p in enumerate(scaled) if p < 1.0]
+        large = [i for i, p in enumerate(scaled) if p >= 1.0]
+        while small and large:
+            s, g = small.pop(), large[-1]
+            prob[s], alias[s] = scaled[s], g
+            scaled[g] -= 1.0 - scaled[s]
+            if scaled[g] < 1.0:
+                small.append(large.pop())
+        start, end = self.size, self.size + n
+        if end > len(self.prob):
+            grow = max(end, 2 * len(self.prob))
+            self.prob = np.resize(self.prob, grow)
+            self.alias = np.resize(self.alias, grow)
+            self.payload = np.resize(self.payload, grow)
+        self.prob[start:end] = prob
+        self.alias[start:end] = np.asarray(alias, dtype=np.int64) + start
+        self.payload[start:end] = payloads
+        if self.count >= len(self.offset):
+            self.offset = np.resize(self.offset, 2 * len(self.offset))
+            self.width = np.resize(self.width, 2 * len(self.width))
+        self.offset[self.count], self.width[self.count] = start, n
+        self.size = end
+        self.count += 1
+        return self.count - 1
 
-    def __call__(self) -> float:
-        if self.pos >= len(self.block):
-            self.block = self.rng.random(4096).tolist()
-            self.pos = 0
-        self.pos += 1
-        return self.block[self.pos - 1]
+    def weights(self, dist: int) -> dict[int, float]:
+        """The probability of each payload of ``dist`` as the table draws it (for tests)."""
+        start, n = int(self.offset[dist]), int(self.width[dist])
+        out: dict[int, float] = {}
+        for i in range(start, start + n):
+            p = float(self.prob[i])
+            for j, w in ((i, p), (int(self.alias[i]), 1.0 - p)):
+                if w > 0:
+                    key = int(self.payload[j])
+                    out[key] = out.get(key, 0.0) + w / n
+        return out
+
+    def sample(self, dists: I64, u: F64) -> I64:
+        width = self.width[dists]
+        x = u * width
+        i = np.minimum(x.astype(np.int64), width - 1)
+        j = self.offset[dists] + i
+        return self.payload[np.where(x - i < self.prob[j], j, self.alias[j])]
+
+
+class _Accumulator:
+    def __init__(self) -> None:
+        self.duels = 0
+        self.wins = [0, 0]
+        self.rounds_total = 0
+        self.first_sum = [0, 0]
+        self.first_count = [0, 0]
+        self.dead = 0
+        self.criticals = np.zeros(2 * 256, dtype=np.int64)
 
 
 class FastSampler:
-    """Samples the duels of one :class:`DuelSimulator` with numpy: arrays of duels, round by round.
-
-    Each duel carries its two states as ids (interned per side); the round model, the attack
-    distributions and the critical effects are the simulator's, read once per distinct key and
-    turned into arrays (cumulative weights; outcome properties by outcome id).
-    """
+    """Samples the duels of one :class:`DuelSimulator` with numpy: arrays of duels, round by round."""
 
     def __init__(self, simulator: DuelSimulator) -> None:
         self.sim = simulator
-        self.sides = (_States(simulator, 0), _States(simulator, 1))
         self.rng = np.random.default_rng()
-        # outcomes of attacks, interned: properties by id
+        self.reset()
+
+    # -- tables read from the simulator --------------------------------------------------------
+
+    def reset(self) -> None:
+        """Forget every table (they are rebuilt from the simulator on demand)."""
+        salts = np.random.default_rng(0x5EED)  # fixed: the same tables whatever the request's seed
+        self._salts = salts
+        self._salt_eff = salts.integers(1, 1 << 63, size=2, dtype=np.uint64)
+        self._salt_test = salts.integers(1, 1 << 63, size=2, dtype=np.uint64)
+        self._piece_hash: dict[Any, int] = {None: 0}
+        self._nhashed = 0
+        self.next = np.zeros(1, dtype=np.int32)  # cid + 1 → cid + 1 after the tick (0: gone)
+        self.prompt = np.zeros(1, dtype=np.int64)  # cid + 1 → prompted cid + 1, _DEATH, or 0
+        self.code = np.zeros(1, dtype=np.int8)  # cid + 1 → _GONE | _PROMPTS | _CHANGES
+        self.eff_hash = np.zeros(1, dtype=np.uint64)
+        self.test_hash = np.zeros(1, dtype=np.uint64)
+        self.dead = np.zeros(1, dtype=np.bool_)
+        self._neff = 0
+        self.out = np.zeros(0, dtype=np.bool_)
+        self.attacks = np.zeros(0, dtype=np.int64)
+        self._effs = _Index()
+        self._tests = _Index()
+        self._ntests = 0
+        self._rounds = _Index()
+        self._attack = _Index()
+        self._critical = _Index()
+        self._pending = _Index()
+        self.alias = _Alias()
+        self._alias_of: dict[int, tuple[_Dist, int]] = {}
         self._oc_ids: dict[Any, int] = {}
         self._oc: list[Any] = []
-        self._oc_arrays: tuple[npt.NDArray[Any], ...] = ()
-        self._oc_len = -1
-        # slot lists, interned: side and k by (list, position)
+        self._zones: dict[str, int] = {}
+        self._oc_n = -1
+        self._add_ids: dict[tuple[int, ...], int] = {(): 0}
+        self._adds: list[tuple[int, ...]] = [()]
+        self._adds_n = -1
         self._sl_ids: dict[tuple[tuple[int, int], ...], int] = {}
         self._sl: list[tuple[tuple[int, int], ...]] = []
-        self._sl_arrays: tuple[IntArray, IntArray, IntArray] = (
-            np.zeros(0, dtype=np.int64),
-            np.zeros((0, 1), dtype=np.int64),
-            np.zeros((0, 1), dtype=np.int64),
-        )
-        self._sl_len = -1
-        self._attacks = np.zeros(0, dtype=np.int64)
-        self._dists: dict[int, tuple[_Dist, IntArray]] = {}
-        self._cums: dict[int, tuple[_Dist, npt.NDArray[np.float64]]] = {}
-        self._events: dict[int, tuple[Any, ...]] = {}
-        self._added: dict[tuple[int, int, State], int] = {}
+        self._sl_n = -1
 
-    # -- interning --------------------------------------------------------------------------------
+    def _phash(self, piece: Any) -> int:
+        h = self._piece_hash.get(piece)
+        if h is None:
+            h = self._piece_hash[piece] = int(self._salts.integers(1, 1 << 63, dtype=np.uint64))
+        return h
 
-    def _oc_id(self, outcome: Any) -> int:
+    def _sync(self) -> None:
+        """Per-condition arrays for the conditions the simulator interned since the last call."""
+        self._hash_conditions()
+
+    def _tick(self, cids: I64) -> None:
+        """The core's end-of-round tick of each of ``cids`` (``cid + 1``), read from the simulator.
+
+        Read on demand, for the conditions of states at their end of round only: some chains (a
+        bleeding test whose modifier grows every round) have no end.
+        """
+        sim = self.sim
+        ticks = []
+        for cell in cids.tolist():
+            kept, due = sim._tick_of(cell - 1)  # may intern the successor
+            if len(kept) > 1 or len(due) > 1:
+                raise Unsupported(f"condition {cell - 1} ticks into {len(kept)} and prompts {len(due)}")
+            prompt = 0
+            if due:
+                kind, prompted = due[0]
+                prompt = _DEATH if kind == "death_timer_expired" else prompted + 1
+            ticks.append((cell, kept[0] + 1 if kept else 0, prompt))
+        self._hash_conditions()
+        for cell, nxt, prompt in ticks:
+            self.next[cell], self.prompt[cell] = nxt, prompt
+            code = (_GONE if nxt == 0 else 0) | (_PROMPTS if prompt else 0)
+            if self.eff_hash[nxt] != self.eff_hash[cell]:
+                code |= _CHANGES
+            self.code[cell] = code
+
+    def _hash_conditions(self) -> None:
+        sim = self.sim
+        start, end = self._nhashed, len(sim._cond_list)
+        if start == end:
+            return
+        if end + 1 > len(self.next):
+            for name in ("next", "prompt", "code", "eff_hash", "test_hash", "dead"):
+                array = getattr(self, name)
+                grown = np.zeros(max(end + 1, 2 * len(array)), dtype=array.dtype)
+                grown[: len(array)] = array
+                setattr(self, name, grown)
+        self._nhashed = end
+        self.code[start + 1 : end + 1] = _UNKNOWN
+        for cid in range(start, end):
+            self.eff_hash[cid + 1] = self._phash(sim._eff_piece[cid])
+            self.test_hash[cid + 1] = self._phash(sim._test_piece[cid])
+            self.dead[cid + 1] = cid == sim.dead_id or sim._cond_list[cid].kind == "dead"
+
+    def _sync_effs(self) -> None:
+        effs = self.sim._effs
+        if self._neff != len(effs):
+            if len(effs) >= 1 << _EFF_BITS:
+                raise Unsupported("too many effective profiles")
+            self.out = np.array([e.out for e in effs], dtype=np.bool_)
+            self.attacks = np.array([e.attacks for e in effs], dtype=np.int64)
+            self._neff = len(effs)
+
+    def _alias_for(self, dist: _Dist, payload: Callable[[Any], int]) -> int:
+        known = self._alias_of.get(id(dist))
+        if known is not None and known[0] is dist:
+            return known[1]
+        weights = [w for w, _ in dist.pairs()]
+        aid = self.alias.add(weights, [payload(item) for item in dist.items])
+        self._alias_of[id(dist)] = (dist, aid)
+        return aid
+
+    def _outcome(self, outcome: Any) -> int:
         oid = self._oc_ids.get(outcome)
         if oid is None:
             oid = self._oc_ids[outcome] = len(self._oc)
             self._oc.append(outcome)
+            self._zones.setdefault(outcome[6], len(self._zones))
         return oid
 
-    def _outcome_arrays(self) -> tuple[npt.NDArray[Any], ...]:
-        if self._oc_len != len(self._oc):
+    def _outcome_arrays(self) -> None:
+        if self._oc_n != len(self._oc):
             oc = self._oc
-            self._oc_arrays = (
-                np.array([o[0] for o in oc], dtype=np.bool_),  # event
-                np.array([o[1] for o in oc], dtype=np.bool_),  # hit
-                np.array([o[2] for o in oc], dtype=np.bool_),  # parry used
-                np.array([o[3] for o in oc], dtype=np.bool_),  # dodge used
-                np.array([o[4] or o[5] for o in oc], dtype=np.int64),  # critical value
-            )
-            self._oc_len = len(oc)
-        return self._oc_arrays
+            self.o_event = np.array([o[0] for o in oc], dtype=np.bool_)
+            self.o_hit = np.array([o[1] for o in oc], dtype=np.bool_)
+            self.o_parry = np.array([o[2] for o in oc], dtype=np.int64)
+            self.o_dodge = np.array([o[3] for o in oc], dtype=np.int64)
+            self.o_value = np.array([o[4] or o[5] for o in oc], dtype=np.int64)
+            self.o_zone = np.array([self._zones[o[6]] for o in oc], dtype=np.int64)
+            if len(self._zones) > 255 or int(self.o_value.max(initial=0)) > 255:
+                raise Unsupported("critical values or zones out of range")
+            self._oc_n = len(oc)
 
-    def _sl_id(self, slots: tuple[tuple[int, int], ...]) -> int:
+    def _add(self, added: tuple[int, ...]) -> int:
+        aid = self._add_ids.get(added)
+        if aid is None:
+            aid = self._add_ids[added] = len(self._adds)
+            self._adds.append(added)
+        return aid
+
+    def _add_arrays(self) -> None:
+        if self._adds_n != len(self._adds):
+            width = max(len(a) for a in self._adds) or 1
+            self.adds = np.zeros((len(self._adds), width), dtype=np.int32)  # right-aligned cid + 1
+            for i, a in enumerate(self._adds):
+                if a:
+                    self.adds[i, width - len(a) :] = [c + 1 for c in a]
+            self.add_len = np.array([len(a) for a in self._adds], dtype=np.int32)
+            self._adds_n = len(self._adds)
+
+    def _slot_list(self, slots: tuple[tuple[int, int], ...]) -> int:
         lid = self._sl_ids.get(slots)
         if lid is None:
             lid = self._sl_ids[slots] = len(self._sl)
             self._sl.append(slots)
         return lid
 
-    def _slot_arrays(self) -> tuple[IntArray, IntArray, IntArray]:
-        if self._sl_len != len(self._sl):
-            width = max([len(s) for s in self._sl] + [1])
-            lengths = np.array([len(s) for s in self._sl], dtype=np.int64)
-            side = np.zeros((len(self._sl), width + 1), dtype=np.int64)
-            k = np.zeros((len(self._sl), width + 1), dtype=np.int64)
+    def _slot_arrays(self) -> None:
+        if self._sl_n != len(self._sl):
+            width = max(len(s) for s in self._sl) + 1
+            if width > 63 or len(self._sl) >= 1 << 14:
+                raise Unsupported("too many attacks per round")
+            self.sl_len = np.array([len(s) for s in self._sl], dtype=np.int64)
+            self.sl_side = np.zeros((len(self._sl), width), dtype=np.int64)
+            self.sl_k = np.zeros((len(self._sl), width), dtype=np.int64)
             for i, slots in enumerate(self._sl):
-                for j, (s, kk) in enumerate(slots):
-                    side[i, j], k[i, j] = s, kk
-            self._sl_arrays = (lengths, side, k)
-            self._sl_len = len(self._sl)
-        return self._sl_arrays
-
-    def _attack_counts(self) -> IntArray:
-        effs = self.sim._effs
-        if len(self._attacks) != len(effs):
-            self._attacks = np.array([e.attacks for e in effs], dtype=np.int64)
-        return self._attacks
-
-    def _cum(self, dist: _Dist) -> npt.NDArray[np.float64]:
-        entry = self._cums.get(id(dist))
-        if entry is None or entry[0] is not dist:
-            entry = (dist, np.asarray(dist.cum, dtype=np.float64))
-            self._cums[id(dist)] = entry
-        return entry[1]
-
-    def _outcome_ids(self, dist: _Dist) -> IntArray:
-        """The outcome ids of an attack distribution's items."""
-        entry = self._dists.get(id(dist))
-        if entry is None or entry[0] is not dist:
-            entry = (dist, np.array([self._oc_id(o) for o in dist.items], dtype=np.int64))
-            self._dists[id(dist)] = entry
-        return entry[1]
-
-    def _draw(self, dist: _Dist, n: int) -> IntArray:
-        """Indices into ``dist.items`` (the inversion of ``_Dist.sample``)."""
-        items = len(dist.items)
-        if items == 1:
-            return np.zeros(n, dtype=np.int64)
-        cum = self._cum(dist)
-        picks = np.searchsorted(cum, self.rng.random(n) * dist.total, side="right").astype(np.int64)
-        np.minimum(picks, items - 1, out=picks)
-        return picks
+                for j, (s, k) in enumerate(slots):
+                    self.sl_side[i, j], self.sl_k[i, j] = s, k
+            self._sl_n = len(self._sl)
 
     @staticmethod
-    def _groups(keys: IntArray) -> list[tuple[int, IntArray]]:
-        """(key, positions) for each distinct key."""
-        if not len(keys):
-            return []
-        first = keys[0]
-        if (keys == first).all():
-            return [(int(first), np.arange(len(keys)))]
-        order = np.argsort(keys, kind="stable")
-        ordered = keys[order]
-        cuts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
-        starts = [0, *cuts.tolist()]
-        ends = [*cuts.tolist(), len(keys)]
-        return [(int(ordered[a]), order[a:b]) for a, b in zip(starts, ends, strict=True)]
+    def _lookup(index: _Index, keys: I64, build: Callable[[int, int], int]) -> I64:
+        """``index[keys]``; a missing key is built once by ``build(key, position of a row)``."""
+        ids = index.get(keys)
+        miss = np.flatnonzero(ids < 0)
+        if len(miss):
+            unique, first = np.unique(keys[miss], return_index=True)
+            for key, at in zip(unique.tolist(), miss[first].tolist(), strict=True):
+                index.put(key, build(key, at))
+            ids[miss] = index.get(keys[miss])
+        return ids
 
-    def _round_events(self, model: Any) -> tuple[Any, ...]:
-        """A round model's event table as arrays: slot list, index, outcome id, flags (bits)."""
-        entry = self._events.get(id(model))
-        if entry is None or entry[0] is not model:
-            items = model.events.items
-            lists = (self._sl_id(model.slots[0]), self._sl_id(model.slots[1]))
-            entry = (
-                model,
-                np.array([lists[e[0]] for e in items], dtype=np.int64),
-                np.array([e[1] for e in items], dtype=np.int64),
-                np.array([self._oc_id(e[2]) for e in items], dtype=np.int64),
-                np.array([sum(int(b) << i for i, b in enumerate(e[3])) for e in items], dtype=np.int64),
-            )
-            self._events[id(model)] = entry
-        return entry
+    # -- one batch: per-duel arrays ---------------------------------------------------------------
 
-    # -- one round --------------------------------------------------------------------------------
+    def _state(self, d: int, side: int) -> tuple[int, ...]:
+        return tuple(sorted(int(c) - 1 for c in self.S[d, side] if c))
 
-    def _criticals(self, side: int, duels: IntArray, outcomes: IntArray, states: IntArray) -> IntArray:
-        """Criticals dealt by ``side`` (one per duel): the victims' new state ids."""
-        sim = self.sim
+    def _eff_ids(self, d: I64, side: I64) -> I64:
+        h = self.eff_hash[self.S[d, side]].sum(axis=1, dtype=np.uint64) + self._salt_eff[side]
+        keys = (h | np.uint64(1)).view(np.int64)
+
+        def build(_key: int, at: int) -> int:
+            s = int(side[at])
+            return self.sim.info(s, self._state(int(d[at]), s))[0]
+
+        ids = self._lookup(self._effs, keys, build)
+        self._sync_effs()
+        return ids
+
+    def _test_ids(self, d: I64, side: I64) -> I64:
+        h = self.test_hash[self.S[d, side]].sum(axis=1, dtype=np.uint64) + self._salt_test[side]
+        keys = (h | np.uint64(1)).view(np.int64)
+
+        def build(_key: int, _at: int) -> int:
+            self._ntests += 1
+            if self._ntests >= 1 << 40:
+                raise Unsupported("too many test projections")
+            return self._ntests - 1
+
+        return self._lookup(self._tests, keys, build)
+
+    def _append(self, d: I64, side: I64, adds: I64) -> I64:
+        """Add the conditions of ``adds`` to the rows; the positions (in ``d``) that changed."""
+        length = self.add_len[adds]
+        changed = np.flatnonzero(length > 0)
+        if not len(changed):
+            return changed
+        d, side, adds = d[changed], side[changed], adds[changed]
+        width = self.adds.shape[1]
+        count = self.cnt[d, side]
+        need = int(count.max()) + width
+        if need > self.S.shape[2]:
+            n = self.S.shape[0]
+            extra = need - self.S.shape[2] + 4
+            self.S = np.concatenate([np.zeros((n, 2, extra), dtype=np.int32), self.S], axis=2)
+        cols = (self.S.shape[2] - count - width)[:, None] + np.arange(width)
+        self.S[d[:, None], side[:, None], cols] = self.adds[adds]
+        self.cnt[d, side] = count + length[changed]
+        return changed
+
+    def _finish(self, d: I64, winner: I64, rounds: int) -> None:
+        """Tally duels ending now: ``winner`` 0/1, or 2 (both out) / -1 (rounds up) for a draw."""
+        acc = self.acc
+        acc.duels += len(d)
+        for side in (0, 1):
+            won = d[winner == side]
+            acc.wins[side] += len(won)
+            acc.rounds_total += rounds * len(won)
+            if len(won):
+                acc.dead += int(self.dead[self.S[won, 1 - side]].any(axis=1).sum())
+            first = self.first[d, side]
+            acc.first_sum[side] += int(first.sum())
+            acc.first_count[side] += int(np.count_nonzero(first))
+
+    def _keep(self, keep: npt.NDArray[np.bool_]) -> None:
+        self.S, self.cnt, self.eff, self.first = self.S[keep], self.cnt[keep], self.eff[keep], self.first[keep]
+
+    def _criticals(self, d: I64, side: I64, oc: I64, rounds: int, alive: npt.NDArray[np.bool_]) -> I64:
+        """Criticals dealt by ``side`` in duels ``d``; the positions whose victim is now out."""
         victim = 1 - side
-        table = self.sides[victim]
-        width = len(self._oc) + 1
-        # the effect depends on the state only through its modifiers on tested stats
-        current = states[duels]
-        uniq, first, inverse = np.unique(
-            table.tests[current] * width + outcomes, return_index=True, return_inverse=True
-        )
-        dists: list[_Dist] = []
-        local: dict[int, int] = {}
-        chosen: list[int] = []
-        for key, at in zip(uniq.tolist(), first.tolist(), strict=True):
-            oid = key % width
-            sid = int(current[at])
-            outcome = self._oc[oid]
-            dist = sim.critical_effect(victim, table.states[sid], outcome[4] or outcome[5], outcome[6])
-            di = local.get(id(dist))
-            if di is None:
-                di = local[id(dist)] = len(dists)
-                dists.append(dist)
-            chosen.append(di)
-        per_duel = np.array(chosen, dtype=np.int64)[inverse.reshape(-1)]
-        picks = np.zeros(len(duels), dtype=np.int64)
-        for di, pos in self._groups(per_duel):
-            picks[pos] = self._draw(dists[di], len(pos))
-        span = max(len(d.items) for d in dists) + 1
-        uniq2, inverse2 = np.unique((current * len(dists) + per_duel) * span + picks, return_inverse=True)
-        added_ids = self._added
-        new: list[int] = []
-        for key in uniq2.tolist():
-            rest, pick = divmod(key, span)
-            sid, di = divmod(rest, len(dists))
-            added = dists[di].items[pick]
-            if not added:
-                new.append(sid)
-                continue
-            nid = added_ids.get((victim, sid, added))
-            if nid is None:
-                nid = table.intern(tuple(sorted(table.states[sid] + added)))
-                added_ids[(victim, sid, added)] = nid
-            new.append(nid)
-        return np.array(new, dtype=np.int64)[inverse2.reshape(-1)]
+        value, zone = self.o_value[oc], self.o_zone[oc]
+        self.acc.criticals += np.bincount(side * 256 + value, minlength=512)
+        tests = self._test_ids(d, victim)
+        keys = _TAG | (victim << 56) | (value << 48) | (zone << 40) | tests
 
-    def _in_round(
-        self,
-        duels: IntArray,
-        lists: IntArray,
-        index: IntArray,
-        flags: IntArray,
-        outcomes: IntArray,
-        rounds: int,
-        out: _Outcome,
-    ) -> IntArray:
-        """From each duel's first event of the round to the end of its round (or of the duel)."""
-        sim = self.sim
-        table_a, table_b = self.sides
-        sa, sb = out.states
-        lengths, slot_side, slot_k = self._slot_arrays()
-        ended: list[IntArray] = []
-        d, sl, idx, fl, oc = duels, lists, index, flags, outcomes
+        def build(_key: int, at: int) -> int:
+            v, o = int(victim[at]), self._oc[int(oc[at])]
+            dist = self.sim.critical_effect(v, self._state(int(d[at]), v), o[4] or o[5], o[6])
+            return self._alias_for(dist, self._add)
+
+        dists = self._lookup(self._critical, keys, build)
+        self._sync()
+        self._add_arrays()
+        adds = self.alias.sample(dists, self.rng.random(len(d)))
+        changed = self._append(d, victim, adds)
+        if not len(changed):
+            return changed
+        dc, vc = d[changed], victim[changed]
+        effs = self._eff_ids(dc, vc)
+        self.eff[dc, vc] = effs
+        gone = changed[self.out[effs]]
+        if len(gone):
+            self._finish(d[gone], side[gone], rounds)
+            alive[d[gone]] = False
+        return gone
+
+    def _in_round(self, d: I64, code: I64, rounds: int, alive: npt.NDArray[np.bool_]) -> None:
+        """From each duel's first event of the round (``code``) to the end of its round."""
+        oc, lst, idx, fl = code >> 24, (code >> 10) & 0x3FFF, (code >> 4) & 0x3F, code & 0xF
+        self._slot_arrays()
+        sl_len, sl_side, sl_k = self.sl_len, self.sl_side, self.sl_k
         while len(d):
-            event, hit, _, _, value = self._outcome_arrays()
-            side = slot_side[sl, idx]
-            if event[oc].any():
-                landed = hit[oc]
-                for s in (0, 1):
-                    mask = landed & (side == s)
-                    if mask.any():
-                        dd = d[mask]
-                        first = out.first_hit[s]
-                        seen = first[dd]
-                        first[dd] = np.where(seen == 0, rounds, seen)
-                values = value[oc]
-                critical = values > 0
-                if critical.any():
-                    keep = np.ones(len(d), dtype=np.bool_)
-                    for s in (0, 1):
-                        pos = np.flatnonzero(critical & (side == s))
-                        if not len(pos):
-                            continue
-                        counts = out.criticals[s]
-                        for v, c in zip(*np.unique(values[pos], return_counts=True), strict=True):
-                            counts[int(v)] = counts.get(int(v), 0) + int(c)
-                        victims = (sa, sb)[1 - s]
-                        new = self._criticals(s, d[pos], oc[pos], victims)
-                        victims[d[pos]] = new
-                        gone = self.sides[1 - s].out[new]
-                        if gone.any():
-                            finished = d[pos[gone]]
-                            out.winner[finished] = s
-                            out.end[finished] = rounds
-                            keep[pos[gone]] = False
-                    if not keep.all():
-                        d, sl, idx, fl = d[keep], sl[keep], idx[keep], fl[keep]
+            self._outcome_arrays()
+            side = sl_side[lst, idx]
+            event = self.o_event[oc]
+            if event.any():
+                hit = np.flatnonzero(event & self.o_hit[oc])
+                if len(hit):
+                    dh, sh = d[hit], side[hit]
+                    seen = self.first[dh, sh]
+                    self.first[dh, sh] = np.where(seen == 0, rounds, seen)
+                crit = np.flatnonzero(self.o_value[oc] > 0)
+                if len(crit):
+                    gone = self._criticals(d[crit], side[crit], oc[crit], rounds, alive)
+                    if len(gone):
+                        keep = np.ones(len(d), dtype=np.bool_)
+                        keep[crit[gone]] = False
+                        d, lst, idx, fl = d[keep], lst[keep], idx[keep], fl[keep]
             # the next slot whose attacker may still attack
             idx = idx + 1
-            attacks = self._attack_counts()
             while True:
-                valid = idx < lengths[sl]
-                side = slot_side[sl, idx]
-                k = slot_k[sl, idx]
-                e_side = np.where(side == 0, table_a.eff[sa[d]], table_b.eff[sb[d]])
-                skip = valid & (attacks[e_side] < k)
+                valid = idx < sl_len[lst]
+                side, k = sl_side[lst, idx], sl_k[lst, idx]
+                e_side = self.eff[d, side]
+                skip = valid & (self.attacks[e_side] < k)
                 if not skip.any():
                     break
                 idx = idx + skip
             if not valid.all():
-                ended.append(d[~valid])
-                d, sl, idx, fl = d[valid], sl[valid], idx[valid], fl[valid]
+                d, lst, idx, fl = d[valid], lst[valid], idx[valid], fl[valid]
                 side, k, e_side = side[valid], k[valid], e_side[valid]
             if not len(d):
-                break
-            e_other = np.where(side == 0, table_b.eff[sb[d]], table_a.eff[sa[d]])
+                return
+            e_other = self.eff[d, 1 - side]
             bit = np.where(side == 0, 2, 0)
-            parry_free = (fl >> bit) & 1
-            dodge_free = (fl >> (bit + 1)) & 1
-            keys = ((((side << 16) + e_side) << 16) + e_other) * 256 + k * 4 + parry_free * 2 + dodge_free
-            oc = np.empty(len(d), dtype=np.int64)
-            for key, pos in self._groups(keys):
-                rest, low = divmod(key, 256)
-                kk, pf, df = low // 4, bool(low & 2), bool(low & 1)
-                rest, eo = divmod(rest, 1 << 16)
-                s, es = divmod(rest, 1 << 16)
-                dist = sim.attack_distribution(s, es, eo, kk, pf, df)
-                ids = self._outcome_ids(dist)
-                oc[pos] = ids[self._draw(dist, len(pos))]
-            _, _, pu, du, _ = self._outcome_arrays()
-            fl = fl & ~((pu[oc].astype(np.int64) << bit) | (du[oc].astype(np.int64) << (bit + 1)))
-        return np.concatenate(ended) if ended else np.zeros(0, dtype=np.int64)
+            parry_free, dodge_free = (fl >> bit) & 1, (fl >> (bit + 1)) & 1
+            keys = _TAG | (side << 50) | (e_side << 30) | (e_other << 10) | (k << 2) | (parry_free << 1) | dodge_free
 
-    def _end_of_round(self, duels: IntArray, uniforms: _Uniforms, out: _Outcome) -> None:
-        """Every condition ticks (``DuelSimulator.advance``; what rolls dice goes through it)."""
-        for table, states in zip(self.sides, out.states, strict=True):
-            current = states[duels]
-            table.fill_next(current)
-            following = table.next[current]
-            rolls = np.flatnonzero(following == _PROMPTS)
-            for j in rolls.tolist():
-                state = table.states[int(current[j])]
-                following[j] = table.intern(self.sim.advance(table.side, state, uniforms))
-            states[duels] = following
+            def build(key: int, _at: int) -> int:
+                s, es, eo = (key >> 50) & 1, (key >> 30) & 0xFFFFF, (key >> 10) & 0xFFFFF
+                kk, pf, df = (key >> 2) & 0xFF, bool(key & 2), bool(key & 1)
+                return self._alias_for(self.sim.attack_distribution(s, es, eo, kk, pf, df), self._outcome)
+
+            dists = self._lookup(self._attack, keys, build)
+            oc = self.alias.sample(dists, self.rng.random(len(d)))
+            self._outcome_arrays()
+            fl = fl & ~((self.o_parry[oc] << bit) | (self.o_dodge[oc] << (bit + 1)))
+
+    def _round_model(self, key: int, _at: int) -> int:
+        ea, eb = (key >> _EFF_BITS) & ((1 << _EFF_BITS) - 1), key & ((1 << _EFF_BITS) - 1)
+        model = self.sim.round_model(ea, eb)
+        lists = (self._slot_list(model.slots[0]), self._slot_list(model.slots[1]))
+        weights, payloads = [], []
+        if model.quiet > 0:
+            weights.append(model.quiet)
+            payloads.append(_QUIET)
+        if model.quiet < 1.0 and model.events.total > 0:
+            scale = (1.0 - model.quiet) / model.events.total
+            for w, (first, index, outcome, flags) in model.events.pairs():
+                bits = sum(int(b) << i for i, b in enumerate(flags))
+                oid = self._outcome(outcome)
+                if oid >= 1 << 38:
+                    raise Unsupported("too many attack outcomes")
+                weights.append(w * scale)
+                payloads.append((oid << 24) | (lists[first] << 10) | (index << 4) | bits)
+        if not weights:
+            weights, payloads = [1.0], [_QUIET]
+        return self.alias.add(weights, payloads)
+
+    def _end_of_round(self) -> None:
+        """Every condition ticks (the core's tick per condition); prompted tests roll in state order."""
+        self._sync()
+        old = self.S
+        codes = np.bitwise_or.reduce(self.code[old], axis=2)
+        if (codes < 0).any():
+            rows = old[codes < 0]
+            unknown = np.unique(rows[self.code[rows] < 0])
+            self._tick(unknown.astype(np.int64))
+            codes = np.bitwise_or.reduce(self.code[old], axis=2)
+        self.S = self.next[old]
+        holes = np.argwhere(codes & _GONE)
+        if len(holes):
+            d, s = holes[:, 0], holes[:, 1]
+            rows = np.sort(self.S[d, s], axis=1)
+            self.S[d, s] = rows
+            self.cnt[d, s] = np.count_nonzero(rows, axis=1)
+        prompts = np.argwhere(codes & _PROMPTS)
+        if len(prompts):
+            self._prompts(old, prompts[:, 0], prompts[:, 1])
+        changed = np.argwhere(codes & (_CHANGES | _PROMPTS))
+        if len(changed):
+            d, s = changed[:, 0], changed[:, 1]
+            self.eff[d, s] = self._eff_ids(d, s)
+        top = int(self.cnt.max(initial=0))
+        width = self.adds.shape[1]
+        if self.S.shape[2] > top + 2 * width + 8:
+            self.S = np.ascontiguousarray(self.S[:, :, self.S.shape[2] - (top + width + 4) :])
+
+    def _prompts(self, old: I32, d: I64, side: I64) -> None:
+        """``DuelSimulator.advance``'s prompts: in the order of the prompting conditions' ids."""
+        before = old[d, side]
+        prompted = self.prompt[before]
+        order = np.argsort(np.where(prompted != 0, before, np.iinfo(np.int32).max), axis=1, kind="stable")
+        prompted = np.take_along_axis(prompted, order, axis=1)
+        counts = np.count_nonzero(prompted, axis=1)
+        dead_add = self._add((self.sim.dead_id,))
+        for r in range(int(counts.max())):
+            at = np.flatnonzero(counts > r)
+            dd, ss, p = d[at], side[at], prompted[at, r]
+            adds = np.full(len(at), dead_add, dtype=np.int64)
+            tests = np.flatnonzero(p != _DEATH)
+            if len(tests):
+                dt, st, cids = dd[tests], ss[tests], p[tests] - 1
+                keys = _TAG | (st << 56) | (cids << 32) | self._test_ids(dt, st)
+
+                def build(_key: int, at: int, dt: I64 = dt, st: I64 = st, cids: I64 = cids) -> int:
+                    s = int(st[at])
+                    current = self._state(int(dt[at]), s)
+                    return self._alias_for(self.sim._pending_dist(s, int(cids[at]), current), self._add)
+
+                if int(cids.max()) >= 1 << 24:
+                    raise Unsupported("too many conditions")
+                dists = self._lookup(self._pending, keys, build)
+                adds[tests] = self.alias.sample(dists, self.rng.random(len(tests)))
+            self._sync()
+            self._add_arrays()
+            self._append(dd, ss, adds)
 
     def _batch(self, n: int, deadline: float | None, clock: Callable[[], float], must: bool) -> Tally | None:
         """``n`` duels to their end; None if ``deadline`` passes first (unless ``must``)."""
         sim = self.sim
-        table_a, table_b = self.sides
-        out = _Outcome(n, table_a.intern(sim.start[0]), table_b.intern(sim.start[1]))
-        sa, sb = out.states
-        uniforms = _Uniforms(self.rng)
-        active = np.arange(n, dtype=np.int64)
+        self._sync()
+        self._add_arrays()
+        self.acc = _Accumulator()
+        starts = [tuple(c + 1 for c in sorted(sim.start[s])) for s in (0, 1)]
+        width = max(8, *(len(s) + 4 for s in starts))
+        self.S = np.zeros((n, 2, width), dtype=np.int32)
+        for s, row in enumerate(starts):
+            if row:
+                self.S[:, s, width - len(row) :] = row
+        self.cnt = np.array([[len(starts[0]), len(starts[1])]] * n, dtype=np.int32).reshape(n, 2)
+        self.first = np.zeros((n, 2), dtype=np.int64)
+        self.eff = np.zeros((n, 2), dtype=np.int64)
+        for s in (0, 1):
+            self.eff[:, s] = self._eff_ids(np.zeros(1, dtype=np.int64), np.array([s]))[0]
         max_rounds = sim.options.max_rounds
         rounds = 0
-        while len(active):
+        while len(self.eff):
             if deadline is not None and not must and rounds and clock() > deadline:
                 return None
             rounds += 1
-            ends: list[IntArray] = []
-            parts: list[tuple[IntArray, ...]] = []
-            pairs = (table_a.eff[sa[active]] << 16) + table_b.eff[sb[active]]
-            for key, pos in self._groups(pairs):
-                d = active[pos]
-                model = sim.round_model(key >> 16, key & 0xFFFF)
-                if model.quiet >= 1.0:
-                    ends.append(d)
-                    continue
-                if model.quiet > 0:
-                    quiet = self.rng.random(len(d)) < model.quiet
-                    ends.append(d[quiet])
-                    d = d[~quiet]
-                    if not len(d):
-                        continue
-                events = self._round_events(model)
-                picks = self._draw(model.events, len(d))
-                parts.append((d, events[1][picks], events[2][picks], events[4][picks], events[3][picks]))
-            if parts:
-                d, sl, ix, fl, oc = (np.concatenate(c) for c in zip(*parts, strict=True))
-                ends.append(self._in_round(d, sl, ix, fl, oc, rounds, out))
-            finished_round = np.concatenate(ends) if ends else np.zeros(0, dtype=np.int64)
-            self._end_of_round(finished_round, uniforms, out)
-            out_a = table_a.out[sa[finished_round]]
-            out_b = table_b.out[sb[finished_round]]
-            over = out_a | out_b
+            alive = np.ones(len(self.eff), dtype=np.bool_)
+            keys = _TAG | (self.eff[:, 0] << _EFF_BITS) | self.eff[:, 1]
+            models = self._lookup(self._rounds, keys, self._round_model)
+            code = self.alias.sample(models, self.rng.random(len(models)))
+            events = np.flatnonzero(code != _QUIET)
+            if len(events):
+                self._in_round(events, code[events], rounds, alive)
+            if not alive.all():
+                self._keep(alive)
+            if not len(self.eff):
+                break
+            self._end_of_round()
+            out = self.out[self.eff]
+            over = out[:, 0] | out[:, 1]
             if over.any():
-                done = finished_round[over]
-                out.winner[done] = np.where(
-                    out_b[over] & ~out_a[over], 0, np.where(out_a[over] & ~out_b[over], 1, 2)
-                )
-                out.end[done] = rounds
-            active = finished_round[~over]
-            if rounds >= max_rounds:
-                out.winner[active] = 2
-                active = active[:0]
-        return out.tally(self)
+                winner = np.where(out[over, 1] & ~out[over, 0], 0, np.where(out[over, 0] & ~out[over, 1], 1, 2))
+                self._finish(np.flatnonzero(over), winner, rounds)
+                self._keep(~over)
+            if rounds >= max_rounds and len(self.eff):
+                self._finish(np.arange(len(self.eff)), np.full(len(self.eff), -1), rounds)
+                break
+        return self._tally()
+
+    def _tally(self) -> Tally:
+        acc = self.acc
+        tally = Tally()
+        tally.duels = acc.duels
+        tally.wins = list(acc.wins)
+        tally.draws = acc.duels - acc.wins[0] - acc.wins[1]
+        tally.rounds_total = acc.rounds_total
+        tally.first_hit_sum = list(acc.first_sum)
+        tally.first_hit_count = list(acc.first_count)
+        for side in (0, 1):
+            counts = acc.criticals[side * 256 : side * 256 + 256]
+            tally.criticals[side] = {int(v): int(counts[v]) for v in np.flatnonzero(counts)}
+        decided = acc.wins[0] + acc.wins[1]
+        for reason, count in (("dead", acc.dead), ("unconscious", decided - acc.dead)):
+            if count:
+                tally.outs[reason] = count
+        return tally
 
     # -- duels ------------------------------------------------------------------------------------
 
@@ -516,43 +697,12 @@ class FastSampler:
                 rate = tally.duels / max(now - started, 1e-9)
                 size = int(min(MAX_BATCH, max(FIRST_BATCH, rate * (deadline - now) * 0.5)))
             size = min(size, duels - tally.duels)
-            if max(len(t.states) for t in self.sides) > STATES_MAX:  # bounded memory: forget the states
-                for t in self.sides:
-                    t.reset()
-                self._added.clear()
+            if self.alias.size > ALIAS_MAX:  # bounded memory: rebuild the tables from the simulator
+                self.reset()
             done = self._batch(size, deadline, clock, must=not tally.duels)
             if done is None:
                 tally.stopped_by_time = True
                 break
             tally.merge(done)
         tally.seconds = clock() - started
-        return tally
-
-
-class _Outcome:
-    """Per-duel arrays of one batch: states, winner (-1 running, 0/1, 2 draw), last round, first hits."""
-
-    def __init__(self, n: int, start_a: int, start_b: int) -> None:
-        self.states = (np.full(n, start_a, dtype=np.int64), np.full(n, start_b, dtype=np.int64))
-        self.winner = np.full(n, -1, dtype=np.int64)
-        self.end = np.zeros(n, dtype=np.int64)
-        self.first_hit = (np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
-        self.criticals: list[dict[int, int]] = [{}, {}]
-
-    def tally(self, sampler: FastSampler) -> Tally:
-        tally = Tally()
-        tally.duels = len(self.winner)
-        for side in (0, 1):
-            won = self.winner == side
-            tally.wins[side] = int(np.count_nonzero(won))
-            tally.rounds_total += int(self.end[won].sum())
-            tally.first_hit_sum[side] = int(self.first_hit[side].sum())
-            tally.first_hit_count[side] = int(np.count_nonzero(self.first_hit[side]))
-            tally.criticals[side] = dict(self.criticals[side])
-            loser = sampler.sides[1 - side]
-            dead = int(np.count_nonzero(loser.dead[self.states[1 - side][won]]))
-            for reason, count in (("dead", dead), ("unconscious", tally.wins[side] - dead)):
-                if count:
-                    tally.outs[reason] = tally.outs.get(reason, 0) + count
-        tally.draws = tally.duels - tally.wins[0] - tally.wins[1]
         return tally

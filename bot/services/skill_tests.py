@@ -1,9 +1,11 @@
 """Skill tests in the four rulesets: ``/test``, ``/oppose``, ``/groupe``, ``/etendu``, ``/chance``.
 
-Each use case is one function and one transaction: read the server's settings and the ruleset in
-force (channel/thread override first), resolve the target (a number, or the active character's
-characteristic/skill), roll with the rules core (or take the dice entered by hand), log every
-roll to ``RollLog``, and return a :class:`Reply` already in the user's language.
+Each use case is one function: read the server's settings and the ruleset in force (channel/thread
+override first; from the process cache, :class:`bot.services.config.ConfigCache`), resolve the
+target (a number, or the active character's characteristic/skill: the only database read, and only
+then), roll with the rules core (or take the dice entered by hand), log every roll to ``RollLog``
+through the group-commit writer (:mod:`bot.db.roll_log`: committed, all rows of the interaction
+together, before the reply is returned), and return a :class:`Reply` in the user's language.
 
 Readings and choices (documented for the GM, see also :mod:`bot.services.config`):
 
@@ -22,6 +24,7 @@ Readings and choices (documented for the GM, see also :mod:`bot.services.config`
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -32,14 +35,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.context import AppContext
 from bot.db.characters import find_character, get_active_character
-from bot.db.models import RollLog
-from bot.db.repositories import ServerConfig, get_server_config, ruleset_in_force
+from bot.db.repositories import ServerConfig
+from bot.db.roll_log import log_row
 from bot.rules import checks, extended, opposed
 from bot.rules.checks import d20, ogl, renove, v1
 from bot.rules.checks.common import CheckResult, DiceError, Modifier, System
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
-from bot.services.config import SecretDestination, secret_destination
+from bot.services.config import SecretDestination, config_cache, secret_destination
 from bot.services.errors import UserError, refusal_reply, user_error_reply
 from bot.services.rolls import ManualDiceError, parse_manual_dice
 from bot.ui import checks_render as render
@@ -62,6 +65,7 @@ class TestInputError(UserError):
     __test__ = False  # not a pytest class
 
 
+@functools.lru_cache(maxsize=4096)  # the same few names (skills, characteristics) again and again
 def fold(text: str) -> str:
     """Case- and accent-insensitive: "Évaluation" → "evaluation"."""
     decomposed = unicodedata.normalize("NFKD", text)
@@ -126,13 +130,23 @@ def _entries(ctx: AppContext, name: str) -> list[dict[str, Any]]:
     return [e for e in table.entries if isinstance(e, dict)] if table is not None else []
 
 
+# The last table read and its rows: built once, not on every /test (the table is loaded at start).
+_secret_rows_of: tuple[object, list[renove.SecretTest]] | None = None
+
+
 def secret_rows(ctx: AppContext) -> list[renove.SecretTest]:
+    global _secret_rows_of
+    table = ctx.tables.get("secret_tests")
+    cached = _secret_rows_of
+    if cached is not None and cached[0] is table:
+        return cached[1]
     rows = []
     for entry in _entries(ctx, "secret_tests"):
         always = bool(entry.get("always", True))
         for key in ("skill", "skill_en"):
             if entry.get(key):
                 rows.append(renove.SecretTest(fold(str(entry[key])), always))
+    _secret_rows_of = (table, rows)
     return rows
 
 
@@ -221,10 +235,31 @@ class Setting:
     is_gm: bool
 
 
-async def _setting(session: AsyncSession, caller: Caller) -> Setting:
-    config = await get_server_config(session, caller.guild_id) if caller.guild_id is not None else None
-    ruleset = await ruleset_in_force(session, caller.guild_id, caller.channel_chain)
+async def _setting(ctx: AppContext, caller: Caller) -> Setting:
+    """The server's settings and the ruleset in force, from the process cache (see ConfigCache)."""
+    config, ruleset = await config_cache(ctx).in_force(ctx.sessions, caller.guild_id, caller.channel_chain)
     return Setting(config, System(ruleset), caller.is_gm(config))
+
+
+class _Reads:
+    """The interaction's read-only session, opened on first use: a test on a number, in a server
+    whose settings are cached, touches no database until its roll-log row."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        self._sessions = ctx.sessions
+        self._session: AsyncSession | None = None
+
+    async def get(self) -> AsyncSession:
+        if self._session is None:
+            self._session = self._sessions()
+        return self._session
+
+    async def __aenter__(self) -> _Reads:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._session is not None:
+            await self._session.close()
 
 
 def _check_target(value: int) -> int:
@@ -272,8 +307,9 @@ def _log(
     secret: bool,
     result: dict[str, Any],
     character_id: int | None = None,
-) -> RollLog:
-    return RollLog(
+) -> dict[str, Any]:
+    """A roll-log row, written through the group-commit writer once the test is resolved."""
+    return log_row(
         guild_id=caller.guild_id,
         channel_id=caller.channel_id,
         user_id=caller.user_id,
@@ -323,13 +359,11 @@ class _Base:
     standard: dict[str, Any] | None = None
 
 
-async def _character_value(
-    session: AsyncSession, caller: Caller, user_id: int, name: str, system: System
-) -> _Base:
+async def _character_value(session: _Reads, caller: Caller, user_id: int, name: str, system: System) -> _Base:
     getter = active_character_getter()
     if caller.guild_id is None:
         raise TestInputError("tests.error.number_needed", name=name[:NAME_MAX])
-    sheet = await getter(session, caller.guild_id, user_id)
+    sheet = await getter(await session.get(), caller.guild_id, user_id)
     if sheet is None:
         raise TestInputError("tests.error.no_character", name=name[:NAME_MAX])
     return _sheet_value(sheet, name, system)
@@ -353,7 +387,7 @@ def _sheet_value(sheet: SheetLike, name: str, system: System) -> _Base:
 
 
 async def _resolve_base(
-    ctx: AppContext, session: AsyncSession, caller: Caller, request: TestRequest, system: System
+    ctx: AppContext, session: _Reads, caller: Caller, request: TestRequest, system: System
 ) -> _Base:
     subject = request.for_user_id or caller.user_id
     carac = (request.carac or "").strip() or None
@@ -384,7 +418,7 @@ async def _resolve_base(
             label = label if test.multiplier == 1 else f"{label} × {test.multiplier}"
             return _Base(_check_target(number * test.multiplier), f"{test.action} ({label})", standard=row)
         getter = active_character_getter()
-        sheet = await getter(session, caller.guild_id, subject) if caller.guild_id else None
+        sheet = await getter(await session.get(), caller.guild_id, subject) if caller.guild_id else None
         if sheet is None:
             raise TestInputError(
                 "tests.error.action_needs_value", action=test.action, under=test.characteristic
@@ -481,9 +515,10 @@ async def skill_test(
 ) -> Reply:
     """``/test``: one check in the ruleset in force; secret as the request and the seed say."""
     t, locale = ctx.catalog.t, caller.locale
+    rows: list[dict[str, Any]] = []
     try:
-        async with ctx.sessions.begin() as session:
-            setting = await _setting(session, caller)
+        setting = await _setting(ctx, caller)
+        async with _Reads(ctx) as session:
             system = setting.ruleset
             if request.for_user_id is not None and not setting.is_gm:
                 raise TestInputError("tests.error.gm_only_for")
@@ -517,7 +552,7 @@ async def skill_test(
                     "test_under": base.standard.get("test_under"),
                     "helpful_skills": list(base.standard.get("helpful_skills") or []),
                 }
-            session.add(
+            rows.append(
                 _log(
                     caller,
                     kind="test",
@@ -532,6 +567,7 @@ async def skill_test(
             )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
+    await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
 
     fields = list(render.check_fields(ctx.catalog, locale, result, lenient=request.lenient))
     if base.standard is not None:
@@ -617,7 +653,7 @@ class Participant:
 
 
 async def _participant(
-    session: AsyncSession,
+    session: _Reads,
     caller: Caller,
     text: str,
     skill: str | None,
@@ -647,7 +683,7 @@ async def _participant(
         finder = character_finder()
         if caller.guild_id is None:
             raise TestInputError("tests.error.number_needed", name=raw[:NAME_MAX])
-        sheet = await finder(session, caller.guild_id, raw)
+        sheet = await finder(await session.get(), caller.guild_id, raw)
         if sheet is None:
             raise TestInputError("tests.error.unknown_character", name=raw[:NAME_MAX])
         base = _sheet_value(sheet, skill, system)
@@ -676,7 +712,7 @@ def _second_skill(ctx: AppContext, skill_a: str | None, skill_b: str | None) -> 
 
 
 def _log_opposed(
-    session: AsyncSession,
+    rows: list[dict[str, Any]],
     caller: Caller,
     *,
     kind: str,
@@ -697,7 +733,7 @@ def _log_opposed(
         "manual": manual,
         "label": label,
     }
-    session.add(
+    rows.append(
         _log(
             caller,
             kind=kind,
@@ -751,9 +787,10 @@ async def opposed_check(
 ) -> Reply:
     t, locale = ctx.catalog.t, caller.locale
     source = rng or ctx.rng
+    rows: list[dict[str, Any]] = []
     try:
-        async with ctx.sessions.begin() as session:
-            setting = await _setting(session, caller)
+        setting = await _setting(ctx, caller)
+        async with _Reads(ctx) as session:
             system = setting.ruleset
             skill_b, suggested = _second_skill(ctx, request.skill_a, request.skill_b)
             a = await _participant(session, caller, request.side_a, request.skill_a, system, "A")
@@ -777,7 +814,7 @@ async def opposed_check(
                 rolls_b=rolls_b,
             )
             payload = _log_opposed(
-                session,
+                rows,
                 caller,
                 kind="opposed",
                 system=system,
@@ -790,6 +827,7 @@ async def opposed_check(
             )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
+    await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
     fields = _skills_field(ctx, locale, (a.name, request.skill_a), (b.name, skill_b), suggested)
     fields += [render.opposed_round_field(ctx.catalog, locale, rnd, a.name, b.name) for rnd in result.rounds]
     title = t(locale, "checks.opposed.title") + (f" : {request.label}" if request.label else "")
@@ -844,9 +882,10 @@ async def group_opposed_check(
 ) -> Reply:
     t, locale = ctx.catalog.t, caller.locale
     source = rng or ctx.rng
+    rows: list[dict[str, Any]] = []
     try:
-        async with ctx.sessions.begin() as session:
-            setting = await _setting(session, caller)
+        setting = await _setting(ctx, caller)
+        async with _Reads(ctx) as session:
             system = setting.ruleset
             skill_b, suggested = _second_skill(ctx, request.skill_a, request.skill_b)
             members_a, members_b = _split_members(request.side_a), _split_members(request.side_b)
@@ -892,7 +931,7 @@ async def group_opposed_check(
             )
             names_a, names_b = ", ".join(p.name for p in side_a), ", ".join(p.name for p in side_b)
             payload = _log_opposed(
-                session,
+                rows,
                 caller,
                 kind="group_opposed",
                 system=system,
@@ -905,6 +944,7 @@ async def group_opposed_check(
             )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
+    await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
     fields = _skills_field(ctx, locale, (names_a, request.skill_a), (names_b, skill_b), suggested)
     fields += [
         render.group_round_field(ctx.catalog, locale, rnd.results, rnd.number) for rnd in result.rounds
@@ -1068,9 +1108,10 @@ async def extended_check(
     """``/etendu``: K successes in N attempts; all at once, or one attempt per button press."""
     t, locale = ctx.catalog.t, caller.locale
     source = rng or ctx.rng
+    rows: list[dict[str, Any]] = []
     try:
-        async with ctx.sessions.begin() as session:
-            setting = await _setting(session, caller)
+        setting = await _setting(ctx, caller)
+        async with _Reads(ctx) as session:
             system = setting.ruleset
             row = extended_row(ctx, request.skill)
             attempts = request.attempts or (row or {}).get("attempts")
@@ -1115,7 +1156,7 @@ async def extended_check(
             payload = {**state.to_dict(), "ruleset": system.value, "target": target, "manual": manual}
             payload["label"] = request.label or request.skill
             for index, attempt in enumerate(state.attempts, start=1):
-                session.add(
+                rows.append(
                     _log(
                         caller,
                         kind="extended",
@@ -1130,6 +1171,7 @@ async def extended_check(
                 )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
+    await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
     shown = request.label or request.skill or render.label_text(ctx.catalog, locale, base.label)
     title = "⏳ " + t(locale, "tests.extended.title", label=shown)
     return _extended_reply(
@@ -1159,52 +1201,53 @@ async def extended_step(
     token = decode_extended(custom_id)
     if token is None:
         return refusal_reply(ctx, locale, "tests.error.extended_state")
+    rows: list[dict[str, Any]] = []
     try:
-        async with ctx.sessions.begin() as session:
-            setting = await _setting(session, caller)
-            if caller.user_id != token.user_id and not setting.is_gm:
-                raise TestInputError("tests.error.not_your_test", user=f"<@{token.user_id}>")
-            test = extended.ExtendedTest(
-                system=token.system,
-                base=token.target,
-                max_attempts=token.max_attempts,
-                successes_needed=token.successes_needed,
-                time_per_attempt=token.time,
+        setting = await _setting(ctx, caller)
+        if caller.user_id != token.user_id and not setting.is_gm:
+            raise TestInputError("tests.error.not_your_test", user=f"<@{token.user_id}>")
+        test = extended.ExtendedTest(
+            system=token.system,
+            base=token.target,
+            max_attempts=token.max_attempts,
+            successes_needed=token.successes_needed,
+            time_per_attempt=token.time,
+        )
+        state = extended.ExtendedState(
+            test, tuple(_placeholder(token.system, token.target, ok) for ok in token.outcomes)
+        )
+        if state.finished:
+            raise TestInputError("tests.error.extended_over")
+        state = extended.attempt(state, rng=rng or ctx.rng)
+        latest = state.attempts[-1]
+        payload = {
+            "ruleset": token.system.value,
+            "target": token.target,
+            "attempt": len(state.attempts),
+            "latest": latest.to_dict(),
+            "outcomes": [r.success for r in state.attempts],
+            "successes": state.successes,
+            "attempts_left": state.attempts_left,
+            "status": state.status.value,
+            "status_key": state.status.key,
+            "elapsed": state.elapsed.to_dict(),
+            "manual": False,
+        }
+        rows.append(
+            _log(
+                caller,
+                kind="extended",
+                ruleset=token.system,
+                expression=f"d{latest.die} ≤ {latest.target} #{len(state.attempts)}/{token.max_attempts}",
+                label=None,
+                total=latest.roll,
+                secret=False,
+                result={**latest.to_dict(), "attempt": len(state.attempts), "status": state.status.value},
             )
-            state = extended.ExtendedState(
-                test, tuple(_placeholder(token.system, token.target, ok) for ok in token.outcomes)
-            )
-            if state.finished:
-                raise TestInputError("tests.error.extended_over")
-            state = extended.attempt(state, rng=rng or ctx.rng)
-            latest = state.attempts[-1]
-            payload = {
-                "ruleset": token.system.value,
-                "target": token.target,
-                "attempt": len(state.attempts),
-                "latest": latest.to_dict(),
-                "outcomes": [r.success for r in state.attempts],
-                "successes": state.successes,
-                "attempts_left": state.attempts_left,
-                "status": state.status.value,
-                "status_key": state.status.key,
-                "elapsed": state.elapsed.to_dict(),
-                "manual": False,
-            }
-            session.add(
-                _log(
-                    caller,
-                    kind="extended",
-                    ruleset=token.system,
-                    expression=f"d{latest.die} ≤ {latest.target} #{len(state.attempts)}/{token.max_attempts}",
-                    label=None,
-                    total=latest.roll,
-                    secret=False,
-                    result={**latest.to_dict(), "attempt": len(state.attempts), "status": state.status.value},
-                )
-            )
+        )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
+    await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
     return _extended_reply(
         ctx,
         locale,
@@ -1231,36 +1274,37 @@ async def chance_check(
     rng: RandomSource | None = None,
 ) -> Reply:
     t, locale = ctx.catalog.t, caller.locale
+    rows: list[dict[str, Any]] = []
     try:
-        async with ctx.sessions.begin() as session:
-            setting = await _setting(session, caller)
-            if setting.ruleset is not System.D20:
-                raise TestInputError(
-                    "tests.error.chance_d20_only",
-                    ruleset=render.ruleset_name(ctx.catalog, locale, setting.ruleset.value),
-                )
-            _hand_roll(System.D20, player_roll)
-            _hand_roll(System.D20, gm_roll)
-            if gm_malus < 0:
-                raise TestInputError("tests.error.modifier_range", value=gm_malus, min=0, max=20)
-            result = d20.chance_test(
-                rng=rng or ctx.rng, player_roll=player_roll, gm_roll=gm_roll, gm_malus=gm_malus
+        setting = await _setting(ctx, caller)
+        if setting.ruleset is not System.D20:
+            raise TestInputError(
+                "tests.error.chance_d20_only",
+                ruleset=render.ruleset_name(ctx.catalog, locale, setting.ruleset.value),
             )
-            payload = {**result.to_dict(), "ruleset": System.D20.value, "manual": player_roll is not None}
-            session.add(
-                _log(
-                    caller,
-                    kind="chance",
-                    ruleset=System.D20,
-                    expression="d20 < d20",
-                    label=None,
-                    total=result.player_roll,
-                    secret=False,
-                    result=payload,
-                )
+        _hand_roll(System.D20, player_roll)
+        _hand_roll(System.D20, gm_roll)
+        if gm_malus < 0:
+            raise TestInputError("tests.error.modifier_range", value=gm_malus, min=0, max=20)
+        result = d20.chance_test(
+            rng=rng or ctx.rng, player_roll=player_roll, gm_roll=gm_roll, gm_malus=gm_malus
+        )
+        payload = {**result.to_dict(), "ruleset": System.D20.value, "manual": player_roll is not None}
+        rows.append(
+            _log(
+                caller,
+                kind="chance",
+                ruleset=System.D20,
+                expression="d20 < d20",
+                label=None,
+                total=result.player_roll,
+                secret=False,
+                result=payload,
             )
+        )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
+    await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
     return Reply(
         title="🍀 " + t(locale, "checks.chance.title"),
         description=t(

@@ -60,6 +60,10 @@ def to_view(reply: Reply) -> discord.ui.View | None:
                     row=row_index,
                 )
             )
+    # Render only: clicks go to the cogs' persistent DynamicItems (they survive restarts). A live
+    # view would stay in discord.py's view store for as long as the process runs (timeout None),
+    # one per message sent with buttons, answering nothing; a stopped one is not stored.
+    view.stop()
     return view
 
 

@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.data_loading import DATA_DIR, DataError, iter_data_files, load_all, validate_document, validate_file
+from bot.data_loading import (
+    DATA_DIR,
+    DataError,
+    iter_data_files,
+    load_all,
+    upload_only_tables,
+    validate_document,
+    validate_file,
+)
 
 FILES = list(iter_data_files())
 
@@ -25,7 +33,7 @@ def test_each_file_validates(path: Path) -> None:
 
 
 def test_every_schema_is_used_by_a_table_or_another_schema() -> None:
-    used = {validate_file(p).schema for p in FILES}
+    used = {validate_file(p).schema for p in FILES} | set(upload_only_tables())
     texts = {s.name: s.read_text(encoding="utf-8") for s in (DATA_DIR / "schemas").glob("*.schema.json")}
     for name, text in texts.items():
         json.loads(text)  # every schema is valid JSON
@@ -38,9 +46,22 @@ def test_load_all_is_fast() -> None:
     started = time.perf_counter()
     tables = load_all()
     elapsed = time.perf_counter() - started
-    assert len(tables) == len(FILES)
+    assert len(tables) == len(FILES) + len(upload_only_tables())
     # Start-up budget; generous for slow CI machines (measured figures live in benchmarks).
     assert elapsed < 5
+
+
+def test_upload_only_tables_have_no_file_and_an_empty_base() -> None:
+    bases = upload_only_tables()
+    assert "d20_damage_by_location" in bases
+    for name, table in bases.items():
+        assert not (DATA_DIR / f"{name}.json").exists(), name
+        assert table.entries == [] and table.document["schema"] == name == table.document["table"]
+        # the base plus one valid row validates against the schema: an upload can complete it
+        row = {"min": 0, "pv": 1, "text": {"fr": "x", "en": "x"}}
+        assert validate_document({**table.document, "entries": [row]}) == name
+        with pytest.raises(DataError):
+            validate_document(dict(table.document))  # an empty table is not a table
 
 
 def test_a_bad_document_lists_every_problem() -> None:

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 
 from bot.db.models import RollLog
-from bot.db.roll_log import RollLogWriter
+from bot.db.roll_log import RollLogWriter, log_row
 from bot.db.session import create_engine, create_sessionmaker, upgrade
 
 
@@ -68,4 +68,24 @@ async def test_without_a_running_writer_records_are_written_at_once(tmp_path: An
         await writer.record(user_id=1, kind="test", expression="CC 45", result={"roll": 12})
         assert await _count(sessions) == 1
     finally:
+        await engine.dispose()
+
+
+async def test_the_rows_of_one_interaction_are_committed_together(tmp_path: Any) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path}/group.db")
+    await upgrade(engine)
+    sessions = create_sessionmaker(engine)
+    writer = RollLogWriter(sessions, batch_max=3)
+    writer.start()
+    try:
+        extended = [log_row(user_id=1, kind="extended", expression=f"#{n}", result={}) for n in range(5)]
+        singles = [writer.record(user_id=2, kind="roll", expression="1d6", result={}) for _ in range(4)]
+        await asyncio.gather(writer.record_rows(extended), *singles)
+        assert await _count(sessions) == 9
+        async with sessions() as session:
+            ids = (await session.scalars(select(RollLog.id).where(RollLog.kind == "extended"))).all()
+        assert len(ids) == 5 and max(ids) - min(ids) == 4  # five rows over batch_max, one commit
+        assert writer.commits == 3  # [5 rows], [3 singles], [1 single]
+    finally:
+        await writer.close()
         await engine.dispose()

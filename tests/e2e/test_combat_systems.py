@@ -210,7 +210,8 @@ async def test_an_ogl_fight_in_a_thread(emu: E2E) -> None:
         "combat attaque", cible="Cible", jet=4, localisation="poitrine", effets="3", channel=thread
     )
     assert "Réussite critique" in critical.embed["description"]  # 4 ≤ ⌊60 / 10⌋
-    chest = (await gm.slash("combat defense", choix="esquiver", jet=70, channel=thread)).embed["description"]
+    # the Cible has lost her next 2 combat actions (the leg's serious wound): no reaction, she takes it
+    chest = (await gm.slash("combat defense", choix="encaisser", channel=thread)).embed["description"]
     assert "arme (maximum) 9 = **9**" in chest and "→ PV 5 → **-3**/5" in chest
     assert "test d'Endurance ou perdre connaissance" in chest
     test = await gm.slash("combat test", qui="Cible", jet=41, channel=thread)

@@ -146,6 +146,32 @@ async def test_interrogation_form_buttons_secret_and_persistence(emu: E2E) -> No
     assert after.ephemeral and "Aucun interrogatoire" in after.embed["description"]
 
 
+async def test_interrogation_form_submitted_after_a_restart(emu: E2E) -> None:
+    """The form's options ride in its id: a form shown before a restart still opens the session."""
+    gm, alice = emu.user("gm"), emu.user("alice")
+    form = await gm.slash("interrogatoire ouvrir", sujet="Greta", fm=42, reticent=True)
+    assert form.modal is not None
+    await emu.restart_bot()
+    opened = await gm.submit_modal(tier_0="Elle a entendu un cri.", tier_1="Au moulin.")
+    assert not opened.ephemeral, opened.embed
+    assert opened.embed["title"].endswith("Greta")
+    # Reluctant: not even tier 0 is public yet.
+    public = json.dumps(opened.embeds, ensure_ascii=False)
+    assert "entendu un cri" not in public and "moulin" not in public
+    # The session holds the form's options and lines: the GM's view shows them all.
+    shown = await gm.slash("interrogatoire voir")
+    text = json.dumps(shown.embeds, ensure_ascii=False)
+    assert "42" in text and "Elle a entendu un cri." in text and "Au moulin." in text, text
+    # A player replaying the same form id is refused like the command would be.
+    await gm.slash("interrogatoire clore")
+    form_again = await gm.slash("interrogatoire ouvrir", sujet="Greta", fm=42, reticent=True)
+    assert form_again.modal is not None
+    # (a modified client: Alice submits the form the GM was shown)
+    alice.emu.modals[alice.user.id] = gm.emu.modals.pop(gm.user.id)
+    replay = await alice.submit_modal(tier_0="Faux.")
+    assert replay.ephemeral and "MJ" in replay.embed["description"], replay.embed
+
+
 async def test_interrogation_seed_example_and_english_errors(emu: E2E) -> None:
     gm = emu.user("gm")
     await gm.slash("interrogatoire ouvrir", sujet="le suspect", fm=35, reticent=True)

@@ -722,3 +722,34 @@ def air_hit(
         return None, True
     rolled = d(die, rng, roll)
     return rolled, rolled in AIR_HITS
+
+
+def air_modifiers(
+    given: Iterable[tuple[str, int | None]], table: Sequence[Mapping[str, Any]]
+) -> tuple[Modifier, ...]:
+    """Tir de chasse modifiers (``d20_air_combat`` ``modifiers``): ``per_step`` −1 per full step of
+    the value given (2000 km/h → −4), ``flat``, ``opponent_mr`` (the pursued pilot's MR as a malus);
+    one per group (size, depth). Unknown ids, missing values and two of a group raise ValueError."""
+    by_id = {str(m["id"]): m for m in table}
+    out: list[Modifier] = []
+    groups: set[str] = set()
+    for item, amount in given:
+        spec = by_id.get(item)
+        if spec is None:
+            raise ValueError(f"unknown air-combat modifier {item!r}")
+        group = spec.get("group")
+        if group is not None:
+            if group in groups:
+                raise ValueError(f"only one {group} modifier applies")
+            groups.add(str(group))
+        kind = spec["kind"]
+        if kind == "flat":
+            value = int(spec["value"])
+        elif amount is None or amount < 0:
+            raise ValueError(f"{item} needs a value")
+        elif kind == "per_step":
+            value = int(spec["value"]) * (amount // int(spec["step"]))
+        else:  # opponent_mr
+            value = int(spec["value"]) * amount
+        out.append(_t(f"air.{item}", value))
+    return tuple(out)
