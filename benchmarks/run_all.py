@@ -6,7 +6,9 @@ pass, ``--profile`` to sample the bot process with py-spy during the ``/roll`` l
 1. Dice engine against ``d20`` on common expressions (``bench_dice.throughput``), target ≥ 2× on
    every expression; worst CPU time over the hostile corpus (``bench_dice.ours_worst``), < 10 ms.
 2. Start-up: from ``python -m bot`` being spawned to the gateway READY the emulator sends (the
-   session's IDENTIFY answered), on a fresh database and on a restart; target ≤ 2 s.
+   session's IDENTIFY answered), median of several starts (the first on a fresh database; the
+   bytecode compiled first, as in the container); target ≤ 2 s. More starts:
+   ``benchmarks/bench_startup.py``.
 3. ``/roll`` and ``/test`` through the emulator to the real bot process: sustained throughput with
    concurrent users, p50/p99 latency from INTERACTION_CREATE to the callback (timed in the
    emulator), every roll checked in the roll log; targets ≥ 500/s and p99 < 50 ms.

@@ -1,6 +1,6 @@
 """``/maneuver`` (``/manoeuvre``): the `ogl` manoeuvres of a fight thread — hero points, counter-attack,
-two weapons, mounted combat, grapple. Thin: parse, call :mod:`bot.services.fight_ogl_manoeuvres`,
-answer and edit the tracker like ``/combat``."""
+two weapons, mounted combat, grapple, area effects (each fighter caught dives or takes it). Thin:
+parse, call :mod:`bot.services.fight_ogl_manoeuvres`, answer and edit the tracker like ``/combat``."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ def _choice(label: str, value: str) -> app_commands.Choice[str]:
 
 HERO_USES = [
     _choice("Second chance (reroll)", "seconde_chance"),
+    _choice("Second chance (damage roll)", "seconde_chance_degats"),
     _choice("Graze (major wound)", "eraflure"),
     _choice("Hero's luck (GM)", "chance_du_heros"),
 ]
@@ -53,7 +54,8 @@ class ManeuverGroup(app_commands.Group):
 
 class ManeuverCog(commands.Cog):
     maneuver = ManeuverGroup(
-        name="maneuver", description="ogl fights: hero points, counter-attack, two weapons, mount, grapple"
+        name="maneuver",
+        description="ogl fights: hero points, counter-attack, two weapons, mount, grapple, area effects",
     )
 
     def __init__(self, bot: MeleeBot) -> None:
@@ -206,6 +208,37 @@ class ManeuverCog(commands.Cog):
         )
         await answer(interaction, result)
 
+    @maneuver.command(name="area", description="An area effect catches fighters: each may dive or take it")
+    @app_commands.describe(
+        name="What it is (fireball, explosion …)",
+        damage="Its damage dice (3d6, 2d6+2) or the damage typed (7)",
+        targets="Fighters caught and where: Orc: tete; Knight: tout sans_issue",
+        location="Location for those without one (tete … or tout: every location)",
+        source="The fighter producing it (default: the GM)",
+        dice="The damage dice rolled by hand",
+    )
+    async def area(
+        self,
+        interaction: Interaction,
+        name: app_commands.Range[str, 1, 60],
+        damage: app_commands.Range[str, 1, 30],
+        targets: app_commands.Range[str, 1, 300],
+        location: app_commands.Range[str, 1, 40] | None = None,
+        source: app_commands.Range[str, 1, 80] | None = None,
+        dice: app_commands.Range[str, 1, 80] | None = None,
+    ) -> None:
+        result = await service.area_effect(
+            ctx_of(interaction),
+            caller_of(interaction),
+            name=name,
+            damage=damage,
+            targets=targets,
+            location=location,
+            source=source,
+            dice=dice,
+        )
+        await answer(interaction, result)
+
     @hero.autocomplete("who")
     @counter.autocomplete("who")
     @counter.autocomplete("target")
@@ -214,6 +247,7 @@ class ManeuverCog(commands.Cog):
     @mount.autocomplete("who")
     @grapple.autocomplete("who")
     @grapple.autocomplete("target")
+    @area.autocomplete("source")
     async def _fighter(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         choices = await fights.combatant_choices(ctx_of(interaction), caller_of(interaction), current)
         return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in choices]

@@ -558,7 +558,8 @@ async def air(
         table = await d20.damage_table(scope)
         shared.spend(scope, doc, c, "attaquer")
         check = _test(scope, doc, c, score, mods, data.roll, "fire.air.base")
-        rolled, hit = rules.air_hit(check, rng=scope.rng, roll=data.die)
+        faces = rules.air_hit_faces(document.get("entries") or ())  # the server's table in force
+        rolled, hit = rules.air_hit(check, hits=faces, rng=scope.rng, roll=data.die)
         lines = [w.t("fire.shot", weapon=arm["name"]) + " : " + shared.check_line(w, check)]
         payload: dict[str, Any] = {
             "fight_id": doc.row.id,

@@ -449,6 +449,8 @@ async def resolve(
     rolls: DefenceRolls,
     payload: dict[str, Any],
 ) -> list[str]:
+    if pending.get("area"):  # an area effect: dive or take it
+        return manoeuvres.resolve_area(scope, doc, pending, choice, rolls, payload)
     w = scope.words
     attacker = doc.state.get(str(pending["attacker"]))
     defender = doc.state.get(str(pending["defender"]))
@@ -520,7 +522,9 @@ async def resolve(
     if reaction is not None:
         lines.extend(manoeuvres.after_reaction(scope, doc, defender, reaction))
     if melee.outcome is rules.Outcome.HIT:
-        lines.extend(_wound(scope, doc, pending, melee, payload))
+        lines.extend(
+            _wound(scope, doc, pending, payload, critical=melee.critical, ignore_armour=melee.ignore_armour)
+        )
     manoeuvres.remember_exchange(
         doc,
         pending,
@@ -570,7 +574,13 @@ def _named_part(condition: Any) -> Any:
 
 
 def _wound(
-    scope: Scope, doc: Doc, pending: Mapping[str, Any], melee: rules.OglMelee, payload: dict[str, Any]
+    scope: Scope,
+    doc: Doc,
+    pending: Mapping[str, Any],
+    payload: dict[str, Any],
+    *,
+    critical: bool,
+    ignore_armour: bool,
 ) -> list[str]:
     w = scope.words
     defender = doc.state.get(str(pending["defender"]))
@@ -580,15 +590,15 @@ def _wound(
     damage = rules.roll_damage(
         str(arm["dice"]),
         damage_modifier=arm.get("md"),
-        critical=melee.critical,
+        critical=critical,
         impaling="impaling" in (arm.get("flags") or []),
         rng=scope.rng,
         dice=dice,
-        modifier_dice=dice[len(dice) - 1 :] if arm.get("md") and melee.critical else (),
+        modifier_dice=dice[len(dice) - 1 :] if arm.get("md") and critical else (),
     )
     payload["damage"] = damage.to_dict()
     lines = [w.t("combat.ogl.damage_line", terms=w.terms(damage.terms, damage.total))]
-    if melee.critical:
+    if critical:
         lines.insert(0, w.t("combat.ogl.critical"))
     if damage.impaled:
         lines.append(w.t("combat.ogl.impaled"))
@@ -596,16 +606,30 @@ def _wound(
     if knock.metres:
         payload["knockback"] = knock.to_dict()
         lines.append(w.t("combat.ogl.knockback", name=defender.name, metres=knock.metres))
-    more, wound = apply_location_damage(
+    more, wound, step = manoeuvres.damage_with_undo(
         scope,
         doc,
         defender,
         str(pending["location"]),
         damage.total,
         (hand.get("effects") or [None])[0],
-        ignore_armour=melee.ignore_armour,
+        ignore_armour=ignore_armour,
     )
     payload["wound"] = wound.to_dict()
+    # a second chance may reroll this damage: the attacker's roll, and a roll that affects the victim
+    manoeuvres.remember_damage(
+        doc,
+        [str(pending["attacker"]), defender.id],
+        {
+            "kind": "attack",
+            "victim": defender.id,
+            "pending": dict(pending),
+            "critical": critical,
+            "ignore_armour": ignore_armour,
+            "damage": damage.to_dict(),
+            "undo": [step],
+        },
+    )
     return [*lines, *more]
 
 

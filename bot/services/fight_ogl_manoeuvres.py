@@ -36,7 +36,7 @@ from bot.rules.checks.common import CheckResult, Modifier, System, obtain_roll
 from bot.rules.combat import Combatant, Condition, RefusedError
 from bot.rules.combat import ogl as rules
 from bot.rules.combat.attack import Refusal
-from bot.rules.combat.common import term
+from bot.rules.combat.common import roll_dice, term
 from bot.rules.random_source import RandomSource
 from bot.rules.sheets import fold
 from bot.services import fight_ogl as ogl
@@ -45,6 +45,7 @@ from bot.services.caller import Caller
 from bot.services.fights import (
     DEFENCE_TIMEOUT,
     AttackInput,
+    DefenceRolls,
     Doc,
     FightOutcome,
     FightRefusal,
@@ -54,7 +55,7 @@ from bot.services.fights import (
     new_event,
     parse_dice,
 )
-from bot.ui.reply import Colour, Reply
+from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 
 NS: Final = "ogl_manoeuvres"
 LOST: Final = "lose_combat_actions"
@@ -69,6 +70,9 @@ COUNTER_TRIGGERS: Final[dict[str, rules.Trigger]] = {
 }
 RUN_BONUS: Final = 20  # "Courir : ... une Contre-Attaque avec un bonus de 20%"
 GRAPPLE_ACTIONS: Final = ("saisir", "immobiliser", "se_degager", "projeter")
+# "Seconde Chance : ... relancer un jet de dé qui affecte le personnage. Cela peut être un jet de test
+# de compétence, un jet de dégâts ou n'importe quoi qui a un effet sur lui."
+DAMAGE_REROLL: Final = ("seconde_chance_degats", "second_chance_damage")
 
 
 def _ns(doc: Doc) -> dict[str, Any]:
@@ -225,8 +229,12 @@ def take_reaction(
     trigger: rules.Trigger,
     event: str,
     attack_rank: int,
+    *,
+    nowhere_to_dive: bool = False,
 ) -> bool:
     """Spend a reaction (or the declared off-hand parry beyond the limit); True when off-hand."""
+    if defender.has("unconscious", "dead"):  # Hors de Combat: checked before the actions lost
+        raise RefusedError(Refusal("combat.ogl.refusal.out_of_combat"))
     require_free(scope, doc, defender, reacting=True)
     data = _round_data(doc)
     ledger = _ledger(doc, defender)
@@ -234,6 +242,7 @@ def take_reaction(
         out_of_combat=defender.has("unconscious", "dead"),
         prone=defender.has("prone"),
         mounted=mounted(doc, defender.id),
+        nowhere_to_dive=nowhere_to_dive,
         surprised_rank=(data.get("surprised") or {}).get(defender.id),
         attack_rank=attack_rank,
     )
@@ -382,11 +391,14 @@ async def hero_point(
     async def work(scope: Scope) -> FightOutcome:
         doc = await _ogl_fight(scope)
         c = shared.actor(scope, doc, who)
+        word = fold(use).replace(" ", "_").replace("'", "_")
+        on_damage = word in DAMAGE_REROLL
         try:
-            kind = rules.HeroUse(fold(use).replace(" ", "_").replace("'", "_"))
+            kind = rules.HeroUse(rules.HeroUse.SECOND_CHANCE.value if on_damage else word)
         except ValueError:
             raise FightRefusal(
-                "manoeuvre.error.hero_use", accepted=", ".join(u.value for u in rules.HeroUse)
+                "manoeuvre.error.hero_use",
+                accepted=", ".join([*(u.value for u in rules.HeroUse), DAMAGE_REROLL[0]]),
             ) from None
         meta = doc.meta.setdefault(c.id, {})
         points = int(meta.get("hero_points") or 0)
@@ -399,7 +411,9 @@ async def hero_point(
             raise RefusedError(spent)
         lines = [scope.t(f"manoeuvre.hero.{kind.value}", name=c.name)]
         result: dict[str, Any] = {"combatant": c.id, "spend": spent.to_dict()}
-        if kind is rules.HeroUse.SECOND_CHANCE:
+        if on_damage:
+            lines.extend(_reroll_damage(scope, doc, c, dice, result))
+        elif kind is rules.HeroUse.SECOND_CHANCE:
             lines.extend(await _second_chance(scope, doc, c, roll, dice, result))
         elif kind is rules.HeroUse.GRAZE:
             assert record is not None and wound is not None
@@ -485,6 +499,7 @@ def _graze(
         prompts.append(ogl.add_endurance_prompt(doc, c.id, decides))
         lines.append(scope.t(f"combat.ogl.test_due.{decides}", name=c.name))
     _ns(doc)["wounds"].pop(c.id, None)
+    forget_damage(doc, c.id)
     result["graze"] = serious.to_dict()
     return lines
 
@@ -496,6 +511,8 @@ async def _second_chance(
     if last is None:
         raise FightRefusal("manoeuvre.error.nothing_to_reroll", name=c.name)
     new = d100_or_none(roll)
+    if last["kind"] == "dive":
+        return _reroll_dive(scope, doc, c, last, new, result)
     if last["kind"] == "endurance":
         check = rules.endurance_test(int(last["score"]), rng=scope.rng, roll=new)
         scope.rolls.append(RollNote("combat.test", "1d100", check.roll, {"check": check.to_dict()}))
@@ -565,6 +582,7 @@ async def _reroll_exchange(
         gone = set(last.get("prompts") or [])
         doc.data["prompts"] = [p for p in doc.prompts if p.get("id") not in gone]
         (_ns(doc).get("wounds") or {}).pop(defender.id, None)
+        forget_damage(doc, defender.id)
         lines.append(w.t("manoeuvre.hero.undone", name=defender.name))
     elif hit and before is not rules.Outcome.HIT:
         if reaction is None and not defender.has("unconscious"):
@@ -591,7 +609,11 @@ async def _reroll_exchange(
         before_prompts = {int(p["id"]) for p in doc.prompts}
         if dice:
             pending["hand"] = {**(pending.get("hand") or {}), "damage": parse_dice(dice, sides=100, limit=10)}
-        lines.extend(ogl._wound(scope, doc, pending, melee, payload))
+        lines.extend(
+            ogl._wound(
+                scope, doc, pending, payload, critical=melee.critical, ignore_armour=melee.ignore_armour
+            )
+        )
         added = [int(p["id"]) for p in doc.prompts if int(p["id"]) not in before_prompts]
         remember_exchange(
             doc,
@@ -893,3 +915,459 @@ async def grapple(
         )
 
     return await shared.run(ctx, caller, work, rng=rng)
+
+
+# --- area effects and the dive ------------------------------------------------------------------
+#
+# ``/manoeuvre zone``: the GM (or the owner of the fighter producing it) places an area effect: its
+# name, its damage (dice, rolled once for the whole effect — reading: the seed does not say whether
+# each fighter rolls his own), the fighters caught with the location hit. The seed prints no
+# hit-location table for `ogl` (as for attacks, the GM names it); ``tout`` applies the damage to
+# every location, each with its own armour (reading: an effect engulfing the body — flames, a
+# blast). Each caught fighter then dives (``/combat defense plonger``, the Esquive d100) or takes it
+# (``encaisser``); the dive is a reaction ("Plonger", trigger: the area includes him). Knockback is
+# not applied: the seed ties it to ranged and melee attacks. Producing the effect spends no combat
+# action here (the spell, the thrown flask … is its own action).
+
+AREA_CHOICES: Final = ("plonger", "encaisser")
+AREA_MAX: Final = 10
+NOWHERE: Final = frozenset({"sans_issue", "nulle_part", "nowhere", "cornered", "coince", "accule"})
+EVERYWHERE: Final = frozenset({"tout", "all", "partout", "everywhere"})
+
+
+def _area_dice(text: str) -> str:
+    expression = text.strip().lower().replace(" ", "").replace("D", "d")
+    parts = expression.replace("-", "+").split("+")
+    ok = bool(expression) and len(parts) <= 4
+    for part in parts if ok else ():
+        count, sep, sides = part.partition("d")
+        if sep:
+            ok = ok and (count == "" or (count.isdigit() and 1 <= int(count) <= 20))
+            ok = ok and sides.isdigit() and 2 <= int(sides) <= 100
+        else:
+            ok = ok and part.isdigit() and int(part) <= 200
+    if not ok:
+        raise FightRefusal("manoeuvre.error.area_dice", text=text[:30])
+    return expression
+
+
+def _area_targets(doc: Doc, text: str, default: str | None) -> list[tuple[Combatant, list[str], bool]]:
+    """``"Orc: tete; Chevalier: tout sans_issue"`` → (fighter, locations, nowhere to dive)."""
+    out: list[tuple[Combatant, list[str], bool]] = []
+    for part in text.replace(",", ";").split(";"):
+        if not part.strip():
+            continue
+        name, _, rest = part.partition(":")
+        c = doc.find(name.strip())
+        if any(c.id == x.id for x, _, _ in out):
+            raise FightRefusal("manoeuvre.error.area_twice", name=c.name)
+        words = [fold(x).replace("-", "_") for x in rest.split()]
+        nowhere = any(x in NOWHERE for x in words)
+        places = [x for x in words if x not in NOWHERE] or ([fold(default)] if default else [])
+        if len(places) != 1:
+            raise FightRefusal(
+                "manoeuvre.error.area_location", name=c.name, accepted="tout, " + ", ".join(ogl.LOCATIONS)
+            )
+        locations = list(ogl.LOCATIONS) if places[0] in EVERYWHERE else [ogl._location(places[0])]
+        out.append((c, locations, nowhere))
+    if not out:
+        raise FightRefusal("manoeuvre.error.area_targets")
+    if len(out) > AREA_MAX:
+        raise FightRefusal("manoeuvre.error.area_too_many", max=AREA_MAX)
+    return out
+
+
+async def area_effect(
+    ctx: AppContext,
+    caller: Caller,
+    *,
+    name: str,
+    damage: str,
+    targets: str,
+    location: str | None = None,
+    source: str | None = None,
+    dice: str | None = None,
+    rng: RandomSource | None = None,
+) -> FightOutcome:
+    """An area effect catches fighters: one damage roll, then each dives or takes it."""
+
+    async def work(scope: Scope) -> FightOutcome:
+        doc = await _ogl_fight(scope)
+        if not doc.state.round or doc.data.get("round_over"):
+            raise FightRefusal("combat.error.round_not_started")
+        src = doc.find(source) if source else None
+        if src is not None:
+            if not shared.may_control(scope, doc, src.id):
+                raise FightRefusal("combat.error.not_yours", name=src.name)
+        else:
+            shared.require_gm(scope)
+        expression = _area_dice(damage)
+        caught = _area_targets(doc, targets, location)
+        rolled = roll_dice(expression, scope.rng, parse_dice(dice, sides=100, limit=30))
+        label = name.strip().strip('"«» ')[:60] or "?"
+        w = scope.words
+        area = {
+            "name": label,
+            "source": src.id if src else None,
+            "damage": rolled.to_dict(),
+            "rank": int(doc.state.current_slot.value) if doc.state.current_slot else 0,
+        }
+        seq = new_event(
+            scope,
+            doc,
+            "area",
+            src.id if src else None,
+            {**area, "caught": [{"id": c.id, "locations": locs, "nowhere": n} for c, locs, n in caught]},
+        )
+        area["seq"] = seq
+        scope.rolls.append(RollNote("combat.damage", expression, rolled.total, {"area": seq}))
+        lines = [
+            w.t("manoeuvre.area.line", name=label, source=src.name if src else w.t("manoeuvre.area.gm")),
+            w.t("manoeuvre.area.damage", expression=expression, dice=" ".join(map(str, rolled.dice)) or "—")
+            + f" = **{rolled.total}**",
+        ]
+        result: dict[str, Any] = {"area": area, "caught": []}
+        rows: list[tuple[Button, ...]] = []
+        for c, locs, nowhere in caught:
+            own = new_event(scope, doc, "area_caught", c.id, {"area": seq})
+            pending = {
+                "seq": own,
+                "area": area,
+                "label": label,
+                "attacker": src.id if src else "",
+                "defender": c.id,
+                "locations": locs,
+                "nowhere": nowhere,
+                "round": doc.state.round,
+                "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),
+                "by": scope.caller.user_id,
+            }
+            where = w.t("manoeuvre.area.everywhere") if len(locs) > 1 else w.t(f"characters.loc.{locs[0]}")
+            entry: dict[str, Any] = {"id": c.id, "seq": own, "locations": locs, "pending": False}
+            if c.has("unconscious", "dead"):  # Hors de Combat: no dive
+                payload: dict[str, Any] = {"fight_id": doc.row.id, "seq": own, "choice": "encaisser"}
+                lines.append(w.t("manoeuvre.area.caught_out", name=c.name, where=where))
+                lines.extend(resolve_area(scope, doc, pending, "encaisser", DefenceRolls(), payload))
+                entry["result"] = payload
+            else:
+                doc.pending[str(own)] = pending
+                entry["pending"] = True
+                lines.append(
+                    w.t("manoeuvre.area.caught", name=c.name, where=where, owner=shared.mention(doc, c.id))
+                )
+                if len(rows) < 5:
+                    rows.append(
+                        tuple(
+                            Button(
+                                f"{c.name[:40]} — {w.t(f'combat.defence.button.{choice}')}",
+                                shared.custom_id(doc.row.id, "def", own, choice),
+                                ButtonStyle.SECONDARY if choice == "encaisser" else ButtonStyle.PRIMARY,
+                            )
+                            for choice in AREA_CHOICES
+                        )
+                    )
+            result["caught"].append(entry)
+        doc.save()
+        reply = Reply(
+            title=f"💥 {label}",
+            description="\n".join(lines)[:4000],
+            colour=Colour.NEUTRAL,
+            buttons=tuple(rows),
+            kind="manoeuvre.area",
+            result={"fight_id": doc.row.id, **result},
+        )
+        return shared.outcome(scope, doc, reply)
+
+    return await shared.run(ctx, caller, work, rng=rng)
+
+
+def resolve_area(
+    scope: Scope,
+    doc: Doc,
+    pending: Mapping[str, Any],
+    choice: str,
+    rolls: DefenceRolls,
+    payload: dict[str, Any],
+) -> list[str]:
+    """A caught fighter's answer (``/combat defense`` or a button): dive or take it."""
+    w = scope.words
+    defender = doc.state.get(str(pending["defender"]))
+    if choice not in AREA_CHOICES:
+        reaction = {"parer": rules.Reaction.PARRY, "esquiver": rules.Reaction.DODGE}.get(choice)
+        if reaction is None:
+            raise FightRefusal("combat.error.bad_choice")
+        raise RefusedError(
+            Refusal(
+                "combat.ogl.refusal.wrong_trigger",
+                (("reaction", reaction.value), ("trigger", rules.Trigger.AREA_EFFECT.value)),
+            )
+        )
+    area = pending["area"]
+    lines: list[str] = []
+    check = None
+    if choice == "plonger":
+        take_reaction(
+            scope,
+            doc,
+            defender,
+            rules.Reaction.DIVE,
+            rules.Trigger.AREA_EFFECT,
+            f"area:{area['seq']}",
+            int(area.get("rank") or 0),
+            nowhere_to_dive=bool(pending.get("nowhere")),
+        )
+        score = ogl._defence_score(doc, defender, rules.Reaction.DODGE)
+        mods = rules.reaction_modifiers(
+            rules.Reaction.DIVE, rules.Situation(mounted=mounted(doc, defender.id))
+        )
+        check = ogl_checks.check(
+            score, mods, rng=scope.rng, roll=d100_or_none(rolls.roll), base_label="combat.ogl.plonger"
+        )
+        scope.rolls.append(RollNote("combat.defence", "1d100", check.roll, {"check": check.to_dict()}))
+        lines.append(
+            w.t("combat.ogl.reaction.plonger", name=defender.name) + " : " + shared.check_line(w, check, " %")
+        )
+        payload["dive"] = check.to_dict()
+        # "Tout personnage qui plonge se retrouve à terre, que le test d'Esquive soit réussi ou non"
+        if not defender.has("prone"):
+            doc.state = doc.state.put(
+                replace(
+                    defender,
+                    conditions=(*defender.conditions, Condition("prone", "ogl.dive", until="stands_up")),
+                )
+            )
+        lines.append(w.t("manoeuvre.area.prone", name=defender.name))
+        lines.extend(after_reaction(scope, doc, defender, rules.Reaction.DIVE))
+    else:
+        lines.append(w.t("combat.defence.takes", name=defender.name))
+    rolled = int(area["damage"]["total"])
+    lost = parse_dice(rolls.tests, sides=4, limit=7)
+    lines.extend(_area_wound(scope, doc, pending, rolled, check, lost, payload))
+    if check is not None:  # a second chance may reroll the dive's d100
+        _ns(doc).setdefault("last", {})[defender.id] = {"kind": "dive", "pending": dict(pending)}
+    return lines
+
+
+def _dive_record(check: CheckResult | None) -> dict[str, Any] | None:
+    if check is None:
+        return None
+    return {
+        "base": check.modifiers[0].value,
+        "mods": [m.to_dict() for m in check.modifiers[1:]],
+        "roll": check.roll,
+    }
+
+
+def _dive_check(record: Mapping[str, Any] | None, roll: int | None = None) -> CheckResult | None:
+    if record is None:
+        return None
+    mods = [Modifier(str(m["label"]), int(m["value"])) for m in record["mods"]]
+    return ogl_checks.check(
+        int(record["base"]),
+        mods,
+        roll=int(record["roll"]) if roll is None else roll,
+        base_label="combat.ogl.plonger",
+    )
+
+
+def _area_wound(
+    scope: Scope,
+    doc: Doc,
+    pending: Mapping[str, Any],
+    rolled: int,
+    check: CheckResult | None,
+    lost_rolls: Sequence[int],
+    payload: dict[str, Any],
+) -> list[str]:
+    """The damage after the dive at each location hit (armour off each), remembered for a reroll."""
+    w = scope.words
+    defender = doc.state.get(str(pending["defender"]))
+    taken = rules.dive_damage(rolled, check)
+    payload["area_damage"] = taken.to_dict()
+    lines = [
+        w.t(f"manoeuvre.area.result.{taken.dive.value}", name=defender.name, rolled=rolled, taken=taken.taken)
+    ]
+    undo: list[dict[str, Any]] = []
+    wounds: list[dict[str, Any]] = []
+    feed = list(lost_rolls)
+    if taken.taken > 0:
+        for loc in pending["locations"]:
+            more, wound, step = damage_with_undo(
+                scope, doc, doc.state.get(defender.id), loc, taken.taken, feed[0] if feed else None
+            )
+            if wound.level is rules.Level.SERIOUS and feed:  # the 1d4 by hand, one per serious wound
+                feed.pop(0)
+            lines.extend(more)
+            undo.append(step)
+            wounds.append(wound.to_dict())
+        payload["wounds"] = wounds
+        payload["damage"] = {"total": taken.taken}
+    remember_damage(
+        doc,
+        [defender.id],
+        {
+            "kind": "area",
+            "victim": defender.id,
+            "pending": dict(pending),
+            "rolled": rolled,
+            "dive": _dive_record(check),
+            "undo": undo,
+        },
+    )
+    new_event(scope, doc, "hit" if taken.taken > 0 else "defence", defender.id, payload)
+    return lines
+
+
+# --- the damage a second chance may reroll ------------------------------------------------------
+
+
+def damage_with_undo(
+    scope: Scope,
+    doc: Doc,
+    victim: Combatant,
+    loc: str,
+    damage: int,
+    lost_roll: int | None,
+    *,
+    ignore_armour: bool = False,
+) -> tuple[list[str], rules.LocationWound, dict[str, Any]]:
+    """:func:`fight_ogl.apply_location_damage` and what undoing it needs."""
+    before = {int(p["id"]) for p in doc.prompts}
+    lines, wound = ogl.apply_location_damage(
+        scope, doc, victim, loc, damage, lost_roll, ignore_armour=ignore_armour
+    )
+    step = {
+        "location": loc,
+        "loss": wound.hp_before - wound.hp_after,
+        "conditions": [x.to_dict() for x in wound.conditions],
+        "prompts": [int(p["id"]) for p in doc.prompts if int(p["id"]) not in before],
+        "major": wound.level is rules.Level.MAJOR,
+    }
+    return lines, wound, step
+
+
+def remember_damage(doc: Doc, parties: Sequence[str], record: Mapping[str, Any]) -> None:
+    """The last damage roll of each party (the victim; an attacker for his weapon's damage)."""
+    store = _ns(doc).setdefault("damage", {})
+    for cid in parties:
+        if cid:
+            store[cid] = dict(record)
+
+
+def forget_damage(doc: Doc, victim: str) -> None:
+    """A wound undone or changed otherwise (a reroll of the d100, a graze): no damage reroll on it."""
+    store = _ns(doc).get("damage") or {}
+    for cid in [k for k, v in store.items() if v.get("victim") == victim]:
+        store.pop(cid, None)
+
+
+def undo_damage(doc: Doc, victim_id: str, undo: Sequence[Mapping[str, Any]]) -> None:
+    """Take back the HP lost, the conditions and due tests of recorded damage steps."""
+    from bot.rules.combat.common import pool_loss, set_pool_loss
+
+    c = doc.state.get(victim_id)
+    conditions = list(c.conditions)
+    for step in reversed(undo):
+        pool = f"HP.{step['location']}"
+        c = set_pool_loss(c, rules.SYSTEM, pool, max(0, pool_loss(c, rules.SYSTEM, pool) - int(step["loss"])))
+        conditions = list(c.conditions)
+        for raw in step["conditions"]:
+            found = next((i for i, x in enumerate(conditions) if x.to_dict() == raw), None)
+            if found is not None:
+                conditions.pop(found)
+        c = replace(c, conditions=tuple(conditions))
+        gone = set(step["prompts"])
+        doc.data["prompts"] = [p for p in doc.prompts if p.get("id") not in gone]
+        if step.get("major"):
+            (_ns(doc).get("wounds") or {}).pop(victim_id, None)
+    doc.state = doc.state.put(c)
+
+
+def _settled(doc: Doc, record: Mapping[str, Any]) -> bool:
+    """The endurance tests a wound called for were rolled: too late to reroll its damage."""
+    due = {int(p["id"]) for p in doc.prompts}
+    return any(int(x) not in due for step in record.get("undo") or () for x in step["prompts"])
+
+
+def _reroll_dive(
+    scope: Scope, doc: Doc, c: Combatant, last: Mapping[str, Any], new: int | None, result: dict[str, Any]
+) -> list[str]:
+    """A second chance on the dive's Esquive d100: the damage is taken again with the new result
+    (the diver stays prone and unhorsed, the reaction stays spent)."""
+    record = (_ns(doc).get("damage") or {}).get(c.id)
+    if record is None or record.get("kind") != "area" or _settled(doc, record):
+        raise FightRefusal("manoeuvre.error.damage_settled", name=c.name)
+    before = _dive_check(record["dive"])
+    check = _dive_check(record["dive"], obtain_roll(ogl_checks.DIE, scope.rng, new))
+    assert before is not None and check is not None
+    scope.rolls.append(RollNote("combat.defence", "1d100", check.roll, {"second_chance": "dive"}))
+    undo_damage(doc, c.id, record["undo"])
+    forget_damage(doc, c.id)
+    w = scope.words
+    lines = [w.t("combat.ogl.reaction.plonger", name=c.name) + " : " + shared.check_line(w, check, " %")]
+    payload: dict[str, Any] = {"fight_id": doc.row.id, "seq": record["pending"]["seq"], "second_chance": True}
+    lines.extend(_area_wound(scope, doc, record["pending"], int(record["rolled"]), check, [], payload))
+    result["reroll"] = {
+        "kind": "dive",
+        "before": rules.dive_damage(int(record["rolled"]), before).to_dict(),
+        "check": check.to_dict(),
+        "area_damage": payload["area_damage"],
+        "wounds": payload.get("wounds", []),
+    }
+    return lines
+
+
+def _reroll_damage(
+    scope: Scope, doc: Doc, c: Combatant, dice: str | None, result: dict[str, Any]
+) -> list[str]:
+    """A second chance on the last damage roll of the fighter — the damage he took or his weapon's
+    damage: the wound is undone and the new roll applied (until its Endurance tests are rolled)."""
+    record = (_ns(doc).get("damage") or {}).pop(c.id, None)
+    if record is None:
+        raise FightRefusal("manoeuvre.error.no_damage_to_reroll", name=c.name)
+    if _settled(doc, record):
+        raise FightRefusal("manoeuvre.error.damage_settled", name=c.name)
+    victim = str(record["victim"])
+    undo_damage(doc, victim, record["undo"])
+    forget_damage(doc, victim)
+    hand = parse_dice(dice, sides=100, limit=30)
+    pending = dict(record["pending"])
+    w = scope.words
+    payload: dict[str, Any] = {"fight_id": doc.row.id, "seq": pending["seq"], "second_chance": True}
+    if record["kind"] == "area":
+        area = pending["area"]
+        rolled = roll_dice(str(area["damage"]["expression"]), scope.rng, hand)
+        scope.rolls.append(
+            RollNote("combat.damage", rolled.expression, rolled.total, {"second_chance": True})
+        )
+        lines = [
+            w.t("manoeuvre.hero.reroll.damage", before=int(record["rolled"]), after=rolled.total),
+        ]
+        lines.extend(_area_wound(scope, doc, pending, rolled.total, _dive_check(record["dive"]), [], payload))
+        result["reroll"] = {
+            "kind": "damage",
+            "before": int(record["rolled"]),
+            "damage": rolled.to_dict(),
+            "area_damage": payload["area_damage"],
+            "wounds": payload.get("wounds", []),
+        }
+        return lines
+    pending["hand"] = {**(pending.get("hand") or {}), "damage": hand}
+    before = int((record.get("damage") or {}).get("total", 0))
+    lines = ogl._wound(
+        scope,
+        doc,
+        pending,
+        payload,
+        critical=bool(record.get("critical")),
+        ignore_armour=bool(record.get("ignore_armour")),
+    )
+    lines.insert(0, w.t("manoeuvre.hero.reroll.damage", before=before, after=payload["damage"]["total"]))
+    new_event(scope, doc, "hit", victim, payload)
+    result["reroll"] = {
+        "kind": "damage",
+        "before": before,
+        "damage": payload["damage"],
+        "wounds": [payload["wound"]],
+    }
+    return lines

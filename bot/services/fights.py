@@ -1867,7 +1867,8 @@ async def defend(
             lines.extend(_settle_turn(scope, doc))
             lines.append(_turn_line(scope, doc))
         doc.save()
-        attacker = doc.state.get(pending["attacker"]).name
+        # an ogl area effect has no attacking fighter: its name stands for him
+        attacker = pending.get("label") or doc.state.get(pending["attacker"]).name
         defender = doc.state.get(defender_id).name
         buttons = _proposal_buttons(scope, doc, payload.get("proposals", []))
         reply = Reply(

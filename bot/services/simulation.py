@@ -50,12 +50,13 @@ _CACHE_SIZE: Final = 8
 _SIMULATORS: OrderedDict[tuple[Any, ...], DuelSimulator] = OrderedDict()
 _SAMPLERS: dict[int, Any] = {}  # id(simulator) → FastSampler, for the simulators kept above
 # The vectorised sampler (numpy; the pure sampler stays for tests and fallback) is imported on first
-# use: numpy costs about 10 MiB and 0.1 s at start-up (issue #11) and the pure sampler is the default.
+# use: numpy costs about 10 MiB and 0.1 s at start-up (issue #11), paid on the first /simuler only.
 FAST_AVAILABLE: Final = importlib.util.find_spec("numpy") is not None
-# The numpy sampler is exact but not yet faster: the per-state bookkeeping (critical effects with
-# countdowns make most duels' states unique) costs more than it saves; measured warm under the 2 s
-# budget it did ~9 000-11 000 duels/s against ~15 000/s for the pure sampler. Off until it wins.
-USE_FAST_PATH: Final = False
+# The numpy sampler (conditions as entry lists, every draw an alias-table lookup) samples the same
+# tables as the pure one, several times faster once warm (benchmarks/bench_simulator.py). The pure
+# sampler stays the reference of the tests and the fallback when numpy is missing or a matchup has
+# a condition the sampler's arrays cannot follow (``Unsupported``).
+USE_FAST_PATH: Final = True
 _TOKEN = re.compile(r"([A-Za-zéèêÉ_]+)\s*[=:]\s*([^\s=]+)")
 _STAT_ALIASES: Final = {
     "cc": "CC",
@@ -265,9 +266,9 @@ def run_duels(
 ) -> tuple[DuelSimulator, Tally]:
     """Blocking: build (or reuse) the simulator and sample within ``budget`` seconds.
 
-    ``fast=True`` samples with the vectorised sampler of :mod:`bot.services.simulation_fast` (same
-    tables, numpy generator seeded from ``rng``); otherwise (the default, :data:`USE_FAST_PATH`) the
-    pure sampler of :mod:`bot.rules.simulation` runs.
+    ``fast`` (default :data:`USE_FAST_PATH`) samples with the vectorised sampler of
+    :mod:`bot.services.simulation_fast` (same tables, numpy generator seeded from ``rng``); otherwise,
+    or when that sampler cannot follow the matchup, the pure sampler of :mod:`bot.rules.simulation`.
     """
     import time
 
@@ -276,12 +277,16 @@ def run_duels(
     rng = rng or random.Random()
     duels = min(max(1, duels), DUELS_MAX)
     if FAST_AVAILABLE and (USE_FAST_PATH if fast is None else fast):
-        from bot.services.simulation_fast import FastSampler, numpy_seed
+        from bot.services.simulation_fast import FastSampler, Unsupported, numpy_seed
 
         sampler = _SAMPLERS.get(id(simulator))
         if sampler is None or sampler.sim is not simulator:
             sampler = _SAMPLERS[id(simulator)] = FastSampler(simulator)
-        tally = sampler.run(duels, numpy_seed(rng), deadline=started + budget)
+        try:
+            tally = sampler.run(duels, numpy_seed(rng), deadline=started + budget)
+        except Unsupported:
+            _SAMPLERS.pop(id(simulator), None)
+            tally = simulator.run(duels, rng, deadline=started + budget)
     else:
         tally = simulator.run(duels, rng, deadline=started + budget)
     tally.seconds = time.perf_counter() - started

@@ -52,7 +52,7 @@ _QUIET: Final = -1
 # tick codes per condition
 _GONE: Final = 1  # the tick removes it
 _PROMPTS: Final = 2  # the tick prompts a test or a death
-_CHANGES: Final = 4  # the tick changes the state's effective profile
+_CHANGES: Final = 4  # the tick changes a per-row sum (effect or test pieces, out, death)
 _UNKNOWN: Final = -128  # not ticked yet (the sign bit of the int8 code)
 _DEATH: Final = -1  # prompt code: a death timer runs out
 
@@ -192,6 +192,7 @@ class _Accumulator:
         self.first_count = [0, 0]
         self.dead = 0
         self.criticals = np.zeros(2 * 256, dtype=np.int64)
+        self.rounds: dict[int, int] = {}  # decided duels by their last round
 
 
 class FastSampler:
@@ -200,6 +201,7 @@ class FastSampler:
     def __init__(self, simulator: DuelSimulator) -> None:
         self.sim = simulator
         self.rng = np.random.default_rng()
+        self.rounds_histogram: dict[int, int] = {}
         self.reset()
 
     # -- tables read from the simulator --------------------------------------------------------
@@ -218,9 +220,10 @@ class FastSampler:
         self.eff_hash = np.zeros(1, dtype=np.uint64)
         self.test_hash = np.zeros(1, dtype=np.uint64)
         self.dead = np.zeros(1, dtype=np.bool_)
+        self.knocked = np.zeros(1, dtype=np.bool_)
         self._neff = 0
-        self.out = np.zeros(0, dtype=np.bool_)
-        self.attacks = np.zeros(0, dtype=np.int64)
+        self.out = np.ones(1, dtype=np.bool_)
+        self.attacks = np.zeros(1, dtype=np.int64)
         self._effs = _Index()
         self._tests = _Index()
         self._ntests = 0
@@ -272,7 +275,7 @@ class FastSampler:
         for cell, nxt, prompt in ticks:
             self.next[cell], self.prompt[cell] = nxt, prompt
             code = (_GONE if nxt == 0 else 0) | (_PROMPTS if prompt else 0)
-            if self.eff_hash[nxt] != self.eff_hash[cell]:
+            if any(a[nxt] != a[cell] for a in (self.eff_hash, self.test_hash, self.knocked, self.dead)):
                 code |= _CHANGES
             self.code[cell] = code
 
@@ -282,7 +285,7 @@ class FastSampler:
         if start == end:
             return
         if end + 1 > len(self.next):
-            for name in ("next", "prompt", "code", "eff_hash", "test_hash", "dead"):
+            for name in ("next", "prompt", "code", "eff_hash", "test_hash", "dead", "knocked"):
                 array = getattr(self, name)
                 grown = np.zeros(max(end + 1, 2 * len(array)), dtype=array.dtype)
                 grown[: len(array)] = array
@@ -292,15 +295,19 @@ class FastSampler:
         for cid in range(start, end):
             self.eff_hash[cid + 1] = self._phash(sim._eff_piece[cid])
             self.test_hash[cid + 1] = self._phash(sim._test_piece[cid])
-            self.dead[cid + 1] = cid == sim.dead_id or sim._cond_list[cid].kind == "dead"
+            kind = sim._cond_list[cid].kind
+            self.dead[cid + 1] = cid == sim.dead_id or kind == "dead"
+            # DuelSimulator._eff_of: out = Combatant.has("dead", "unconscious")
+            self.knocked[cid + 1] = kind in ("dead", "unconscious")
 
     def _sync_effs(self) -> None:
         effs = self.sim._effs
         if self._neff != len(effs):
             if len(effs) >= 1 << _EFF_BITS:
                 raise Unsupported("too many effective profiles")
-            self.out = np.array([e.out for e in effs], dtype=np.bool_)
-            self.attacks = np.array([e.attacks for e in effs], dtype=np.int64)
+            # the last entry is eff id -1: a state out of the fight (its profile is never needed)
+            self.out = np.array([e.out for e in effs] + [True], dtype=np.bool_)
+            self.attacks = np.array([e.attacks for e in effs] + [0], dtype=np.int64)
             self._neff = len(effs)
 
     def _alias_for(self, dist: _Dist, payload: Callable[[Any], int]) -> int:
@@ -342,13 +349,20 @@ class FastSampler:
 
     def _add_arrays(self) -> None:
         if self._adds_n != len(self._adds):
-            width = max(len(a) for a in self._adds) or 1
-            self.adds = np.zeros((len(self._adds), width), dtype=np.int32)  # right-aligned cid + 1
-            for i, a in enumerate(self._adds):
-                if a:
-                    self.adds[i, width - len(a) :] = [c + 1 for c in a]
-            self.add_len = np.array([len(a) for a in self._adds], dtype=np.int32)
-            self._adds_n = len(self._adds)
+            adds = self._adds
+            self.add_len = np.array([len(a) for a in adds], dtype=np.int64)
+            self.add_off = np.concatenate([[0], np.cumsum(self.add_len)[:-1]]).astype(np.int64)
+            flat = np.array([c + 1 for a in adds for c in a], dtype=np.int64)
+            self.add_flat = flat
+            owner = np.repeat(np.arange(len(adds)), self.add_len)
+            # what an add changes in a row's sums (each row gets at most one add per call)
+            self.add_eff = np.zeros(len(adds), dtype=np.uint64)
+            self.add_test = np.zeros(len(adds), dtype=np.uint64)
+            np.add.at(self.add_eff, owner, self.eff_hash[flat])
+            np.add.at(self.add_test, owner, self.test_hash[flat])
+            self.add_knocked = np.bincount(owner, self.knocked[flat], minlength=len(adds)).astype(np.int64)
+            self.add_dead = np.bincount(owner, self.dead[flat], minlength=len(adds)).astype(np.int64)
+            self._adds_n = len(adds)
 
     def _slot_list(self, slots: tuple[tuple[int, int], ...]) -> int:
         lid = self._sl_ids.get(slots)
@@ -382,26 +396,72 @@ class FastSampler:
             ids[miss] = index.get(keys[miss])
         return ids
 
-    # -- one batch: per-duel arrays ---------------------------------------------------------------
+    def profile_of(self, side: int, state: tuple[int, ...]) -> int:
+        """The effective profile the sampler gives ``state`` (its hashes and tables; -1: out)."""
+        self._sync()
+        cells = np.array([c + 1 for c in state], dtype=np.int64)
+        if self.knocked[cells].any():
+            return -1
+        h = (self.eff_hash[cells].sum(dtype=np.uint64) + self._salt_eff[side]) | np.uint64(1)
+        key = np.array([h], dtype=np.uint64).view(np.int64)
+        eid = int(self._effs.get(key)[0])
+        if eid < 0:
+            eid = self.sim._eff_of(side, state)
+            self._effs.put(int(key[0]), eid)
+        return eid
 
-    def _state(self, d: int, side: int) -> tuple[int, ...]:
-        return tuple(sorted(int(c) - 1 for c in self.S[d, side] if c))
+    # -- one batch ---------------------------------------------------------------------------------
+    #
+    # Per duel (arrays of shape (n, 2), one column per side): the effective profile ``eff`` (-1 out),
+    # the round of the first hit, and the sums over the side's conditions kept up to date as they
+    # change: effect-piece hash, test-piece hash, conditions that put out / that are deaths.
+    # The conditions themselves are a list of entries (row = 2 × duel + side, cid + 1), unordered.
+
+    def _states(self, d: I64, side: I64) -> list[tuple[int, ...]]:
+        """The simulator's state (sorted condition ids) of each (duel, side): one pass over entries."""
+        rows = (2 * d + side).tolist()
+        wanted = np.zeros(2 * len(self.eff), dtype=np.bool_)
+        wanted[rows] = True
+        e = self.E
+        pick = np.flatnonzero(wanted[self.erow[:e]])
+        found: dict[int, list[int]] = {}
+        for row, cell in zip(self.erow[pick].tolist(), self.ecid[pick].tolist(), strict=True):
+            found.setdefault(row, []).append(cell - 1)
+        return [tuple(sorted(found.get(r, ()))) for r in rows]
+
+    def _lookup_rows(
+        self, index: _Index, keys: I64, d: I64, side: I64, build: Callable[[int, tuple[int, ...]], int]
+    ) -> I64:
+        """``index[keys]``; a missing key is built once from the state of one of its rows."""
+        ids = index.get(keys)
+        miss = np.flatnonzero(ids < 0)
+        if len(miss):
+            unique, first = np.unique(keys[miss], return_index=True)
+            at = miss[first]
+            states = self._states(d[at], side[at])
+            for key, pos, state in zip(unique.tolist(), at.tolist(), states, strict=True):
+                index.put(key, build(pos, state))
+            ids[miss] = index.get(keys[miss])
+        return ids
 
     def _eff_ids(self, d: I64, side: I64) -> I64:
-        h = self.eff_hash[self.S[d, side]].sum(axis=1, dtype=np.uint64) + self._salt_eff[side]
-        keys = (h | np.uint64(1)).view(np.int64)
+        """The effective profile of each row (-1: out of the fight, the simulator's ``out``)."""
+        ids = np.full(len(d), -1, dtype=np.int64)
+        inside = np.flatnonzero(self.kn[d, side] == 0)
+        if not len(inside):
+            return ids
+        d, side = d[inside], side[inside]
+        keys = ((self.he[d, side] + self._salt_eff[side]) | np.uint64(1)).view(np.int64)
 
-        def build(_key: int, at: int) -> int:
-            s = int(side[at])
-            return self.sim.info(s, self._state(int(d[at]), s))[0]
+        def build(pos: int, state: tuple[int, ...]) -> int:
+            return self.sim._eff_of(int(side[pos]), state)
 
-        ids = self._lookup(self._effs, keys, build)
+        ids[inside] = self._lookup_rows(self._effs, keys, d, side, build)
         self._sync_effs()
         return ids
 
     def _test_ids(self, d: I64, side: I64) -> I64:
-        h = self.test_hash[self.S[d, side]].sum(axis=1, dtype=np.uint64) + self._salt_test[side]
-        keys = (h | np.uint64(1)).view(np.int64)
+        keys = ((self.ht[d, side] + self._salt_test[side]) | np.uint64(1)).view(np.int64)
 
         def build(_key: int, _at: int) -> int:
             self._ntests += 1
@@ -412,22 +472,27 @@ class FastSampler:
         return self._lookup(self._tests, keys, build)
 
     def _append(self, d: I64, side: I64, adds: I64) -> I64:
-        """Add the conditions of ``adds`` to the rows; the positions (in ``d``) that changed."""
+        """Add the conditions of ``adds`` (one per row) to the rows; the positions that changed."""
         length = self.add_len[adds]
         changed = np.flatnonzero(length > 0)
         if not len(changed):
             return changed
-        d, side, adds = d[changed], side[changed], adds[changed]
-        width = self.adds.shape[1]
-        count = self.cnt[d, side]
-        need = int(count.max()) + width
-        if need > self.S.shape[2]:
-            n = self.S.shape[0]
-            extra = need - self.S.shape[2] + 4
-            self.S = np.concatenate([np.zeros((n, 2, extra), dtype=np.int32), self.S], axis=2)
-        cols = (self.S.shape[2] - count - width)[:, None] + np.arange(width)
-        self.S[d[:, None], side[:, None], cols] = self.adds[adds]
-        self.cnt[d, side] = count + length[changed]
+        d, side, adds, length = d[changed], side[changed], adds[changed], length[changed]
+        total = int(length.sum())
+        e = self.E
+        if e + total > len(self.erow):
+            size = max(e + total, 2 * len(self.erow))
+            self.erow = np.resize(self.erow, size)
+            self.ecid = np.resize(self.ecid, size)
+        starts = np.cumsum(length) - length
+        cells = np.arange(total) + np.repeat(self.add_off[adds] - starts, length)
+        self.erow[e : e + total] = np.repeat(2 * d + side, length)
+        self.ecid[e : e + total] = self.add_flat[cells]
+        self.E = e + total
+        self.he[d, side] += self.add_eff[adds]
+        self.ht[d, side] += self.add_test[adds]
+        self.kn[d, side] += self.add_knocked[adds]
+        self.de[d, side] += self.add_dead[adds]
         return changed
 
     def _finish(self, d: I64, winner: I64, rounds: int) -> None:
@@ -439,13 +504,23 @@ class FastSampler:
             acc.wins[side] += len(won)
             acc.rounds_total += rounds * len(won)
             if len(won):
-                acc.dead += int(self.dead[self.S[won, 1 - side]].any(axis=1).sum())
+                acc.rounds[rounds] = acc.rounds.get(rounds, 0) + len(won)
+            acc.dead += int(np.count_nonzero(self.de[won, 1 - side]))
             first = self.first[d, side]
             acc.first_sum[side] += int(first.sum())
             acc.first_count[side] += int(np.count_nonzero(first))
 
     def _keep(self, keep: npt.NDArray[np.bool_]) -> None:
-        self.S, self.cnt, self.eff, self.first = self.S[keep], self.cnt[keep], self.eff[keep], self.first[keep]
+        e = self.E
+        rows = self.erow[:e]
+        stay = np.flatnonzero(keep[rows >> 1])
+        renumber = np.cumsum(keep) - 1
+        rows = rows[stay]
+        self.erow[: len(stay)] = 2 * renumber[rows >> 1] + (rows & 1)
+        self.ecid[: len(stay)] = self.ecid[stay]
+        self.E = len(stay)
+        self.eff, self.first = self.eff[keep], self.first[keep]
+        self.he, self.ht, self.kn, self.de = self.he[keep], self.ht[keep], self.kn[keep], self.de[keep]
 
     def _criticals(self, d: I64, side: I64, oc: I64, rounds: int, alive: npt.NDArray[np.bool_]) -> I64:
         """Criticals dealt by ``side`` in duels ``d``; the positions whose victim is now out."""
@@ -455,12 +530,12 @@ class FastSampler:
         tests = self._test_ids(d, victim)
         keys = _TAG | (victim << 56) | (value << 48) | (zone << 40) | tests
 
-        def build(_key: int, at: int) -> int:
-            v, o = int(victim[at]), self._oc[int(oc[at])]
-            dist = self.sim.critical_effect(v, self._state(int(d[at]), v), o[4] or o[5], o[6])
+        def build(pos: int, state: tuple[int, ...]) -> int:
+            o = self._oc[int(oc[pos])]
+            dist = self.sim.critical_effect(int(victim[pos]), state, o[4] or o[5], o[6])
             return self._alias_for(dist, self._add)
 
-        dists = self._lookup(self._critical, keys, build)
+        dists = self._lookup_rows(self._critical, keys, d, victim, build)
         self._sync()
         self._add_arrays()
         adds = self.alias.sample(dists, self.rng.random(len(d)))
@@ -539,7 +614,7 @@ class FastSampler:
         if model.quiet < 1.0 and model.events.total > 0:
             scale = (1.0 - model.quiet) / model.events.total
             for w, (first, index, outcome, flags) in model.events.pairs():
-                bits = sum(int(b) << i for i, b in enumerate(flags))
+                bits = flags[0] | (flags[1] << 1) | (flags[2] << 2) | (flags[3] << 3)
                 oid = self._outcome(outcome)
                 if oid >= 1 << 38:
                     raise Unsupported("too many attack outcomes")
@@ -552,57 +627,62 @@ class FastSampler:
     def _end_of_round(self) -> None:
         """Every condition ticks (the core's tick per condition); prompted tests roll in state order."""
         self._sync()
-        old = self.S
-        codes = np.bitwise_or.reduce(self.code[old], axis=2)
+        e = self.E
+        old = self.ecid[:e].copy()
+        codes = self.code[old]
         if (codes < 0).any():
-            rows = old[codes < 0]
-            unknown = np.unique(rows[self.code[rows] < 0])
-            self._tick(unknown.astype(np.int64))
-            codes = np.bitwise_or.reduce(self.code[old], axis=2)
-        self.S = self.next[old]
-        holes = np.argwhere(codes & _GONE)
-        if len(holes):
-            d, s = holes[:, 0], holes[:, 1]
-            rows = np.sort(self.S[d, s], axis=1)
-            self.S[d, s] = rows
-            self.cnt[d, s] = np.count_nonzero(rows, axis=1)
-        prompts = np.argwhere(codes & _PROMPTS)
-        if len(prompts):
-            self._prompts(old, prompts[:, 0], prompts[:, 1])
-        changed = np.argwhere(codes & (_CHANGES | _PROMPTS))
+            self._tick(np.unique(old[codes < 0]))
+            codes = self.code[old]
+        new = self.next[old]
+        rows = self.erow[:e]
+        touched: list[I64] = []
+        changed = np.flatnonzero(codes & _CHANGES)
         if len(changed):
-            d, s = changed[:, 0], changed[:, 1]
+            r, o, n = rows[changed], old[changed], new[changed]
+            np.add.at(self.he.reshape(-1), r, self.eff_hash[n] - self.eff_hash[o])
+            np.add.at(self.ht.reshape(-1), r, self.test_hash[n] - self.test_hash[o])
+            np.add.at(self.kn.reshape(-1), r, self.knocked[n].astype(np.int64) - self.knocked[o])
+            np.add.at(self.de.reshape(-1), r, self.dead[n].astype(np.int64) - self.dead[o])
+            touched.append(r)
+        prompting = np.flatnonzero(codes & _PROMPTS)
+        p_rows, p_old = rows[prompting], old[prompting]
+        self.ecid[:e] = new
+        if (codes & _GONE).any():
+            stay = np.flatnonzero(new)
+            self.erow[: len(stay)] = rows[stay]
+            self.ecid[: len(stay)] = new[stay]
+            self.E = len(stay)
+        if len(prompting):
+            self._prompts(p_rows, p_old)
+            touched.append(p_rows)
+        if touched:
+            r = np.unique(np.concatenate(touched))
+            d, s = r >> 1, r & 1
             self.eff[d, s] = self._eff_ids(d, s)
-        top = int(self.cnt.max(initial=0))
-        width = self.adds.shape[1]
-        if self.S.shape[2] > top + 2 * width + 8:
-            self.S = np.ascontiguousarray(self.S[:, :, self.S.shape[2] - (top + width + 4) :])
 
-    def _prompts(self, old: I32, d: I64, side: I64) -> None:
-        """``DuelSimulator.advance``'s prompts: in the order of the prompting conditions' ids."""
-        before = old[d, side]
-        prompted = self.prompt[before]
-        order = np.argsort(np.where(prompted != 0, before, np.iinfo(np.int32).max), axis=1, kind="stable")
-        prompted = np.take_along_axis(prompted, order, axis=1)
-        counts = np.count_nonzero(prompted, axis=1)
+    def _prompts(self, rows: I64, old: I64) -> None:
+        """``DuelSimulator.advance``'s prompts: per row, in the order of the prompting conditions' ids."""
+        order = np.lexsort((old, rows))
+        rows, prompted = rows[order], self.prompt[old[order]]
+        starts = np.flatnonzero(np.concatenate([[True], rows[1:] != rows[:-1]]))
+        rank = np.arange(len(rows)) - np.repeat(starts, np.diff(np.append(starts, len(rows))))
         dead_add = self._add((self.sim.dead_id,))
-        for r in range(int(counts.max())):
-            at = np.flatnonzero(counts > r)
-            dd, ss, p = d[at], side[at], prompted[at, r]
+        for r in range(int(rank.max()) + 1):
+            at = np.flatnonzero(rank == r)
+            dd, ss, p = rows[at] >> 1, rows[at] & 1, prompted[at]
             adds = np.full(len(at), dead_add, dtype=np.int64)
             tests = np.flatnonzero(p != _DEATH)
             if len(tests):
                 dt, st, cids = dd[tests], ss[tests], p[tests] - 1
-                keys = _TAG | (st << 56) | (cids << 32) | self._test_ids(dt, st)
-
-                def build(_key: int, at: int, dt: I64 = dt, st: I64 = st, cids: I64 = cids) -> int:
-                    s = int(st[at])
-                    current = self._state(int(dt[at]), s)
-                    return self._alias_for(self.sim._pending_dist(s, int(cids[at]), current), self._add)
-
                 if int(cids.max()) >= 1 << 24:
                     raise Unsupported("too many conditions")
-                dists = self._lookup(self._pending, keys, build)
+                keys = _TAG | (st << 56) | (cids << 32) | self._test_ids(dt, st)
+
+                def build(pos: int, state: tuple[int, ...], st: I64 = st, cids: I64 = cids) -> int:
+                    dist = self.sim._pending_dist(int(st[pos]), int(cids[pos]), state)
+                    return self._alias_for(dist, self._add)
+
+                dists = self._lookup_rows(self._pending, keys, dt, st, build)
                 adds[tests] = self.alias.sample(dists, self.rng.random(len(tests)))
             self._sync()
             self._add_arrays()
@@ -612,19 +692,22 @@ class FastSampler:
         """``n`` duels to their end; None if ``deadline`` passes first (unless ``must``)."""
         sim = self.sim
         self._sync()
-        self._add_arrays()
         self.acc = _Accumulator()
-        starts = [tuple(c + 1 for c in sorted(sim.start[s])) for s in (0, 1)]
-        width = max(8, *(len(s) + 4 for s in starts))
-        self.S = np.zeros((n, 2, width), dtype=np.int32)
-        for s, row in enumerate(starts):
-            if row:
-                self.S[:, s, width - len(row) :] = row
-        self.cnt = np.array([[len(starts[0]), len(starts[1])]] * n, dtype=np.int32).reshape(n, 2)
         self.first = np.zeros((n, 2), dtype=np.int64)
         self.eff = np.zeros((n, 2), dtype=np.int64)
+        self.he = np.zeros((n, 2), dtype=np.uint64)
+        self.ht = np.zeros((n, 2), dtype=np.uint64)
+        self.kn = np.zeros((n, 2), dtype=np.int64)
+        self.de = np.zeros((n, 2), dtype=np.int64)
+        self.erow = np.zeros(4 * n, dtype=np.int64)
+        self.ecid = np.zeros(4 * n, dtype=np.int64)
+        self.E = 0
+        duels = np.arange(n, dtype=np.int64)
         for s in (0, 1):
-            self.eff[:, s] = self._eff_ids(np.zeros(1, dtype=np.int64), np.array([s]))[0]
+            start = self._add(tuple(sim.start[s]))
+            self._add_arrays()
+            self._append(duels, np.full(n, s, dtype=np.int64), np.full(n, start, dtype=np.int64))
+            self.eff[:, s] = self._eff_ids(duels[:1], np.array([s]))[0]
         max_rounds = sim.options.max_rounds
         rounds = 0
         while len(self.eff):
@@ -638,24 +721,28 @@ class FastSampler:
             events = np.flatnonzero(code != _QUIET)
             if len(events):
                 self._in_round(events, code[events], rounds, alive)
-            if not alive.all():
-                self._keep(alive)
-            if not len(self.eff):
-                break
+            # the duels ended by a critical are tallied already; they tick with the others (no
+            # effect on the tally) and leave the arrays with the duels that end now
             self._end_of_round()
             out = self.out[self.eff]
-            over = out[:, 0] | out[:, 1]
+            over = (out[:, 0] | out[:, 1]) & alive
             if over.any():
-                winner = np.where(out[over, 1] & ~out[over, 0], 0, np.where(out[over, 0] & ~out[over, 1], 1, 2))
+                o = out[over]
+                winner = np.where(o[:, 1] & ~o[:, 0], 0, np.where(o[:, 0] & ~o[:, 1], 1, 2))
                 self._finish(np.flatnonzero(over), winner, rounds)
-                self._keep(~over)
-            if rounds >= max_rounds and len(self.eff):
-                self._finish(np.arange(len(self.eff)), np.full(len(self.eff), -1), rounds)
+                alive &= ~over
+            if rounds >= max_rounds and alive.any():
+                left = np.flatnonzero(alive)
+                self._finish(left, np.full(len(left), -1), rounds)
                 break
+            if not alive.all():
+                self._keep(alive)
         return self._tally()
 
     def _tally(self) -> Tally:
         acc = self.acc
+        for r, count in acc.rounds.items():
+            self.rounds_histogram[r] = self.rounds_histogram.get(r, 0) + count
         tally = Tally()
         tally.duels = acc.duels
         tally.wins = list(acc.wins)
@@ -684,6 +771,7 @@ class FastSampler:
     ) -> Tally:
         """Sample ``duels`` duels (fewer if ``deadline``, a ``clock()`` value, passes first)."""
         self.rng = np.random.default_rng(seed)
+        self.rounds_histogram: dict[int, int] = {}  # of the last run: decided duels by last round
         started = clock()
         tally = Tally()
         duels = max(0, min(duels, MAX_DUELS))

@@ -223,3 +223,24 @@ async def test_refusals(ctx: AppContext) -> None:
     assert sword.reply.is_error  # not his turn, and a sword is no ranged weapon
     failed = ok(await fire.burst(ctx, GM, fire.BurstInput(targets="Garde, Bretteur", roll=15), rng=NoDice()))
     assert failed["burst"]["bullets_hitting"] == [] and failed["targets"] == []  # 15 > 11: no bullet
+
+
+async def test_gunnery_reads_the_servers_hit_table(ctx: AppContext) -> None:
+    await d20_fight(ctx)
+    ok(await svc.new_round(ctx, GM, dice=ROUND))
+    # Canon 20 +3, roll 12 → MR 8: a d6 on the hit table; the seed's face 5 is "Raté !"
+    seed = ok(await fire.air(ctx, GM, fire.AirInput(target="Bretteur", weapon="Canon", roll=12, die=5)))
+    assert (seed["die"], seed["hit_roll"], seed["hit"]) == (6, 5, False)
+    # a house rule of the GM: 5 hits, 1 misses
+    override = {"table": "d20_air_combat", "entries": [{"face": 5, "hit": True}, {"face": 1, "hit": False}]}
+    assert not (await upload(ctx, override)).is_error
+    ok(await svc.new_round(ctx, GM, dice=ROUND))
+    house = ok(
+        await fire.air(
+            ctx, GM, fire.AirInput(target="Bretteur", weapon="Canon", roll=12, die=5, damage=1), rng=NoDice()
+        )
+    )
+    assert (house["hit_roll"], house["hit"], house["damage_index"]) == (5, True, 1 + 3)
+    ok(await svc.new_round(ctx, GM, dice=ROUND))
+    one = ok(await fire.air(ctx, GM, fire.AirInput(target="Bretteur", weapon="Canon", roll=12, die=1)))
+    assert (one["hit_roll"], one["hit"]) == (1, False)  # "Touché !" in the seed, a miss here

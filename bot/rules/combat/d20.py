@@ -37,7 +37,7 @@ weapon) reads the attacker's MR as the index.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -712,16 +712,26 @@ def artillery_scatter(
 
 
 def air_hit(
-    shot: CheckResult, *, rng: RandomSource | None = None, roll: int | None = None
+    shot: CheckResult,
+    *,
+    hits: Collection[int] = AIR_HITS,
+    rng: RandomSource | None = None,
+    roll: int | None = None,
 ) -> tuple[int | None, bool]:
-    """Tir de chasse: MR ≥ 10 hits; 5-9 a d6, 0-4 a d20 on the hit table (1-4, 7-9, 13-14, 19 hit)."""
+    """Tir de chasse: MR ≥ 10 hits; 5-9 a d6, 0-4 a d20 on the hit table (1-4, 7-9, 13-14, 19 hit).
+    ``hits``: the faces that hit (a server's ``d20_air_combat`` in force: :func:`air_hit_faces`)."""
     if not shot.success:
         return None, False
     die = band_die(shot.margin)
     if die is None:
         return None, True
     rolled = d(die, rng, roll)
-    return rolled, rolled in AIR_HITS
+    return rolled, rolled in hits
+
+
+def air_hit_faces(entries: Iterable[Mapping[str, Any]]) -> frozenset[int]:
+    """The hitting faces of a ``d20_air_combat`` document's ``entries`` (``{"face": 5, "hit": true}``)."""
+    return frozenset(int(e["face"]) for e in entries if e.get("hit"))
 
 
 def air_modifiers(

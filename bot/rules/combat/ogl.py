@@ -262,6 +262,36 @@ def reaction_modifiers(reaction: Reaction, situation: Situation) -> tuple[Modifi
     return tuple(items)
 
 
+class DiveResult(StrEnum):
+    NONE = "none"  # no dive: the whole damage
+    FAILED = "failed"  # the Esquive test failed: the whole damage, still prone
+    HALVED = "halved"
+    AVOIDED = "avoided"  # a critical success
+
+
+@dataclass(frozen=True, slots=True)
+class AreaDamage:
+    rolled: int
+    dive: DiveResult
+    taken: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rolled": self.rolled, "dive": self.dive.value, "taken": self.taken}
+
+
+def dive_damage(rolled: int, dive: CheckResult | None) -> AreaDamage:
+    """An area effect's damage after the dive: "En cas de réussite, les dégâts de l'attaque sont
+    diminués de moitié. Une réussite critique permet d'éviter tout dégât." Reading: the half rounds
+    down (as the half of CON + POU); it is taken before the armour, like any damage."""
+    if dive is None:
+        return AreaDamage(rolled, DiveResult.NONE, rolled)
+    if dive.critical_success:
+        return AreaDamage(rolled, DiveResult.AVOIDED, 0)
+    if dive.success:
+        return AreaDamage(rolled, DiveResult.HALVED, rolled // 2)
+    return AreaDamage(rolled, DiveResult.FAILED, rolled)
+
+
 # --- situational modifiers -----------------------------------------------------------------------
 
 

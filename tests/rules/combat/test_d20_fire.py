@@ -15,6 +15,7 @@ from bot.rules.checks import d20 as d20_checks
 from bot.rules.combat.d20 import (
     RANGED_MODIFIERS,
     air_hit,
+    air_hit_faces,
     air_modifiers,
     artillery_scatter,
     band_die,
@@ -115,6 +116,18 @@ def test_air_hit_table_with_a_d20_at_mr_0_to_4(face: int) -> None:
 @pytest.mark.parametrize("face", range(1, 7))
 def test_air_hit_table_with_a_d6_at_mr_5_to_9(face: int) -> None:
     assert air_hit(d20_checks.check(14, roll=7), roll=face) == (face, face in SEED_HITS)
+
+
+def test_air_hit_faces_come_from_the_table_given() -> None:
+    assert air_hit_faces(AIR["entries"]) == SEED_HITS
+    # a house rule where 5 hits and 1 misses: the faces passed in decide, not the constant
+    house = air_hit_faces(
+        [*({**e, "hit": e["face"] == 5 or (e["hit"] and e["face"] != 1)} for e in AIR["entries"])]
+    )
+    assert house == (SEED_HITS - {1}) | {5}
+    assert air_hit(d20_checks.check(14, roll=7), hits=house, roll=5) == (5, True)  # MR 7: a d6
+    assert air_hit(d20_checks.check(14, roll=12), hits=house, roll=1) == (1, False)  # MR 2: a d20
+    assert air_hit(d20_checks.check(14, roll=4), hits=frozenset()) == (None, True)  # MR 10: no table
 
 
 def test_air_hit_exact_and_failed() -> None:
