@@ -70,7 +70,13 @@ ERRORS: list[str] = []
 def _check(command: str, result: Any) -> None:
     if result.callback_type != 4:
         raise RuntimeError(f"unexpected answer to /{command}: {result}")
-    if result.ephemeral:  # an error ("database busy, try again") or a refusal: counted, shown
+    try:
+        ephemeral = result.ephemeral
+    except AssertionError:  # the emulator refused the callback: past Discord's 3 s, the user saw nothing
+        statuses = [callback.status for callback in result.interaction.callbacks]
+        ERRORS.append(f"callback refused by the emulator: HTTP {statuses}")
+        return
+    if ephemeral:  # an error ("database busy, try again") or a refusal: counted, shown
         ERRORS.append(str(result.embeds[:1])[:200])
 
 

@@ -42,7 +42,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import bench_dice
+from benchmarks import bench_dice, bench_simulator
 from benchmarks.bench_e2e import bot_cpu, percentile
 from benchmarks.bench_startup import compile_bytecode, open_fights, rss_mib, starts
 from tests.e2e.harness import E2E
@@ -290,46 +290,18 @@ async def bot_figures(quick: bool, profile: bool) -> None:
 
 
 def simulator(quick: bool) -> None:
-    from bot.data_loading import load_all
-    from bot.rules.combat import CombatTables
-    from bot.rules.simulation import MAX_DUELS, DuelSimulator, Fighter, Options
-    from bot.services.simulation_fast import FastSampler
-
     print("\n== Duel simulator ==", flush=True)
-    tables = CombatTables.from_documents({n: t.document for n, t in load_all().items()})
-    a = Fighter("A", {"CC": 45, "F": 35, "E": 40, "Ag": 30, "A": 1, "BF": 6, "BE": 7, "FM": 30}, "epee")
-    b = Fighter("B", {"CC": 30, "F": 30, "E": 30, "Ag": 30, "A": 1, "BF": 6, "BE": 6, "FM": 25}, "hache_pic")
-    for cc, ws in ((30, False), (30, True), (45, False), (45, True)):
-        plain = Fighter("x", {**a.characteristics, "CC": cc}, "fauchon_messer_braquemart")
-        other = Fighter("y", {**b.characteristics, "CC": 30}, "fauchon_messer_braquemart")
-        p = DuelSimulator(tables, plain, other, Options(combat_ws=ws, one_sided=True)).hit_probability(0)
-        print(
-            f"  CC {cc} vs 30, combat WS {'on ' if ws else 'off'}: P(hit not parried) = {p} = {float(p):.3f}"
-            f" → {1 / float(p):.2f} rounds to hit"
-        )
-    # The command's path: the vectorised sampler (numpy) over the simulator's exact tables.
-    started = time.perf_counter()
-    sim = DuelSimulator(tables, a, b)
-    sampler = FastSampler(sim)
-    cold = sampler.run(MAX_DUELS, 1, deadline=started + (0.5 if quick else 1.0))
-    cold_rate = cold.duels / (time.perf_counter() - started)
-    warm = sampler.run(MAX_DUELS, 2, deadline=time.perf_counter() + (1.0 if quick else 3.0))
-    rate = warm.duels / warm.seconds
-    pure = sim.run(10**9, random.Random(3), deadline=time.perf_counter() + (0.5 if quick else 1.0))
-    pure_rate = pure.duels / pure.seconds
-    print(
-        f"  CC 45 épée vs CC 30 hache: {warm.duels:,} duels in {warm.seconds:.2f} s; A wins"
-        f" {warm.wins[0] / warm.duels:.3f}, B {warm.wins[1] / warm.duels:.3f},"
-        f" draws {warm.draws / warm.duels:.3f}"
-    )
+    result = bench_simulator.measure(quick)
+    bench_simulator.report(result)
     record(
         Figure(
             "simulator duels per second (warm tables)",
-            rate,
+            result.fast_wall,
             "/s",
             100_000,
             True,
-            f"numpy sampler; cold {cold_rate:,.0f}/s; pure sampler {pure_rate:,.0f}/s",
+            f"numpy sampler, median wall; {result.fast_cpu:,.0f}/s of CPU; cold {result.cold:,.0f}/s;"
+            f" pure sampler {result.pure_wall:,.0f}/s",
         )
     )
 

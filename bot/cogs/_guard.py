@@ -109,6 +109,25 @@ def _value_ok(param: app_commands.Parameter, value: Any, resolved: dict[str, Any
     return True
 
 
+_ParamIndex = tuple[dict[str, app_commands.Parameter], tuple[str, ...]]
+_param_index: weakref.WeakKeyDictionary[app_commands.Command[Any, ..., Any], _ParamIndex] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _params_of(command: app_commands.Command[Any, ..., Any]) -> _ParamIndex:
+    """The command's parameters by name and its required ones, built once per command (discord.py
+    builds new Parameter wrappers on every ``command.parameters``; this runs on every interaction)."""
+    index = _param_index.get(command)
+    if index is None:
+        parameters = command.parameters
+        index = _param_index[command] = (
+            {param.display_name: param for param in parameters},
+            tuple(param.display_name for param in parameters if param.required),
+        )
+    return index
+
+
 def option_problem(
     command: app_commands.Command[Any, ..., Any],
     options: Any,
@@ -121,7 +140,7 @@ def option_problem(
         return "?"
     if not isinstance(resolved, dict):
         resolved = {}
-    params = {param.display_name: param for param in command.parameters}
+    params, required = _params_of(command)
     seen: set[str] = set()
     for option in options:
         if not isinstance(option, dict):
@@ -140,9 +159,9 @@ def option_problem(
         if not _value_ok(param, option["value"], resolved):
             return param.display_name
     if not autocomplete:
-        for param in command.parameters:
-            if param.required and param.display_name not in seen:
-                return param.display_name
+        for name in required:
+            if name not in seen:
+                return name
     return None
 
 

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of
-from bot.cogs.combat import answer
+from bot.cogs.combat import settle
 from bot.services import fight_d20_fire as service
 from bot.services import fights
 
@@ -68,7 +68,7 @@ class FireCog(commands.Cog):
             zones=zones,
             damage=damage,
         )
-        await answer(interaction, await service.burst(ctx_of(interaction), caller_of(interaction), data))
+        await settle(interaction, service.burst(ctx_of(interaction), caller_of(interaction), data))
 
     @fire.command(name="covering", description="Covering fire: a d100 ≤ the weapon score hits (15: 15 %)")
     @app_commands.describe(
@@ -106,7 +106,7 @@ class FireCog(commands.Cog):
             pick=pick,
             damage=damage,
         )
-        await answer(interaction, await service.covering(ctx_of(interaction), caller_of(interaction), data))
+        await settle(interaction, service.covering(ctx_of(interaction), caller_of(interaction), data))
 
     @fire.command(name="artillery", description="Artillery: MR 10+ on target, else a direction and distance")
     @app_commands.describe(
@@ -138,7 +138,7 @@ class FireCog(commands.Cog):
             distance=distance,
             situation=situation,
         )
-        await answer(interaction, await service.artillery(ctx_of(interaction), caller_of(interaction), data))
+        await settle(interaction, service.artillery(ctx_of(interaction), caller_of(interaction), data))
 
     @fire.command(name="air", description="Fighter gunnery: MR 10+ hits, else a d6 or d20 on the hit table")
     @app_commands.describe(
@@ -170,7 +170,7 @@ class FireCog(commands.Cog):
             situation=situation,
             damage=damage,
         )
-        await answer(interaction, await service.air(ctx_of(interaction), caller_of(interaction), data))
+        await settle(interaction, service.air(ctx_of(interaction), caller_of(interaction), data))
 
     @burst.autocomplete("shooter")
     @covering.autocomplete("shooter")

@@ -66,7 +66,7 @@ class ManeuverCog(commands.Cog):
         use="How the point is spent",
         who="Which fighter (default: yours)",
         roll="Second chance: the new d100; graze: the 1d4 of actions lost",
-        damage="Second chance turning a miss into a hit: the damage dice",
+        damage="Second chance: the damage dice (a miss turned into a hit, or a damage reroll)",
         note="Hero's luck: what changes",
     )
     @app_commands.choices(use=HERO_USES)

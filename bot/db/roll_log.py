@@ -12,13 +12,12 @@ attempts, from :func:`log_row`): they land in the same commit, never split acros
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import insert
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.db.models import RollLog
 
@@ -68,9 +67,6 @@ class RollLogWriter:
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closed = False
-        # The background writer's own connection, kept between batches (no pool checkout and reset
-        # per commit); dropped after a failure and opened again for the next batch.
-        self._connection: AsyncConnection | None = None
         self.written = 0
         self.commits = 0
 
@@ -127,24 +123,8 @@ class RollLogWriter:
         return bind
 
     async def _write(self, rows: list[dict[str, Any]]) -> None:
-        """Outside the background writer (not started, or closing): a pooled connection."""
         async with self._engine().begin() as connection:
             await connection.execute(_INSERT, rows)
-        self.written += len(rows)
-        self.commits += 1
-
-    async def _write_batch(self, rows: list[dict[str, Any]]) -> None:
-        connection = self._connection
-        if connection is None:
-            connection = self._connection = await self._engine().connect()
-        try:
-            async with connection.begin():
-                await connection.execute(_INSERT, rows)
-        except BaseException:
-            self._connection = None
-            with contextlib.suppress(Exception):
-                await connection.close()
-            raise
         self.written += len(rows)
         self.commits += 1
 
@@ -166,7 +146,7 @@ class RollLogWriter:
             while self._pending:
                 batch = self._next_batch()
                 try:
-                    await self._write_batch([row for rows, _ in batch for row in rows])
+                    await self._write([row for rows, _ in batch for row in rows])
                 except Exception as exc:
                     # The callers are told (their interaction answers "try again"); nothing half-written.
                     log.exception("could not write %d roll(s) to the log", sum(len(r) for r, _ in batch))
@@ -178,9 +158,6 @@ class RollLogWriter:
                     if not done.done():
                         done.set_result(None)
             if self._closed:
-                if self._connection is not None:
-                    await self._connection.close()
-                    self._connection = None
                 return
 
     async def close(self) -> None:

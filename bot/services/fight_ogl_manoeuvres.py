@@ -7,7 +7,10 @@ counter-attack reaction, two weapons, mounted combat, grapple, and the combat ac
   end), every counter in combat actions of his goes down by one (``rules.spend_combat_action``; the
   death counts go down on each of his slots).
 * Hero points (``PH`` in ``caracs``): second chance rerolls the fighter's last roll (an attack or
-  reaction d100, or an Endurance test) — the new roll stands and the exchange is settled again;
+  reaction d100 — a dive's included —, or an Endurance test) — the new roll stands and the exchange
+  is settled again; ``seconde_chance_degats`` rerolls his last damage roll ("un jet de dégâts" is
+  named by the seed): the damage he took, or his weapon's — the wound is undone (HP, conditions, due
+  tests) and the new roll applied; refused once the wound's Endurance tests are rolled (reading);
   graze turns the last major wound into the location at −(its HP); hero's luck needs the GM.
 * Counter-attack: a reaction (one per triggering event, within the reaction limit) answered by a
   melee attack the enemy may parry or dodge (``/combat defense``); running gives +20 %.
@@ -20,6 +23,7 @@ counter-attack reaction, two weapons, mounted combat, grapple, and the combat ac
   successful roll wins; immobilise = Bagarre −(DEX + FOR of the foe); escape = Bagarre −(FOR + TAI) when
   immobilised, else an opposed Bagarre test; throw (reading: a Bagarre test) = 2 m and 1d6 at the
   location the GM names, armour subtracted, the grapple ends.
+* Area effects and the dive: see the section "area effects and the dive" below.
 """
 
 from __future__ import annotations
@@ -959,6 +963,8 @@ def _area_targets(doc: Doc, text: str, default: str | None) -> list[tuple[Combat
             continue
         name, _, rest = part.partition(":")
         c = doc.find(name.strip())
+        if c.has("dead"):
+            raise FightRefusal("combat.error.target_dead", name=c.name)
         if any(c.id == x.id for x, _, _ in out):
             raise FightRefusal("manoeuvre.error.area_twice", name=c.name)
         words = [fold(x).replace("-", "_") for x in rest.split()]

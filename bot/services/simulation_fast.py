@@ -85,7 +85,13 @@ class _Index:
         keys = np.ascontiguousarray(keys, dtype=np.int64)
         mask = (1 << self.bits) - 1
         slot = ((keys.view(np.uint64) * np.uint64(_FIB)) >> np.uint64(64 - self.bits)).astype(np.int64)
-        pos = np.arange(len(keys))
+        found = self.keys[slot]
+        first = found == keys
+        if first.all():  # the usual case at a load of at most 1/4
+            return self.values[slot]
+        pos = np.flatnonzero(~first)
+        out[first] = self.values[slot[first]]
+        keys, slot = keys[pos], slot[pos]
         while True:
             found = self.keys[slot]
             hit = found == keys
@@ -96,7 +102,7 @@ class _Index:
             pos, keys, slot = pos[more], keys[more], (slot[more] + 1) & mask
 
     def put(self, key: int, value: int) -> None:
-        if 2 * (self.count + 1) > len(self.keys):
+        if 4 * (self.count + 1) > len(self.keys):
             old = [(int(k), int(v)) for k, v in zip(self.keys, self.values, strict=True) if k]
             self.bits += 1
             self.keys = np.zeros(1 << self.bits, dtype=np.int64)
@@ -227,7 +233,7 @@ class FastSampler:
         self._effs = _Index()
         self._tests = _Index()
         self._ntests = 0
-        self._rounds = _Index()
+        self._round_table = np.full((64, 64), -1, dtype=np.int64)  # (eff a, eff b) → alias table
         self._attack = _Index()
         self._critical = _Index()
         self._pending = _Index()
@@ -402,8 +408,8 @@ class FastSampler:
         cells = np.array([c + 1 for c in state], dtype=np.int64)
         if self.knocked[cells].any():
             return -1
-        h = (self.eff_hash[cells].sum(dtype=np.uint64) + self._salt_eff[side]) | np.uint64(1)
-        key = np.array([h], dtype=np.uint64).view(np.int64)
+        h = self.eff_hash[cells].sum(dtype=np.uint64, keepdims=True) + self._salt_eff[side : side + 1]
+        key = (h | np.uint64(1)).view(np.int64)
         eid = int(self._effs.get(key)[0])
         if eid < 0:
             eid = self.sim._eff_of(side, state)
@@ -519,8 +525,10 @@ class FastSampler:
         self.erow[: len(stay)] = 2 * renumber[rows >> 1] + (rows & 1)
         self.ecid[: len(stay)] = self.ecid[stay]
         self.E = len(stay)
-        self.eff, self.first = self.eff[keep], self.first[keep]
-        self.he, self.ht, self.kn, self.de = self.he[keep], self.ht[keep], self.kn[keep], self.de[keep]
+        kept = np.flatnonzero(keep)
+        self.eff, self.first = self.eff.take(kept, axis=0), self.first.take(kept, axis=0)
+        self.he, self.ht = self.he.take(kept, axis=0), self.ht.take(kept, axis=0)
+        self.kn, self.de = self.kn.take(kept, axis=0), self.de.take(kept, axis=0)
 
     def _criticals(self, d: I64, side: I64, oc: I64, rounds: int, alive: npt.NDArray[np.bool_]) -> I64:
         """Criticals dealt by ``side`` in duels ``d``; the positions whose victim is now out."""
@@ -603,8 +611,24 @@ class FastSampler:
             self._outcome_arrays()
             fl = fl & ~((self.o_parry[oc] << bit) | (self.o_dodge[oc] << (bit + 1)))
 
-    def _round_model(self, key: int, _at: int) -> int:
-        ea, eb = (key >> _EFF_BITS) & ((1 << _EFF_BITS) - 1), key & ((1 << _EFF_BITS) - 1)
+    def _round_models(self, ea: I64, eb: I64) -> I64:
+        """The alias table of each duel's round model (a dense table by the pair of profiles)."""
+        table = self._round_table
+        top = int(max(ea.max(initial=0), eb.max(initial=0)))
+        if top >= len(table):
+            size = max(top + 1, 2 * len(table))
+            grown = np.full((size, size), -1, dtype=np.int64)
+            grown[: len(table), : len(table)] = table
+            table = self._round_table = grown
+        ids = table[ea, eb]
+        miss = np.flatnonzero(ids < 0)
+        if len(miss):
+            for x, y in set(zip(ea[miss].tolist(), eb[miss].tolist(), strict=True)):
+                table[x, y] = self._round_model(x, y)
+            ids = table[ea, eb]
+        return ids
+
+    def _round_model(self, ea: int, eb: int) -> int:
         model = self.sim.round_model(ea, eb)
         lists = (self._slot_list(model.slots[0]), self._slot_list(model.slots[1]))
         weights, payloads = [], []
@@ -629,6 +653,8 @@ class FastSampler:
         self._sync()
         e = self.E
         old = self.ecid[:e].copy()
+        if len(self.code) > np.iinfo(np.int32).max:
+            raise Unsupported("too many conditions")
         codes = self.code[old]
         if (codes < 0).any():
             self._tick(np.unique(old[codes < 0]))
@@ -656,14 +682,17 @@ class FastSampler:
             self._prompts(p_rows, p_old)
             touched.append(p_rows)
         if touched:
-            r = np.unique(np.concatenate(touched))
+            mark = np.zeros(2 * len(self.eff), dtype=np.bool_)
+            for r in touched:
+                mark[r] = True
+            r = np.flatnonzero(mark)
             d, s = r >> 1, r & 1
             self.eff[d, s] = self._eff_ids(d, s)
 
     def _prompts(self, rows: I64, old: I64) -> None:
         """``DuelSimulator.advance``'s prompts: per row, in the order of the prompting conditions' ids."""
         order = np.lexsort((old, rows))
-        rows, prompted = rows[order], self.prompt[old[order]]
+        rows, prompted = rows[order].astype(np.int64), self.prompt[old[order]]
         starts = np.flatnonzero(np.concatenate([[True], rows[1:] != rows[:-1]]))
         rank = np.arange(len(rows)) - np.repeat(starts, np.diff(np.append(starts, len(rows))))
         dead_add = self._add((self.sim.dead_id,))
@@ -699,8 +728,8 @@ class FastSampler:
         self.ht = np.zeros((n, 2), dtype=np.uint64)
         self.kn = np.zeros((n, 2), dtype=np.int64)
         self.de = np.zeros((n, 2), dtype=np.int64)
-        self.erow = np.zeros(4 * n, dtype=np.int64)
-        self.ecid = np.zeros(4 * n, dtype=np.int64)
+        self.erow = np.zeros(4 * n, dtype=np.int32)  # 2 × duel + side (n ≤ MAX_BATCH)
+        self.ecid = np.zeros(4 * n, dtype=np.int32)  # cid + 1
         self.E = 0
         duels = np.arange(n, dtype=np.int64)
         for s in (0, 1):
@@ -715,8 +744,7 @@ class FastSampler:
                 return None
             rounds += 1
             alive = np.ones(len(self.eff), dtype=np.bool_)
-            keys = _TAG | (self.eff[:, 0] << _EFF_BITS) | self.eff[:, 1]
-            models = self._lookup(self._rounds, keys, self._round_model)
+            models = self._round_models(self.eff[:, 0], self.eff[:, 1])
             code = self.alias.sample(models, self.rng.random(len(models)))
             events = np.flatnonzero(code != _QUIET)
             if len(events):

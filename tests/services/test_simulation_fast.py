@@ -145,8 +145,8 @@ def test_the_fast_sampler_agrees_with_the_pure_sampler(
 
 def test_a_different_matchup_is_told_apart(tables: CombatTables) -> None:
     """The criteria above can fail: 45 against 30 is not 40 against 30."""
-    pure = DuelSimulator(tables, fighter("a", 40), fighter("b", 30)).run(20_000, random.Random(3))
-    fast = FastSampler(DuelSimulator(tables, fighter("a", 45), fighter("b", 30))).run(60_000, 4)
+    pure = DuelSimulator(tables, fighter("a", 40), fighter("b", 30)).run(10_000, random.Random(3))
+    fast = FastSampler(DuelSimulator(tables, fighter("a", 45), fighter("b", 30))).run(30_000, 4)
     assert not _within(fast.wins[0] / fast.duels, fast.duels, pure.wins[0] / pure.duels, pure.duels)
 
 
