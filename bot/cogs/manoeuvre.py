@@ -11,7 +11,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of
-from bot.cogs.combat import answer
+from bot.cogs.combat import settle
 from bot.services import fight_ogl_manoeuvres as service
 from bot.services import fights
 
@@ -79,10 +79,10 @@ class ManeuverCog(commands.Cog):
         damage: app_commands.Range[str, 1, 20] | None = None,
         note: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
-        result = await service.hero_point(
+        result = service.hero_point(
             ctx_of(interaction), caller_of(interaction), use=use, who=who, roll=roll, dice=damage, note=note
         )
-        await answer(interaction, result)
+        await settle(interaction, result)
 
     @maneuver.command(name="counter", description="Counter-attack an adjacent enemy (a reaction)")
     @app_commands.describe(
@@ -108,7 +108,7 @@ class ManeuverCog(commands.Cog):
         damage: app_commands.Range[str, 1, 20] | None = None,
         effects: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
-        result = await service.counter_attack(
+        result = service.counter_attack(
             ctx_of(interaction),
             caller_of(interaction),
             target=target,
@@ -120,7 +120,7 @@ class ManeuverCog(commands.Cog):
             damage=damage,
             effects=effects,
         )
-        await answer(interaction, result)
+        await settle(interaction, result)
 
     @maneuver.command(name="two-weapons", description="The off hand this round: an extra parry or attack")
     @app_commands.describe(
@@ -146,7 +146,7 @@ class ManeuverCog(commands.Cog):
         damage: app_commands.Range[str, 1, 20] | None = None,
         effects: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
-        result = await service.two_weapons(
+        result = service.two_weapons(
             ctx_of(interaction),
             caller_of(interaction),
             use=use,
@@ -158,17 +158,15 @@ class ManeuverCog(commands.Cog):
             damage=damage,
             effects=effects,
         )
-        await answer(interaction, result)
+        await settle(interaction, result)
 
     @maneuver.command(name="mount", description="A fighter mounts or dismounts (the modifiers then apply)")
     @app_commands.describe(mounted="Mounted (true) or on foot (false)", who="Which fighter (default: yours)")
     async def mount(
         self, interaction: Interaction, mounted: bool, who: app_commands.Range[str, 1, 80] | None = None
     ) -> None:
-        result = await service.set_mount(
-            ctx_of(interaction), caller_of(interaction), mounted_now=mounted, who=who
-        )
-        await answer(interaction, result)
+        result = service.set_mount(ctx_of(interaction), caller_of(interaction), mounted_now=mounted, who=who)
+        await settle(interaction, result)
 
     @maneuver.command(name="grapple", description="Grapple: grab, immobilise, escape, throw")
     @app_commands.describe(
@@ -194,7 +192,7 @@ class ManeuverCog(commands.Cog):
         damage: app_commands.Range[int, 1, 6] | None = None,
         effects: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
-        result = await service.grapple(
+        result = service.grapple(
             ctx_of(interaction),
             caller_of(interaction),
             action=action,
@@ -206,7 +204,7 @@ class ManeuverCog(commands.Cog):
             damage=damage,
             effects=effects,
         )
-        await answer(interaction, result)
+        await settle(interaction, result)
 
     @maneuver.command(name="area", description="An area effect catches fighters: each may dive or take it")
     @app_commands.describe(
@@ -227,7 +225,7 @@ class ManeuverCog(commands.Cog):
         source: app_commands.Range[str, 1, 80] | None = None,
         dice: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
-        result = await service.area_effect(
+        result = service.area_effect(
             ctx_of(interaction),
             caller_of(interaction),
             name=name,
@@ -237,7 +235,7 @@ class ManeuverCog(commands.Cog):
             source=source,
             dice=dice,
         )
-        await answer(interaction, result)
+        await settle(interaction, result)
 
     @hero.autocomplete("who")
     @counter.autocomplete("who")
