@@ -27,7 +27,6 @@ import argparse
 import asyncio
 import collections
 import os
-import random
 import shutil
 import sqlite3
 import statistics

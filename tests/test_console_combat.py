@@ -5,17 +5,13 @@ replies is recomputed here from the rules and the data tables."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from bot.data_loading import load_all
 
-ROOT = Path(__file__).resolve().parent.parent
+from .console_script import answers, assert_no_errors, console_records
+
 # Gobelin carries a shield: −5 Ag for the initiative (shields.json port_seconde_arme), 5 + 5 + 10 + 25 = 45
 INITIATIVE = 'des:"Albert: 15 12 10; Bertha: 10 10 10; Gobelin: 5 5 10; Gobelin 2: 4 4 4; Gobelin 3: 3 3 3"'
 SCRIPT = f"""
@@ -52,22 +48,10 @@ SCRIPT = f"""
 
 
 def run_console() -> list[dict[str, Any]]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("DISCORD_TOKEN", None)
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--json", "--seed", "5"],
-        input=SCRIPT,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env=env,
-        cwd=ROOT,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    records = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    assert not [r for r in records if "error" in r and r.get("command")], records
+    records = console_records(SCRIPT)
+    assert_no_errors(records)
     # the fight's own answers (public, with a structured result)
-    return [r for r in records if r.get("result") and r["command"].split(" ")[0] in ("/combat", "!click")]
+    return answers(records, ("/combat", "!click"))
 
 
 def checks(value: Any) -> Iterator[dict[str, Any]]:

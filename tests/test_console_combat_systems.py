@@ -6,13 +6,9 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from .console_script import ROOT, answers, assert_no_errors, console_records
 
 ALBERT = "CC:45 CT:40 F:3 E:4 B:8 I:40 A:2 Dex:35 Cd:30 Int:30 Cl:30 FM:30 Soc:30"
 V1_SCRIPT = f"""
@@ -36,21 +32,9 @@ V1_SCRIPT = f"""
 
 
 def run_console(script: str) -> list[dict[str, Any]]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("DISCORD_TOKEN", None)
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--json", "--seed", "5"],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env=env,
-        cwd=ROOT,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    records = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    assert not [r for r in records if "error" in r and r.get("command")], records
-    return [r for r in records if r.get("result") and r["command"].split(" ")[0] in ("/combat", "!click")]
+    records = console_records(script)
+    assert_no_errors(records)
+    return answers(records, ("/combat", "!click"))
 
 
 def test_a_v1_fight_through_the_console() -> None:

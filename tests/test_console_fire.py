@@ -5,17 +5,14 @@ when it is available."""
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .test_console_combat_systems import D20_BODY, ROOT, d20_pool_max, d20_test
+from .console_script import console_records
+from .test_console_combat_systems import D20_BODY, d20_pool_max, d20_test
 
 SEED = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "003_c73e3509b1d8e1b4.txt"
 
@@ -100,19 +97,7 @@ FIRE_SCRIPT = f"""
 
 
 def run_console(script: str) -> list[dict[str, Any]]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("DISCORD_TOKEN", None)
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--json", "--seed", "5"],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env=env,
-        cwd=ROOT,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    records = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    records = console_records(script)
     errors = [
         r for r in records if r.get("command") and ("error" in r or (r.get("result") or {}).get("error"))
     ]

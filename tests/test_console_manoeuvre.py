@@ -4,16 +4,11 @@ grapple, the throw's 2 m and 1d6, hero points)."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
+from .console_script import answers, console_records
 from .test_console_combat_systems import OGL_BODY, ogl_level, ogl_location_hp, ogl_opposed
 
-ROOT = Path(__file__).resolve().parent.parent
 KNIGHT = f'caracs:"{OGL_BODY} DEX:14 PH:2 Bagarre:50" armes:"Épée 1d8+1 60%, Bouclier 1d4 40%"'
 SCRIPT = f"""
 /config systeme systeme:ogl portee:canal
@@ -39,21 +34,7 @@ SCRIPT = f"""
 
 
 def run(script: str) -> list[dict[str, Any]]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("DISCORD_TOKEN", None)
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--json", "--seed", "5"],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env=env,
-        cwd=ROOT,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    records = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    wanted = ("/combat", "/manoeuvre")
-    return [r for r in records if r.get("result") and r.get("command", "").split(" ")[0] in wanted]
+    return answers(console_records(script), ("/combat", "/manoeuvre"))
 
 
 def test_manoeuvres_in_an_ogl_fight_through_the_console() -> None:

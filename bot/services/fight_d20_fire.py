@@ -232,6 +232,29 @@ def _reply(
     return shared.outcome(scope, doc, reply)
 
 
+def _finish(
+    scope: Scope,
+    doc: Doc,
+    c: Combatant,
+    fire: str,
+    title: str,
+    lines: list[str],
+    payload: dict[str, Any],
+    roll: tuple[str, int | None, dict[str, Any]],
+) -> FightOutcome:
+    """Logs the ``fire`` event and its attack roll (expression, total, result), passes the turn and
+    answers with the reply of kind ``fire.<fire>``."""
+    seq = new_event(scope, doc, "fire", c.id, {"fire": fire, **payload})
+    payload["seq"] = seq
+    expression, total, result = roll
+    _note(scope, doc, seq, "combat.attack", expression, total, result)
+    return _reply(scope, doc, title, lines, payload, f"fire.{fire}")
+
+
+def _d20_roll(check: CheckResult) -> tuple[str, int | None, dict[str, Any]]:
+    return "1d20", check.roll, {"check": check.to_dict()}
+
+
 @dataclass(slots=True)
 class _Tally:
     """What the bullets that hit one target add up to (applied once, after the last bullet)."""
@@ -286,6 +309,32 @@ def _apply(
     if not any_table:
         return []
     return d20.apply_health(scope, doc, foe, pv=tally.pv, pc=tally.pc, payload=record, effect=tally.effect)
+
+
+def _table_damage(
+    scope: Scope,
+    doc: Doc,
+    victim: Combatant,
+    arm: Mapping[str, Any],
+    table: Mapping[int, Any] | None,
+    damage: int | None,
+    payload: dict[str, Any],
+) -> list[str]:
+    """A hit read on the damage table: the d20 (typed or rolled) plus the weapon bonus, then the
+    row's damage applied to ``victim``."""
+    w = scope.words
+    bonus = int(arm.get("bonus") or 0)
+    dmg = roll_dice("1d20", scope.rng, [] if damage is None else [damage])
+    index = dmg.total + bonus
+    row = d20.damage_row(scope, table, index)
+    payload.update(damage_roll=dmg.to_dict(), damage_index=index)
+    lines = [w.t("fire.covering.index", name=victim.name, d20=dmg.total, bonus=f"{bonus:+d}", index=index)]
+    lines.extend(d20.row_lines(scope, index, row))
+    if row is not None:
+        tally = _Tally()
+        _add(tally, row)
+        lines.extend(_apply(scope, doc, victim, tally, payload, any_table=True))
+    return lines
 
 
 # --- burst fire ------------------------------------------------------------------------------------
@@ -376,11 +425,8 @@ async def burst(
                 lines.extend(_apply(scope, doc, foe, tally, record, any_table=table is not None))
         if any_hit and table is None:
             lines.append(w.t("fire.no_table"))
-        seq = new_event(scope, doc, "fire", c.id, {"fire": "burst", **payload})
-        payload["seq"] = seq
-        _note(scope, doc, seq, "combat.attack", "1d20", check.roll, {"check": check.to_dict()})
         title = f"🔫 {c.name} → {', '.join(t.name for t in targets)} ({w.t('fire.burst.title')})"
-        return _reply(scope, doc, title, lines, payload, "fire.burst")
+        return _finish(scope, doc, c, "burst", title, lines, payload, _d20_roll(check))
 
     return await shared.run(ctx, caller, work, rng=rng)
 
@@ -436,31 +482,11 @@ async def covering(
                 lines.append(w.t("fire.covering.zone_hit", zone=data.zone or ""))
             else:
                 payload["victim"] = victim.id
-                bonus = int(arm.get("bonus") or 0)
-                dmg = roll_dice("1d20", scope.rng, [] if data.damage is None else [data.damage])
-                index = dmg.total + bonus
-                row = d20.damage_row(scope, table, index)
-                payload["damage_roll"] = dmg.to_dict()
-                payload["damage_index"] = index
-                lines.append(
-                    w.t(
-                        "fire.covering.index",
-                        name=victim.name,
-                        d20=dmg.total,
-                        bonus=f"{bonus:+d}",
-                        index=index,
-                    )
-                )
-                lines.extend(d20.row_lines(scope, index, row))
-                if row is not None:
-                    tally = _Tally()
-                    _add(tally, row)
-                    lines.extend(_apply(scope, doc, victim, tally, payload, any_table=True))
-        seq = new_event(scope, doc, "fire", c.id, {"fire": "covering", **payload})
-        payload["seq"] = seq
-        _note(scope, doc, seq, "combat.attack", "1d100", rolled, {"score": score, "hit": hit})
+                lines.extend(_table_damage(scope, doc, victim, arm, table, data.damage, payload))
         title = f"🎯 {c.name} → {where} ({w.t('fire.covering.title')})"
-        return _reply(scope, doc, title, lines, payload, "fire.covering")
+        return _finish(
+            scope, doc, c, "covering", title, lines, payload, ("1d100", rolled, {"score": score, "hit": hit})
+        )
 
     return await shared.run(ctx, caller, work, rng=rng)
 
@@ -531,11 +557,8 @@ async def artillery(
             "distance_as_printed": printed,
             "pending": False,
         }
-        seq = new_event(scope, doc, "fire", c.id, {"fire": "artillery", **payload})
-        payload["seq"] = seq
-        _note(scope, doc, seq, "combat.attack", "1d20", check.roll, {"check": check.to_dict()})
         title = f"💥 {c.name} → {aimed} ({w.t('fire.artillery.title')})"
-        return _reply(scope, doc, title, lines, payload, "fire.artillery")
+        return _finish(scope, doc, c, "artillery", title, lines, payload, _d20_roll(check))
 
     return await shared.run(ctx, caller, work, rng=rng)
 
@@ -580,23 +603,8 @@ async def air(
             key = "fire.air.table_hit" if hit else "fire.air.table_miss"
             lines.append(w.t(key, die=payload["die"], roll=rolled, name=foe.name))
         if hit:
-            bonus = int(arm.get("bonus") or 0)
-            dmg = roll_dice("1d20", scope.rng, [] if data.damage is None else [data.damage])
-            index = dmg.total + bonus
-            row = d20.damage_row(scope, table, index)
-            payload.update(damage_roll=dmg.to_dict(), damage_index=index)
-            lines.append(
-                w.t("fire.covering.index", name=foe.name, d20=dmg.total, bonus=f"{bonus:+d}", index=index)
-            )
-            lines.extend(d20.row_lines(scope, index, row))
-            if row is not None:
-                tally = _Tally()
-                _add(tally, row)
-                lines.extend(_apply(scope, doc, foe, tally, payload, any_table=True))
-        seq = new_event(scope, doc, "fire", c.id, {"fire": "air", **payload})
-        payload["seq"] = seq
-        _note(scope, doc, seq, "combat.attack", "1d20", check.roll, {"check": check.to_dict()})
+            lines.extend(_table_damage(scope, doc, foe, arm, table, data.damage, payload))
         title = f"✈️ {c.name} → {foe.name} ({w.t('fire.air.title')})"
-        return _reply(scope, doc, title, lines, payload, "fire.air")
+        return _finish(scope, doc, c, "air", title, lines, payload, _d20_roll(check))
 
     return await shared.run(ctx, caller, work, rng=rng)

@@ -358,11 +358,15 @@ def _name(doc: Doc, cid: str) -> str:
 # --- the use cases -------------------------------------------------------------------------------
 
 
-async def _ogl_fight(scope: Scope) -> Doc:
+async def _ogl_fight(scope: Scope, *, in_round: bool = False) -> Doc:
+    """The thread's fight, refused unless it is an `ogl` one (and, with ``in_round``, unless a round
+    is under way)."""
     doc = await shared.fight_here(scope)
     if doc.row.ruleset != "ogl":
         raise FightRefusal("manoeuvre.error.not_ogl", ruleset=doc.row.ruleset or "renove")
     scope.ruleset = "ogl"
+    if in_round and (not doc.state.round or doc.data.get("round_over")):
+        raise FightRefusal("combat.error.round_not_started")
     return doc
 
 
@@ -651,9 +655,7 @@ async def counter_attack(
     """The counter-attack reaction: a melee attack against an adjacent enemy who triggered it."""
 
     async def work(scope: Scope) -> FightOutcome:
-        doc = await _ogl_fight(scope)
-        if not doc.state.round or doc.data.get("round_over"):
-            raise FightRefusal("combat.error.round_not_started")
+        doc = await _ogl_fight(scope, in_round=True)
         c = shared.actor(scope, doc, who)
         foe = doc.find(target)
         why = COUNTER_TRIGGERS.get(fold(trigger).replace(" ", "_").replace("'", "_").replace("-", "_"))
@@ -706,9 +708,7 @@ async def two_weapons(
     """The off hand this round: one extra parry beyond the limit, or one extra melee attack now."""
 
     async def work(scope: Scope) -> FightOutcome:
-        doc = await _ogl_fight(scope)
-        if not doc.state.round or doc.data.get("round_over"):
-            raise FightRefusal("combat.error.round_not_started")
+        doc = await _ogl_fight(scope, in_round=True)
         c = shared.actor(scope, doc, who)
         choice = {
             "parade": "parry",
@@ -998,9 +998,7 @@ async def area_effect(
     """An area effect catches fighters: one damage roll, then each dives or takes it."""
 
     async def work(scope: Scope) -> FightOutcome:
-        doc = await _ogl_fight(scope)
-        if not doc.state.round or doc.data.get("round_over"):
-            raise FightRefusal("combat.error.round_not_started")
+        doc = await _ogl_fight(scope, in_round=True)
         src = doc.find(source) if source else None
         if src is not None:
             if not shared.may_control(scope, doc, src.id):

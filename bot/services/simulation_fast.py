@@ -38,10 +38,12 @@ from bot.rules.simulation import MAX_DUELS, DuelSimulator, Tally, _Dist
 
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
+Ints = npt.NDArray[np.signedinteger[Any]]
 U64 = npt.NDArray[np.uint64]
 F64 = npt.NDArray[np.float64]
 
 FIRST_BATCH: Final = 8_192
+MIN_BATCH: Final = 2_048
 MAX_BATCH: Final = 65_536  # bounds the memory of a batch (two int32 rows of conditions per duel)
 ALIAS_MAX: Final = 4_000_000  # alias-table entries kept before the sampler's tables are rebuilt
 _TAG: Final = 1 << 61  # packed keys are never 0 (the empty cell of an index)
@@ -208,6 +210,18 @@ class FastSampler:
         self.sim = simulator
         self.rng = np.random.default_rng()
         self.rounds_histogram: dict[int, int] = {}
+        self._rate = 0.0  # duels per second of the last run (sizes the first batch of the next)
+        # the batch being sampled (see "one batch" below)
+        self.acc = _Accumulator()
+        self.eff: I64 = np.zeros((0, 2), dtype=np.int64)
+        self.first: I64 = np.zeros((0, 2), dtype=np.int64)
+        self.he: U64 = np.zeros((0, 2), dtype=np.uint64)
+        self.ht: U64 = np.zeros((0, 2), dtype=np.uint64)
+        self.kn: I64 = np.zeros((0, 2), dtype=np.int64)
+        self.de: I64 = np.zeros((0, 2), dtype=np.int64)
+        self.erow: I32 = np.zeros(0, dtype=np.int32)
+        self.ecid: I32 = np.zeros(0, dtype=np.int32)
+        self.E = 0
         self.reset()
 
     # -- tables read from the simulator --------------------------------------------------------
@@ -599,7 +613,15 @@ class FastSampler:
             e_other = self.eff[d, 1 - side]
             bit = np.where(side == 0, 2, 0)
             parry_free, dodge_free = (fl >> bit) & 1, (fl >> (bit + 1)) & 1
-            keys = _TAG | (side << 50) | (e_side << 30) | (e_other << 10) | (k << 2) | (parry_free << 1) | dodge_free
+            keys = (
+                _TAG
+                | (side << 50)
+                | (e_side << 30)
+                | (e_other << 10)
+                | (k << 2)
+                | (parry_free << 1)
+                | dodge_free
+            )
 
             def build(key: int, _at: int) -> int:
                 s, es, eo = (key >> 50) & 1, (key >> 30) & 0xFFFFF, (key >> 10) & 0xFFFFF
@@ -661,7 +683,7 @@ class FastSampler:
             codes = self.code[old]
         new = self.next[old]
         rows = self.erow[:e]
-        touched: list[I64] = []
+        touched: list[Ints] = []
         changed = np.flatnonzero(codes & _CHANGES)
         if len(changed):
             r, o, n = rows[changed], old[changed], new[changed]
@@ -683,13 +705,13 @@ class FastSampler:
             touched.append(p_rows)
         if touched:
             mark = np.zeros(2 * len(self.eff), dtype=np.bool_)
-            for r in touched:
-                mark[r] = True
-            r = np.flatnonzero(mark)
-            d, s = r >> 1, r & 1
+            for t in touched:
+                mark[t] = True
+            rows_touched = np.flatnonzero(mark)
+            d, s = rows_touched >> 1, rows_touched & 1
             self.eff[d, s] = self._eff_ids(d, s)
 
-    def _prompts(self, rows: I64, old: I64) -> None:
+    def _prompts(self, rows: Ints, old: Ints) -> None:
         """``DuelSimulator.advance``'s prompts: per row, in the order of the prompting conditions' ids."""
         order = np.lexsort((old, rows))
         rows, prompted = rows[order].astype(np.int64), self.prompt[old[order]]
@@ -797,13 +819,22 @@ class FastSampler:
         deadline: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> Tally:
-        """Sample ``duels`` duels (fewer if ``deadline``, a ``clock()`` value, passes first)."""
+        """Sample ``duels`` duels (fewer if ``deadline``, a ``clock()`` value, passes first).
+
+        Under a deadline the first batch always completes: :data:`FIRST_BATCH` duels on a new
+        sampler, else what the rate of its last run does in half the time left. Later batches take
+        half the time left at the rate measured so far; none starts below :data:`MIN_BATCH`.
+        """
         self.rng = np.random.default_rng(seed)
-        self.rounds_histogram: dict[int, int] = {}  # of the last run: decided duels by last round
+        self.rounds_histogram = {}  # of this run: decided duels by their last round
         started = clock()
         tally = Tally()
         duels = max(0, min(duels, MAX_DUELS))
-        size = min(duels, FIRST_BATCH if deadline is not None else MAX_BATCH)
+        size = MAX_BATCH
+        if deadline is not None:
+            size = FIRST_BATCH
+            if self._rate:
+                size = int(min(MAX_BATCH, max(FIRST_BATCH, self._rate * (deadline - started) * 0.5)))
         while tally.duels < duels:
             now = clock()
             if deadline is not None and now > deadline:
@@ -811,7 +842,10 @@ class FastSampler:
                 break
             if deadline is not None and tally.duels:
                 rate = tally.duels / max(now - started, 1e-9)
-                size = int(min(MAX_BATCH, max(FIRST_BATCH, rate * (deadline - now) * 0.5)))
+                size = int(min(MAX_BATCH, rate * (deadline - now) * 0.5))
+                if size < min(MIN_BATCH, duels - tally.duels):  # would end past the deadline
+                    tally.stopped_by_time = True
+                    break
             size = min(size, duels - tally.duels)
             if self.alias.size > ALIAS_MAX:  # bounded memory: rebuild the tables from the simulator
                 self.reset()
@@ -820,5 +854,8 @@ class FastSampler:
                 tally.stopped_by_time = True
                 break
             tally.merge(done)
+            spent = clock() - started
+            if tally.duels and spent > 0:
+                self._rate = tally.duels / spent
         tally.seconds = clock() - started
         return tally

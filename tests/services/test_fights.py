@@ -4,26 +4,22 @@ entered by hand, persistence of pending defences, and two clicks racing on one d
 from __future__ import annotations
 
 import asyncio
-import random
-from collections.abc import AsyncIterator
 from typing import Any
 
-import pytest
 from sqlalchemy import select
 
-from bot.config import Settings
 from bot.context import AppContext
-from bot.data_loading import load_all
 from bot.db.characters import new_row
 from bot.db.fight_models import Fight, FightEvent
 from bot.db.models import RollLog
-from bot.db.roll_log import RollLogWriter
-from bot.db.session import create_engine, create_sessionmaker, upgrade
-from bot.i18n import default_catalog
 from bot.rules.sheets import SheetData
 from bot.services import fights as svc
 from bot.services.caller import Caller
 from bot.services.fights import AttackInput
+
+from .fight_context import ctx
+
+__all__ = ["ctx"]
 
 GUILD, CHANNEL = 800, 42
 GM = Caller(user_id=3, guild_id=GUILD, channel_id=CHANNEL, locale="fr", manage_guild=True)
@@ -37,26 +33,6 @@ class NoDice:
 
     def randint(self, a: int, b: int) -> int:
         raise AssertionError(f"unexpected bot roll d{b}")
-
-
-@pytest.fixture
-async def ctx(database_url: str) -> AsyncIterator[AppContext]:
-    engine = create_engine(database_url)
-    await upgrade(engine)
-    sessions = create_sessionmaker(engine)
-    writer = RollLogWriter(sessions)
-    try:
-        yield AppContext(
-            settings=Settings(discord_token=None, database_url=database_url),
-            sessions=sessions,
-            catalog=default_catalog(),
-            rng=random.Random(3),
-            roll_log=writer,
-            tables=load_all(),
-        )
-    finally:
-        await writer.close()
-        await engine.dispose()
 
 
 async def character(ctx: AppContext, owner: int, name: str, cc: int, **extra: Any) -> None:

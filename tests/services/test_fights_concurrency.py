@@ -5,46 +5,23 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import random
-from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy import func, select
 
-from bot.config import Settings
 from bot.context import AppContext
-from bot.data_loading import load_all
 from bot.db.fight_models import Fight, FightEvent
-from bot.db.roll_log import RollLogWriter
-from bot.db.session import create_engine, create_sessionmaker, upgrade
-from bot.i18n import default_catalog
 from bot.services import fights as svc
 from bot.services.caller import Caller
 from bot.ui.reply import Reply
 
+from .fight_context import ctx
+
+__all__ = ["ctx"]
+
 GUILD, CHANNEL = 800, 42
 GM = Caller(user_id=3, guild_id=GUILD, channel_id=CHANNEL, locale="fr", manage_guild=True)
 GM_EN = Caller(user_id=3, guild_id=GUILD, channel_id=CHANNEL, locale="en-US", manage_guild=True)
-
-
-@pytest.fixture
-async def ctx(database_url: str) -> AsyncIterator[AppContext]:
-    engine = create_engine(database_url)
-    await upgrade(engine)
-    sessions = create_sessionmaker(engine)
-    writer = RollLogWriter(sessions)
-    try:
-        yield AppContext(
-            settings=Settings(discord_token=None, database_url=database_url),
-            sessions=sessions,
-            catalog=default_catalog(),
-            rng=random.Random(3),
-            roll_log=writer,
-            tables=load_all(),
-        )
-    finally:
-        await writer.close()
-        await engine.dispose()
 
 
 async def _fight(ctx: AppContext) -> int:

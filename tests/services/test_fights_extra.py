@@ -7,27 +7,25 @@ number is recomputed from the data tables.
 
 from __future__ import annotations
 
-import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from sqlalchemy import select
 
-from bot.config import Settings
 from bot.context import AppContext
 from bot.data_loading import load_all
 from bot.db.characters import new_row
 from bot.db.fight_models import Fight
 from bot.db.models import Character
-from bot.db.roll_log import RollLogWriter
-from bot.db.session import create_engine, create_sessionmaker, upgrade
-from bot.i18n import default_catalog
 from bot.rules.sheets import SheetData, fold
 from bot.services import fights as svc
 from bot.services.caller import Caller
 from bot.services.fights import QUICK_NPC_DEFAULTS, AttackInput, DefenceRolls
 from bot.ui.discord_render import to_embed
+
+from .fight_context import ctx
+
+__all__ = ["ctx"]
 
 GUILD, CHANNEL = 800, 42
 GM = Caller(user_id=3, guild_id=GUILD, channel_id=CHANNEL, locale="fr", manage_guild=True)
@@ -48,26 +46,6 @@ class NoDice:
 
     def randint(self, a: int, b: int) -> int:
         raise AssertionError(f"unexpected bot roll d{b}")
-
-
-@pytest.fixture
-async def ctx(database_url: str) -> AsyncIterator[AppContext]:
-    engine = create_engine(database_url)
-    await upgrade(engine)
-    sessions = create_sessionmaker(engine)
-    writer = RollLogWriter(sessions)
-    try:
-        yield AppContext(
-            settings=Settings(discord_token=None, database_url=database_url),
-            sessions=sessions,
-            catalog=default_catalog(),
-            rng=random.Random(3),
-            roll_log=writer,
-            tables=load_all(),
-        )
-    finally:
-        await writer.close()
-        await engine.dispose()
 
 
 # -- the tables ------------------------------------------------------------------------------

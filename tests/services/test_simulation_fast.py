@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 
 from bot.data_loading import load_all
-from bot.rules.combat import CombatTables, Combatant, tick
+from bot.rules.combat import Combatant, CombatTables, tick
 from bot.rules.simulation import DuelSimulator, Fighter, Options, Tally, condition_key
 from bot.services import simulation as svc
 from bot.services.simulation_fast import FastSampler, numpy_seed
@@ -39,7 +39,9 @@ def _within(p1: float, n1: int, p2: float, n2: int, z: float = Z) -> bool:
     return abs(p1 - p2) <= z * se
 
 
-def _chi2_homogeneous(a: dict[int, int], b: dict[int, int], min_expected: float = 10.0) -> tuple[float, float]:
+def _chi2_homogeneous(
+    a: dict[int, int], b: dict[int, int], min_expected: float = 10.0
+) -> tuple[float, float]:
     """(statistic, 0.1 % critical value) of a chi-square homogeneity test, sparse bins merged."""
     na, nb = sum(a.values()), sum(b.values())
     bins: list[tuple[int, int]] = []
@@ -206,7 +208,12 @@ def test_the_tables_are_the_cores(tables: CombatTables) -> None:
     compared = 0
     for dist, aid in sampler._alias_of.values():
         drawn = sampler.alias.weights(aid)
-        payloads = [int(sampler.alias.payload[i]) for i in range(int(sampler.alias.offset[aid]), int(sampler.alias.offset[aid]) + int(sampler.alias.width[aid]))]
+        payloads = [
+            int(sampler.alias.payload[i])
+            for i in range(
+                int(sampler.alias.offset[aid]), int(sampler.alias.offset[aid]) + int(sampler.alias.width[aid])
+            )
+        ]
         exact: dict[int, float] = {}
         for (w, _item), payload in zip(dist.pairs(), payloads, strict=True):
             exact[payload] = exact.get(payload, 0.0) + w / dist.total

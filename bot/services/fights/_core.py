@@ -1,0 +1,416 @@
+"""The fight machinery every use case shares: refusals and outcomes, the scope of one use case and
+its transaction (:func:`run`), the tables in force, the fight document (:class:`Doc`), events, the
+tracker, custom ids and hand-entered dice."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import unicodedata
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, Final
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.exc import StaleDataError
+
+from bot.context import AppContext
+from bot.db.fight_models import Fight, FightEvent
+from bot.db.repositories import ServerConfig, get_server_config
+from bot.rules.checks.common import DiceError
+from bot.rules.combat import (
+    ArmourError,
+    Combatant,
+    CombatTables,
+    FightState,
+    RefusedError,
+    TableError,
+)
+from bot.rules.combat.tables import REQUIRED_TABLES
+from bot.rules.random_source import RandomSource
+from bot.rules.sheets import fold
+from bot.services.caller import Caller
+from bot.services.fight_text import Words
+from bot.services.house_rules import overridden_tables, table_in_force
+from bot.ui.reply import Reply, error_reply
+from bot.ui.tracker import TrackerView, render_tracker
+
+PREFIX: Final = "melee:fight"
+NAME_MAX: Final = 80
+MAX_COMBATANTS: Final = 40
+MAX_QUICK: Final = 12
+DEFENCE_TIMEOUT: Final = timedelta(minutes=3)
+DEFENCE_CHOICES: Final = ("parer", "esquiver", "encaisser")
+EXTRA_DEFENCE_CHOICES: Final = ("plonger",)  # ogl: the dive reaction
+OTHER_RULESETS: Final = ("v1", "d20", "ogl")
+QUICK_NPC_DEFAULTS: Final[dict[str, int]] = {
+    "CC": 30,
+    "CT": 25,
+    "F": 30,
+    "E": 30,
+    "Ag": 30,
+    "Int": 20,
+    "FM": 25,
+    "Soc": 20,
+    "A": 1,
+    "M": 4,
+}
+QUICK_NPC_WEAPON: Final = "hache_pic"
+_SPLIT = re.compile(r"[\s,;/]+")
+_COUNT = re.compile(r"^\s*(\d{1,2})\s*[x×]?\s+(.+)$")
+
+
+class FightRefusal(Exception):
+    """A use case refused: a catalogue key and its parameters (an ephemeral error, nothing written)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True, slots=True)
+class FightOutcome:
+    reply: Reply
+    fight_id: int | None = None
+    tracker: Reply | None = None
+    thread_id: int | None = None
+    tracker_message_id: int | None = None
+    archive: bool = False
+
+
+@dataclass(slots=True)
+class RollNote:
+    kind: str
+    expression: str
+    total: int | None
+    result: dict[str, Any]
+
+
+@dataclass(slots=True)
+class Scope:
+    ctx: AppContext
+    session: AsyncSession
+    config: ServerConfig
+    caller: Caller
+    words: Words
+    tables: CombatTables
+    rng: RandomSource
+    rolls: list[RollNote] = field(default_factory=list)
+    ruleset: str = "renove"
+
+    @property
+    def guild_id(self) -> int:
+        assert self.caller.guild_id is not None
+        return self.caller.guild_id
+
+    @property
+    def gm(self) -> bool:
+        return self.caller.is_gm(self.config)
+
+    def t(self, key: str, /, **params: Any) -> str:
+        return self.words.t(key, **params)
+
+
+# -- the tables in force --------------------------------------------------------------------
+
+_BASE_TABLES: dict[int, CombatTables] = {}
+_GUILD_TABLES: dict[int, tuple[tuple[Any, ...], CombatTables, dict[str, Any]]] = {}
+TEXT_TABLES: Final = ("talents", "creatures_bf")
+
+
+async def tables_for(
+    session: AsyncSession, ctx: AppContext, guild_id: int | None
+) -> tuple[CombatTables, dict[str, Any]]:
+    """The combat tables of this server (house rules merged), built once per override version."""
+    names = (*REQUIRED_TABLES, *TEXT_TABLES)
+    overridden = await overridden_tables(session, guild_id)
+    if not any(name in overridden for name in names):
+        docs = {name: ctx.tables[name].document for name in names}
+        key = id(ctx.tables[REQUIRED_TABLES[0]].document)
+        if key not in _BASE_TABLES:
+            _BASE_TABLES.clear()
+            _BASE_TABLES[key] = CombatTables.from_documents(docs)
+        return _BASE_TABLES[key], docs
+    stamp = tuple(sorted((n, str(v)) for n, v in overridden.items() if n in names))
+    assert guild_id is not None
+    cached = _GUILD_TABLES.get(guild_id)
+    if cached is not None and cached[0] == stamp:
+        return cached[1], cached[2]
+    docs = {name: await table_in_force(session, ctx, guild_id, name) for name in names}
+    tables = CombatTables.from_documents(docs)
+    _GUILD_TABLES[guild_id] = (stamp, tables, docs)
+    return tables, docs
+
+
+# -- running a use case ---------------------------------------------------------------------
+
+Work = Callable[[Scope], Awaitable[FightOutcome]]
+
+# One use case at a time per thread in this process: clicks and commands on the same fight queue up
+# here instead of all reading the same version and all but one failing with "try again" (and
+# holding SQLite's write lock and the pool's connections while they wait). Other processes are
+# still kept apart by the ``version`` column.
+_THREAD_LOCKS: weakref.WeakValueDictionary[tuple[int, int | None], asyncio.Lock] = (
+    weakref.WeakValueDictionary()
+)
+
+
+def _thread_lock(caller: Caller) -> asyncio.Lock:
+    key = (caller.guild_id or 0, caller.channel_id)
+    lock = _THREAD_LOCKS.get(key)
+    if lock is None:
+        lock = _THREAD_LOCKS[key] = asyncio.Lock()
+    return lock
+
+
+async def run(
+    ctx: AppContext, caller: Caller, work: Work, *, rng: RandomSource | None = None
+) -> FightOutcome:
+    """One transaction; a refusal becomes an ephemeral error in the caller's language."""
+    t = ctx.catalog.t
+    if caller.guild_id is None:
+        return FightOutcome(error_reply(t(caller.locale, "combat.error.guild_only")))
+    rolls: list[RollNote] = []
+    ruleset = "renove"
+    try:
+        async with _thread_lock(caller), ctx.sessions.begin() as session:
+            config = await get_server_config(session, caller.guild_id)
+            tables, docs = await tables_for(session, ctx, caller.guild_id)
+            words = Words(ctx, caller.locale, docs)
+            scope = Scope(ctx, session, config, caller, words, tables, rng or ctx.rng, rolls)
+            outcome = await work(scope)
+            ruleset = scope.ruleset
+    except FightRefusal as exc:
+        words = Words(ctx, caller.locale, {n: ctx.tables[n].document for n in ctx.tables})
+        return FightOutcome(error_reply(words.refusal(exc.key, exc.params)))
+    except RefusedError as exc:
+        words = Words(ctx, caller.locale, {n: ctx.tables[n].document for n in ctx.tables})
+        return FightOutcome(error_reply(words.refusal(exc.refusal.reason, dict(exc.refusal.params))))
+    except DiceError:
+        return FightOutcome(error_reply(t(caller.locale, "combat.error.bad_roll")))
+    except StaleDataError:
+        return FightOutcome(error_reply(t(caller.locale, "combat.error.stale")))
+    except (IntegrityError, OperationalError):
+        return FightOutcome(error_reply(t(caller.locale, "combat.error.stale")))
+    except (TableError, ArmourError) as exc:
+        return FightOutcome(error_reply(t(caller.locale, "combat.error.table", detail=str(exc)[:200])))
+    for note in rolls:
+        await ctx.roll_log.record(
+            guild_id=caller.guild_id,
+            channel_id=caller.channel_id,
+            user_id=caller.user_id,
+            kind=note.kind,
+            ruleset=ruleset,
+            expression=note.expression,
+            total=note.total,
+            result=note.result,
+        )
+    return outcome
+
+
+def require_gm(scope: Scope) -> None:
+    if not scope.gm:
+        raise FightRefusal("combat.error.gm_only")
+
+
+# -- the fight document ---------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Doc:
+    row: Fight
+    state: FightState
+    meta: dict[str, dict[str, Any]]
+    data: dict[str, Any]
+
+    @classmethod
+    def load(cls, row: Fight) -> Doc:
+        data = dict(row.state or {})
+        return cls(row, FightState.from_dict(data.get("fight") or {}), dict(data.get("meta") or {}), data)
+
+    def save(self) -> None:
+        data = dict(self.data)
+        data["fight"] = self.state.to_dict()
+        data["meta"] = self.meta
+        self.row.state = data  # a new object: SQLAlchemy sees the change and bumps the version
+        self.row.round = self.state.round
+
+    @property
+    def pending(self) -> dict[str, Any]:
+        value: dict[str, Any] = self.data.setdefault("pending", {})
+        return value
+
+    @property
+    def prompts(self) -> list[dict[str, Any]]:
+        value: list[dict[str, Any]] = self.data.setdefault("prompts", [])
+        return value
+
+    @property
+    def proposals(self) -> dict[str, Any]:
+        value: dict[str, Any] = self.data.setdefault("proposals", {})
+        return value
+
+    def next_seq(self) -> int:
+        self.data["seq"] = int(self.data.get("seq", 0)) + 1
+        return int(self.data["seq"])
+
+    def owner(self, cid: str) -> int | None:
+        value = self.meta.get(cid, {}).get("owner_id")
+        return int(value) if value is not None else None
+
+    def find(self, name: str) -> Combatant:
+        wanted = fold(name)
+        for c in self.state.combatants:
+            if c.id == name or fold(c.name) == wanted or c.id == slug(name):
+                return c
+        starts = [c for c in self.state.combatants if fold(c.name).startswith(wanted)]
+        if len(starts) == 1:
+            return starts[0]
+        raise FightRefusal("combat.error.no_such_combatant", name=name[:60])
+
+
+def slug(text: str) -> str:
+    folded = unicodedata.normalize("NFKD", text)
+    folded = "".join(ch for ch in folded if not unicodedata.combining(ch)).lower()
+    return re.sub(r"[^a-z0-9]+", "-", folded).strip("-")[:40] or "x"
+
+
+def new_event(scope: Scope, doc: Doc, kind: str, actor: str | None, payload: dict[str, Any]) -> int:
+    seq = doc.next_seq()
+    scope.session.add(
+        FightEvent(
+            fight_id=doc.row.id, seq=seq, round=doc.state.round, kind=kind, actor=actor, payload=payload
+        )
+    )
+    return seq
+
+
+async def fight_here(scope: Scope) -> Doc:
+    """The open fight of the caller's thread, or the only one opened from the caller's channel."""
+    caller = scope.caller
+    rows = (
+        await scope.session.scalars(
+            select(Fight).where(
+                Fight.guild_id == scope.guild_id, Fight.status == "open", Fight.thread_id == caller.channel_id
+            )
+        )
+    ).all()
+    if not rows:
+        rows = (
+            await scope.session.scalars(
+                select(Fight).where(
+                    Fight.guild_id == scope.guild_id,
+                    Fight.status == "open",
+                    Fight.parent_channel_id == caller.channel_id,
+                )
+            )
+        ).all()
+        if len(rows) > 1:
+            raise FightRefusal("combat.error.several_fights")
+    if not rows:
+        raise FightRefusal("combat.error.no_fight")
+    return Doc.load(rows[0])
+
+
+async def fight_by_id(scope: Scope, fight_id: int) -> Doc:
+    row = await scope.session.get(Fight, fight_id)
+    if row is None or row.guild_id != scope.guild_id:
+        raise FightRefusal("combat.error.no_fight")
+    if row.status != "open":
+        raise FightRefusal("combat.error.closed")
+    return Doc.load(row)
+
+
+def may_control(scope: Scope, doc: Doc, cid: str) -> bool:
+    return scope.gm or doc.owner(cid) == scope.caller.user_id
+
+
+def tracker_of(scope: Scope, doc: Doc) -> Reply:
+    ruleset = doc.row.ruleset or "renove"
+    extra: dict[str, tuple[str, ...]] = {}
+    if ruleset != "renove":
+        adapter = system_of(ruleset)
+        extra = {c.id: adapter.tracker_lines(scope, doc, c) for c in doc.state.combatants}
+    view = TrackerView(
+        ruleset=ruleset,
+        extra=extra,
+        name=doc.row.name,
+        state=doc.state,
+        round_over=bool(doc.data.get("round_over", doc.state.round == 0)),
+        pending=len(doc.pending),
+        shield_max={cid: int(m["shield_max"]) for cid, m in doc.meta.items() if m.get("shield_max")},
+        closed=doc.row.status != "open",
+    )
+    return render_tracker(view, scope.words)
+
+
+def outcome(scope: Scope, doc: Doc, reply: Reply, *, archive: bool = False) -> FightOutcome:
+    return FightOutcome(
+        reply,
+        fight_id=doc.row.id,
+        tracker=tracker_of(scope, doc),
+        thread_id=doc.row.thread_id,
+        tracker_message_id=doc.row.tracker_message_id,
+        archive=archive,
+    )
+
+
+def custom_id(fight_id: int, kind: str, *parts: str | int) -> str:
+    value = ":".join([PREFIX, str(fight_id), kind, *(str(p) for p in parts)])
+    assert len(value) <= 100, value
+    return value
+
+
+# -- hand-entered dice ----------------------------------------------------------------------
+
+
+def parse_dice(text: str | None, *, sides: int = 100, limit: int = 30) -> list[int]:
+    """``"12 5 18"`` → ``[12, 5, 18]``; on a d100, ``00`` is 100."""
+    if text is None or not text.strip():
+        return []
+    values: list[int] = []
+    for part in _SPLIT.split(text.strip()):
+        if not part:
+            continue
+        if not part.isdigit() or len(part) > 3:
+            raise FightRefusal("combat.error.not_a_roll", value=part[:12])
+        value = int(part)
+        if sides == 100 and value == 0:
+            value = 100
+        if not 1 <= value <= sides:
+            raise FightRefusal("combat.error.roll_range", value=value, sides=sides)
+        values.append(value)
+        if len(values) > limit:
+            raise FightRefusal("combat.error.too_many_rolls", max=limit)
+    return values
+
+
+def d100_or_none(value: int | None) -> int | None:
+    if value is None:
+        return None
+    if value == 0:
+        return 100
+    if not 1 <= value <= 100:
+        raise FightRefusal("combat.error.roll_range", value=value, sides=100)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceRolls:
+    roll: int | None = None
+    side_effect: int | None = None
+    tests: str | None = None
+    situation: str | None = None  # renove: defence situations typed (combat_modifiers.json ids/names)
+
+
+def system_of(ruleset: str) -> Any:
+    """The adapter module of a ruleset (imported lazily: the adapters import this module)."""
+    from bot.services import fight_d20, fight_ogl, fight_v1
+
+    adapters: dict[str, Any] = {"v1": fight_v1, "d20": fight_d20, "ogl": fight_ogl}
+    return adapters[ruleset]

@@ -1,0 +1,134 @@
+"""Actions other than attacks (``/combat action``)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from bot.context import AppContext
+from bot.rules.checks.common import Modifier
+from bot.rules.combat import (
+    signal,
+)
+from bot.services.caller import Caller
+from bot.services.fights._core import (
+    OTHER_RULESETS,
+    FightOutcome,
+    FightRefusal,
+    RollNote,
+    Scope,
+    d100_or_none,
+    fight_here,
+    new_event,
+    outcome,
+    run,
+    system_of,
+)
+from bot.services.fights.rounds import _actor, _spend, _turn_line
+from bot.ui.reply import Colour, Reply
+
+SIMPLE_ACTIONS: Final = (
+    "feinter",
+    "viser",
+    "manoeuvrer",
+    "preparer_parade",
+    "se_positionner",
+    "esquiver",
+    "autre_action_gratuite",
+    "recharger",
+    "prendre_objet",
+    "se_relever",
+    "desengagement",
+)
+
+
+async def take_simple_action(
+    ctx: AppContext,
+    caller: Caller,
+    *,
+    action: str,
+    who: str | None = None,
+    option: str | None = None,
+    target: str | None = None,
+    roll: int | None = None,
+    target_roll: int | None = None,
+) -> FightOutcome:
+    """Aim (``option`` precision|puissance), feint (opposed CC against ``target``), manoeuvre,
+    prepare a parry, position, draw/reload … — refused with the core's reason when not allowed."""
+
+    async def work(scope: Scope) -> FightOutcome:
+        doc = await fight_here(scope)
+        if doc.row.ruleset in OTHER_RULESETS:
+            done: FightOutcome = await system_of(doc.row.ruleset).simple_action(
+                scope, doc, action, who=who, option=option, target=target, roll=roll, target_roll=target_roll
+            )
+            return done
+        if action not in scope.tables.actions:
+            raise FightRefusal("combat.refusal.unknown_action", action=action)
+        c = _actor(scope, doc, who)
+        lines = []
+        result: dict[str, Any] = {"action": action, "combatant": c.id}
+        if action == "viser":
+            aim = option or "precision"
+            if aim not in scope.tables.aim_options:
+                raise FightRefusal("combat.error.bad_aim")
+        if action == "feinter":
+            if not target:
+                raise FightRefusal("combat.error.feint_needs_target")
+            foe = doc.find(target)
+            ws_a, ws_b = doc.state.combat_ws(c.id, foe.id, scope.tables)
+            from bot.rules.checks import renove
+
+            mine = renove.result_from_roll(
+                ws_a,
+                (
+                    Modifier("combat.modifier.cc", c.stat("CC")),
+                    Modifier("combat.modifier.combat_ws_adjustment", ws_a - c.stat("CC")),
+                ),
+                _d100(scope, roll),
+            )
+            theirs = renove.result_from_roll(
+                ws_b,
+                (
+                    Modifier("combat.modifier.cc", foe.stat("CC")),
+                    Modifier("combat.modifier.combat_ws_adjustment", ws_b - foe.stat("CC")),
+                ),
+                _d100(scope, target_roll),
+            )
+            won = mine.success and (
+                not theirs.success
+                or (mine.degrees or 0) > (theirs.degrees or 0)
+                or ((mine.degrees or 0) == (theirs.degrees or 0) and mine.roll < theirs.roll)
+            )
+            lines.append(f"{c.name} : " + scope.words.check_block(mine))
+            lines.append(f"{foe.name} : " + scope.words.check_block(theirs))
+            lines.append(
+                scope.t("combat.feint.won" if won else "combat.feint.lost", name=c.name, target=foe.name)
+            )
+            result.update(feint={"attacker": mine.to_dict(), "defender": theirs.to_dict(), "won": won})
+            scope.rolls.append(
+                RollNote("combat.feint", "1d100", mine.roll, {"fight_id": doc.row.id, **result})
+            )
+        _updated, notes = _spend(scope, doc, c, action)
+        if action == "viser":
+            doc.data.setdefault("aim", {})[c.id] = option or "precision"
+        if action == "feinter" and result.get("feint", {}).get("won"):
+            doc.data.setdefault("feint", {})[c.id] = doc.find(str(target)).id
+        if action == "se_relever":
+            doc.state, _ = signal(doc.state, c.id, "stands_up")
+        new_event(scope, doc, "action", c.id, result)
+        doc.save()
+        head = scope.t("combat.action.done", name=c.name, action=scope.t(f"combat.action.{action}"))
+        reply = Reply(
+            description="\n".join([head, *lines, *notes, _turn_line(scope, doc)]).strip(),
+            colour=Colour.INFO,
+            kind="combat.action",
+            result=result,
+        )
+        return outcome(scope, doc, reply)
+
+    return await run(ctx, caller, work)
+
+
+def _d100(scope: Scope, value: int | None) -> int:
+    given = d100_or_none(value)
+    return given if given is not None else scope.rng.randint(1, 100)

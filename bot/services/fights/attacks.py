@@ -1,0 +1,251 @@
+"""Attacks: the input, situations, the weapon, the request to the combat core, and the pending
+defence it leaves."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.context import AppContext
+from bot.rules.combat import (
+    RefusedError,
+    can_act,
+    resolve_attack,
+)
+from bot.rules.random_source import RandomSource
+from bot.services.caller import Caller
+from bot.services.fights._core import (
+    DEFENCE_TIMEOUT,
+    OTHER_RULESETS,
+    DefenceRolls,
+    Doc,
+    FightOutcome,
+    FightRefusal,
+    RollNote,
+    Scope,
+    custom_id,
+    d100_or_none,
+    fight_here,
+    new_event,
+    outcome,
+    parse_dice,
+    run,
+    system_of,
+)
+from bot.services.fights.hits import _pick_weapon, _request, _resolve_hit, _situations
+from bot.services.fights.rounds import _actor, _pass_turn, _spend, _turn_line
+from bot.ui.reply import Button, ButtonStyle, Colour, Reply
+
+
+@dataclass(frozen=True, slots=True)
+class AttackInput:
+    target: str
+    attacker: str | None = None
+    weapon: str | None = None
+    zone: str | None = None
+    roll: int | None = None
+    damage: str | None = None
+    coverage: str | None = None
+    critical: int | None = None
+    effects: str | None = None
+    durations: str | None = None
+    situation: str | None = None
+    distance: float | None = None
+    into_melee: bool = False
+    special: str | None = None
+    k: int = 1
+    charge: bool = False
+    stray_victim: str | None = None
+    adjacent: int | None = None
+    location: str | None = None  # other rulesets: the location aimed at / hit
+
+
+async def attack(
+    ctx: AppContext, caller: Caller, data: AttackInput, *, rng: RandomSource | None = None
+) -> FightOutcome:
+    """Roll an attack against ``target``; a hit waits for the defender's choice (stored, not in memory)."""
+
+    async def work(scope: Scope) -> FightOutcome:
+        doc = await fight_here(scope)
+        if doc.row.ruleset in OTHER_RULESETS:
+            done: FightOutcome = await system_of(doc.row.ruleset).attack(scope, doc, data)
+            return done
+        c = _actor(scope, doc, data.attacker)
+        foe = doc.find(data.target)
+        if foe.id == c.id:
+            raise FightRefusal("combat.error.self_attack")
+        if foe.has("dead"):
+            raise FightRefusal("combat.error.target_dead", name=foe.name)
+        wid = _pick_weapon(scope, c, data.weapon)
+        weapon = scope.tables.weapons[wid]
+        action = "charger" if data.charge else ("action_speciale" if data.special else "attaquer")
+        refusal = can_act(scope.tables, c, action)
+        if refusal:
+            raise RefusedError(refusal)
+        ranged = weapon.kind == "ranged"
+        aim = doc.data.get("aim", {}).get(c.id)
+        feint_won = doc.data.get("feint", {}).get(c.id) == foe.id
+        request_data: dict[str, Any] = {
+            "weapon": wid,
+            "base": c.stat("CT" if ranged else "CC"),
+            "opponent_cc": None if ranged else foe.stat("CC"),
+            "posture": c.posture,
+            "posture_option": c.posture_option,
+            "attack_number": c.actions.attacks_made + 1,
+            "situation": list(_situations(scope, data.situation)),
+            "aim": aim,
+            "charge": data.charge,
+            "off_hand": c.off_hand == wid,
+            "distance": data.distance,
+            "into_melee": data.into_melee,
+            "special": data.special,
+            "special_k": data.k,
+            "feint_won": feint_won,
+            "talents": sorted(c.talents),
+        }
+        if data.zone is not None and data.zone not in scope.tables.hit_location.reachable(99):
+            raise FightRefusal("combat.error.bad_zone")
+        result = resolve_attack(
+            scope.tables,
+            _request(scope, request_data),
+            rng=scope.rng,
+            attack_roll=d100_or_none(data.roll),
+            adjacent_roll=data.adjacent,
+            zone=data.zone,
+        )
+        hand = {
+            "damage": parse_dice(data.damage, sides=10, limit=4),
+            "coverage": parse_dice(data.coverage),
+            "critical": d100_or_none(data.critical),
+            "effects": parse_dice(data.effects),
+            "durations": parse_dice(data.durations, sides=100),
+        }
+        _spend(scope, doc, c, action, advance=False)
+        doc.data.get("aim", {}).pop(c.id, None)
+        doc.data.get("feint", {}).pop(c.id, None)
+        seq = new_event(
+            scope,
+            doc,
+            "attack",
+            c.id,
+            {"target": foe.id, "attack": result.to_dict(), "request": request_data},
+        )
+        scope.rolls.append(
+            RollNote(
+                "combat.attack",
+                "1d100",
+                result.check.roll,
+                {
+                    "fight_id": doc.row.id,
+                    "seq": seq,
+                    "attacker": c.name,
+                    "target": foe.name,
+                    **result.to_dict(),
+                },
+            )
+        )
+        w = scope.words
+        lines = [
+            w.t("combat.attack.test", test="CT" if ranged else "CC")
+            + " : "
+            + w.terms(result.check.modifiers, result.check.target, " %"),
+            w.t("combat.word.roll") + " " + w.check(result.check),
+        ]
+        payload: dict[str, Any] = {
+            "fight_id": doc.row.id,
+            "seq": seq,
+            "attacker": c.id,
+            "target": foe.id,
+            "attack": result.to_dict(),
+            "pending": False,
+        }
+        buttons: tuple[tuple[Button, ...], ...] = ()
+        victim = foe
+        if result.hit and result.stray:
+            lines.append(w.t("combat.attack.stray", roll=result.stray_roll or "?"))
+            if data.stray_victim:
+                victim = doc.find(data.stray_victim)
+            else:
+                victim = None  # type: ignore[assignment]
+                lines.append(w.t("combat.attack.stray_unresolved"))
+        if result.hit and victim is not None:
+            lines.append(
+                w.t(
+                    "combat.attack.location",
+                    degrees=w.terms(result.location_steps, result.location_degrees),
+                    zone=w.zone(result.zone),
+                    reachable=", ".join(w.zone(z) for z in result.reachable),
+                )
+            )
+            if result.natural is not None:
+                lines.append(w.t(f"combat.note.natural_{result.natural.roll:02d}"))
+            pending = {
+                "seq": seq,
+                "attacker": c.id,
+                "defender": victim.id,
+                "request": request_data,
+                "attack_roll": result.check.roll,
+                "adjacent_roll": result.stray_roll,
+                "zone": result.zone,
+                "hand": hand,
+                "round": doc.state.round,
+                "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),
+                "by": scope.caller.user_id,
+            }
+            no_defence = (result.cannot_parry and result.cannot_dodge) or victim.has("dead", "unconscious")
+            if no_defence:
+                reasons = [w.refusal(r) for r in {result.cannot_parry, result.cannot_dodge} if r]
+                lines.append(
+                    w.t(
+                        "combat.defence.none",
+                        name=victim.name,
+                        why=", ".join(reasons) or w.t("combat.condition_kind.unconscious"),
+                    )
+                )
+                lines.extend(_resolve_hit(scope, doc, pending, "encaisser", DefenceRolls(), payload))
+            else:
+                doc.pending[str(seq)] = pending
+                payload["pending"] = True
+                lines.append(w.t("combat.defence.prompt", name=victim.name, owner=_mention(doc, victim.id)))
+                buttons = (
+                    tuple(
+                        Button(
+                            w.t(f"combat.defence.button.{choice}"),
+                            custom_id(doc.row.id, "def", seq, choice),
+                            style,
+                        )
+                        for choice, style in (
+                            ("parer", ButtonStyle.PRIMARY),
+                            ("esquiver", ButtonStyle.PRIMARY),
+                            ("encaisser", ButtonStyle.SECONDARY),
+                        )
+                    ),
+                )
+        elif not result.hit:
+            lines.append(w.t("combat.attack.missed", name=foe.name))
+        for note in result.notes:
+            lines.append(w.t(note))
+        lines.extend(_pass_turn(scope, doc))
+        turn = _turn_line(scope, doc)
+        if turn:
+            lines.append(turn)
+        doc.save()
+        special = f" · {w.entry_name('special_actions', data.special)}" if data.special else ""
+        charge = f" · {w.t('combat.action.charger')}" if data.charge else ""
+        reply = Reply(
+            title=f"⚔️ {c.name} → {foe.name} ({w.weapon(wid)}){special}{charge}",
+            description="\n".join(lines)[:4000],
+            colour=Colour.SUCCESS if result.hit else Colour.FAILURE,
+            buttons=buttons,
+            result=payload,
+            kind="combat.attack",
+        )
+        return outcome(scope, doc, reply)
+
+    return await run(ctx, caller, work, rng=rng)
+
+
+def _mention(doc: Doc, cid: str) -> str:
+    owner = doc.owner(cid)
+    return f"<@{owner}>" if owner else ""

@@ -1,0 +1,248 @@
+"""Resolving an attack against its defence: the attack request (built again from a pending attack),
+the defender's situations, parry weapon and dodge, and the hit itself."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, Final
+
+from bot.rules.combat import (
+    AttackRequest,
+    AttackResult,
+    Combatant,
+    DefenceResult,
+    DodgeRequest,
+    ParryRequest,
+    RefusedError,
+    can_act,
+    record_parry,
+    resolve_attack,
+    resolve_dodge,
+    resolve_parry,
+    roll_damage_die,
+    take_action,
+)
+from bot.rules.sheets import fold
+from bot.services.fights._core import (
+    DefenceRolls,
+    Doc,
+    FightRefusal,
+    RollNote,
+    Scope,
+    d100_or_none,
+    new_event,
+)
+from bot.services.fights.damage import _damage, _parry_consequences
+from bot.services.fights.roster import _carry_modifier, _list, _resolve_weapon, _with_carry
+
+
+def _situations(scope: Scope, text: str | None) -> tuple[str, ...]:
+    out = []
+    for part in _list(text):
+        if part in scope.tables.situation:
+            out.append(part)
+            continue
+        wanted = fold(part)
+        found = [
+            sid
+            for sid in scope.tables.situation
+            if wanted in (fold(sid), fold(scope.words.entry_name("combat_modifiers", sid)))
+        ]
+        if not found:
+            raise FightRefusal("combat.refusal.unknown_situation", id=part[:40])
+        out.append(found[0])
+    return tuple(out)
+
+
+def _pick_weapon(scope: Scope, c: Combatant, text: str | None) -> str:
+    if text:
+        wid = _resolve_weapon(scope, text)
+        if wid not in c.weapons:
+            raise FightRefusal("combat.error.weapon_not_carried", name=c.name, weapon=scope.words.weapon(wid))
+        return wid
+    for wid in c.weapons:
+        weapon = scope.tables.weapons[wid]
+        if weapon.damage is not None and scope.tables.shield_for(wid).pv is None:
+            return wid
+    return c.weapons[0]
+
+
+def _request(scope: Scope, data: Mapping[str, Any]) -> AttackRequest:
+    return AttackRequest(
+        weapon=scope.tables.weapon(str(data["weapon"])),
+        base=int(data["base"]),
+        opponent_cc=data.get("opponent_cc"),
+        posture=str(data.get("posture", "normale")),
+        posture_option=data.get("posture_option"),
+        attack_number=int(data.get("attack_number", 1)),
+        situation=tuple(data.get("situation", ())),
+        aim=data.get("aim"),
+        charge=bool(data.get("charge", False)),
+        off_hand=bool(data.get("off_hand", False)),
+        distance=data.get("distance"),
+        into_melee=bool(data.get("into_melee", False)),
+        special=data.get("special"),
+        special_k=int(data.get("special_k", 1)),
+        feint_won=bool(data.get("feint_won", False)),
+        talents=frozenset(data.get("talents", ())),
+    )
+
+
+def _replay_attack(scope: Scope, pending: Mapping[str, Any]) -> AttackResult:
+    return resolve_attack(
+        scope.tables,
+        _request(scope, pending["request"]),
+        attack_roll=int(pending["attack_roll"]),
+        adjacent_roll=pending.get("adjacent_roll"),
+        zone=pending.get("zone"),
+    )
+
+
+# the defender's conditions that bring a defence situation of combat_modifiers.json by themselves
+CONDITION_SITUATIONS: Final[dict[str, str]] = {"prone": "def_a_terre"}
+
+
+def _defence_situations(scope: Scope, defender: Combatant, text: str | None) -> tuple[str, ...]:
+    """The defence situations of this parry / dodge: those the defender's conditions bring (on the
+    ground after a fall: −20 %), then those typed with the defence."""
+    derived = [
+        sid
+        for kind, sid in CONDITION_SITUATIONS.items()
+        if defender.has(kind) and sid in scope.tables.situation
+    ]
+    return tuple(dict.fromkeys((*derived, *_situations(scope, text))))
+
+
+def _parry_weapon(scope: Scope, c: Combatant) -> str | None:
+    melee = [w for w in c.weapons if scope.tables.weapons[w].kind == "melee"]
+    for wid in melee:
+        if scope.tables.shield_for(wid).pv is not None:
+            return wid
+    return melee[0] if melee else None
+
+
+def _has_dodge(c: Combatant) -> bool:
+    return "esquive" in c.talents or "esquive" in c.skills or "dodge" in c.skills
+
+
+def _resolve_hit(
+    scope: Scope,
+    doc: Doc,
+    pending: Mapping[str, Any],
+    choice: str,
+    rolls: DefenceRolls,
+    payload: dict[str, Any],
+) -> list[str]:
+    """Defence (if any), then damage, armour, critical and effects. Mutates ``doc``; lines for the reply."""
+    w = scope.words
+    tables = scope.tables
+    attack_result = _replay_attack(scope, pending)
+    attacker = doc.state.get(pending["attacker"])
+    defender = doc.state.get(pending["defender"])
+    weapon = tables.weapon(pending["request"]["weapon"])
+    hand = pending.get("hand") or {}
+    lines: list[str] = []
+    defence: DefenceResult | None = None
+    if choice == "parer":
+        pw = _parry_weapon(scope, defender)
+        if pw is None:
+            raise FightRefusal("combat.refusal.parry_needs_melee_weapon")
+        acts = defender.actions
+        reactive = False
+        if acts.parry_prepared and not acts.parried:
+            defender = record_parry(defender)
+            mode = "prepared"
+        elif can_act(tables, defender, "parade_reactive") is None:
+            reactive = True
+            defender = take_action(tables, defender, "parade_reactive")
+            mode = "reactive"
+        else:
+            refusal = can_act(tables, defender, "preparer_parade")
+            if refusal is not None:
+                raise RefusedError(refusal)
+            defender = record_parry(take_action(tables, defender, "preparer_parade"))
+            mode = "spent_a"
+        request = ParryRequest(
+            cc=defender.stat("CC"),
+            attacker_cc=attacker.stat("CC"),
+            weapon=tables.weapon(pw),
+            posture=defender.posture,
+            reactive=reactive,
+            talents=defender.talents,
+            situation=_defence_situations(scope, defender, rolls.situation),
+        )
+        defence = resolve_parry(
+            tables, attack_result, request, rng=scope.rng, parry_roll=d100_or_none(rolls.roll)
+        )
+        if defence.refusal is not None:
+            raise RefusedError(defence.refusal)
+        doc.state = doc.state.put(defender)
+        assert defence.check is not None
+        lines.append(
+            w.t(f"combat.defence.parry.{mode}", name=defender.name, weapon=w.weapon(pw))
+            + " : "
+            + w.check_block(defence.check)
+        )
+        payload["parry_weapon"] = pw
+    elif choice == "esquiver":
+        refusal = can_act(tables, defender, "esquiver")
+        if refusal is not None:
+            raise RefusedError(refusal)
+        carry = _carry_modifier(scope, defender)
+        defence = resolve_dodge(
+            tables,
+            attack_result,
+            DodgeRequest(
+                ag=defender.stat("Ag") + (carry.value if carry else 0),
+                has_skill=_has_dodge(defender),
+                posture=defender.posture,
+                situation=_defence_situations(scope, defender, rolls.situation),
+            ),
+            rng=scope.rng,
+            dodge_roll=d100_or_none(rolls.roll),
+        )
+        if defence.refusal is not None:
+            raise RefusedError(defence.refusal)
+        if defence.check is not None:
+            defence = replace(defence, check=_with_carry(defence.check, carry))
+        defender = take_action(tables, defender, "esquiver")
+        doc.state = doc.state.put(defender)
+        assert defence.check is not None
+        lines.append(w.t("combat.defence.dodge", name=defender.name) + " : " + w.check_block(defence.check))
+    else:
+        lines.append(w.t("combat.defence.takes", name=defender.name))
+    if defence is not None:
+        payload["defence"] = defence.to_dict()
+        assert defence.check is not None
+        scope.rolls.append(
+            RollNote(
+                f"combat.{defence.kind}",
+                "1d100",
+                defence.check.roll,
+                {"fight_id": doc.row.id, "seq": pending["seq"], **defence.to_dict()},
+            )
+        )
+    if defence is not None and defence.success and defence.kind == "dodge":
+        lines.append(w.t("combat.defence.dodged"))  # no damage: the damage die is not rolled
+        new_event(scope, doc, "defence", pending["defender"], payload)
+        return lines
+    die = roll_damage_die(
+        tables, weapon, attack_result, rng=scope.rng, damage_dice=hand.get("damage") or None
+    )
+    payload["damage_die"] = die.to_dict()
+    scope.rolls.append(
+        RollNote(
+            "combat.damage",
+            die.expression,
+            die.kept,
+            {"fight_id": doc.row.id, "seq": pending["seq"], **die.to_dict()},
+        )
+    )
+    if defence is not None and defence.success:
+        lines.extend(_parry_consequences(scope, doc, pending, attack_result, die, payload, rolls))
+        new_event(scope, doc, "defence", pending["defender"], payload)
+        return lines
+    lines.extend(_damage(scope, doc, pending, attack_result, die, payload))
+    new_event(scope, doc, "hit", pending["defender"], payload)
+    return lines

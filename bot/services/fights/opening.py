@@ -1,0 +1,305 @@
+"""Opening a fight in a thread, adding combatants (characters, presets, quick NPCs, other rulesets'
+profiles) and removing them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+
+from bot.context import AppContext
+from bot.db.characters import (
+    find_character,
+)
+from bot.db.fight_models import Fight
+from bot.db.repositories import ruleset_in_force
+from bot.rules.combat import (
+    Combatant,
+    FightState,
+)
+from bot.services.caller import Caller
+from bot.services.fights._core import (
+    _COUNT,
+    MAX_COMBATANTS,
+    MAX_QUICK,
+    NAME_MAX,
+    OTHER_RULESETS,
+    QUICK_NPC_DEFAULTS,
+    QUICK_NPC_WEAPON,
+    Doc,
+    FightOutcome,
+    FightRefusal,
+    Scope,
+    fight_here,
+    new_event,
+    outcome,
+    require_gm,
+    run,
+    system_of,
+)
+from bot.services.fights.roster import (
+    NpcStats,
+    _combatant_from_sheet,
+    _equip,
+    _list,
+    _resolve_piece,
+    _resolve_weapon,
+    _unique_id,
+    find_preset,
+)
+from bot.services.fights.systems import add_other
+from bot.ui.reply import Colour, Reply
+
+
+async def open_fight(
+    ctx: AppContext, caller: Caller, *, name: str, mort_subite: bool = False, options: str | None = None
+) -> FightOutcome:
+    """Create the fight row (the cog then creates the thread, posts and pins the tracker).
+
+    The fight's ruleset is the one in force in the channel; ``options`` are that system's GM
+    options (``v1``: ``endurance:seuil``, ``attaques:echelonnees``, ``des:unites`` …)."""
+    cleaned = " ".join(name.split())[:NAME_MAX]
+
+    async def work(scope: Scope) -> FightOutcome:
+        require_gm(scope)
+        if not cleaned:
+            raise FightRefusal("combat.error.name_empty")
+        ruleset = await ruleset_in_force(scope.session, scope.guild_id, caller.channel_chain)
+        scope.ruleset = ruleset
+        system_options: dict[str, Any] = {}
+        if ruleset in OTHER_RULESETS:
+            system_options = system_of(ruleset).parse_options(options)
+        elif options and options.strip():
+            raise FightRefusal("combat.sys.error.no_options", ruleset=ruleset)
+        in_thread = caller.parent_channel_id is not None
+        if in_thread:
+            busy = await scope.session.scalar(
+                select(func.count())
+                .select_from(Fight)
+                .where(Fight.thread_id == caller.channel_id, Fight.status == "open")
+            )
+            if busy:
+                raise FightRefusal("combat.error.thread_busy")
+        row = Fight(
+            guild_id=scope.guild_id,
+            thread_id=caller.channel_id if in_thread else None,
+            parent_channel_id=(caller.parent_channel_id if in_thread else caller.channel_id) or 0,
+            owner_id=caller.user_id,
+            name=cleaned,
+            ruleset=ruleset,
+            status="open",
+            state={
+                "fight": FightState().to_dict(),
+                "meta": {},
+                "options": {"mort_subite": mort_subite, **system_options},
+                "seq": 0,
+            },
+        )
+        scope.session.add(row)
+        await scope.session.flush()
+        doc = Doc.load(row)
+        new_event(
+            scope,
+            doc,
+            "open",
+            None,
+            {"name": cleaned, "mort_subite": mort_subite, "ruleset": ruleset, "options": system_options},
+        )
+        doc.data["round_over"] = True
+        doc.save()
+        description = scope.t("combat.open.done")
+        if ruleset in OTHER_RULESETS:
+            description += "\n" + system_of(ruleset).options_line(scope, system_options)
+        reply = Reply(
+            title=scope.t("combat.open.title", name=cleaned),
+            description=description,
+            colour=Colour.INFO,
+            result={
+                "fight_id": row.id,
+                "name": cleaned,
+                "mort_subite": mort_subite,
+                "ruleset": ruleset,
+                "options": system_options,
+            },
+            kind="combat.open",
+        )
+        return outcome(scope, doc, reply)
+
+    return await run(ctx, caller, work)
+
+
+async def attach_thread(
+    ctx: AppContext, caller: Caller, fight_id: int, *, thread_id: int, message_id: int | None
+) -> None:
+    async with ctx.sessions.begin() as session:
+        row = await session.get(Fight, fight_id)
+        if row is not None:
+            row.thread_id = thread_id
+            row.tracker_message_id = message_id
+
+
+async def abandon(ctx: AppContext, fight_id: int) -> None:
+    """The thread could not be created: close the row so nothing points at a missing thread."""
+    async with ctx.sessions.begin() as session:
+        row = await session.get(Fight, fight_id)
+        if row is not None:
+            row.status = "closed"
+            row.closed_at = datetime.now(UTC)
+
+
+async def add_combatants(
+    ctx: AppContext, caller: Caller, *, who: str, count: int | None = None, stats: NpcStats | None = None
+) -> FightOutcome:
+    """Add a character by name (PC or saved NPC), or ``count`` quick NPCs from a creature preset."""
+    text = " ".join(who.split())
+    stats = stats or NpcStats()
+
+    async def work(scope: Scope) -> FightOutcome:
+        doc = await fight_here(scope)
+        if doc.row.ruleset in OTHER_RULESETS:
+            return await add_other(scope, doc, text, count, stats)
+        if stats.caracs:
+            raise FightRefusal("combat.sys.error.caracs_other_rulesets")
+        docs = scope.words.docs
+        number = count
+        name = text
+        match = _COUNT.match(text)
+        if match and number is None:
+            number, name = int(match.group(1)), match.group(2)
+        sheet = await find_character(scope.session, scope.guild_id, name) if number is None else None
+        added: list[Combatant] = []
+        if sheet is not None:
+            if not scope.gm and sheet.owner_id != scope.caller.user_id:
+                raise FightRefusal("combat.error.not_yours", name=sheet.name)
+            if any(m.get("character_id") == sheet.id for m in doc.meta.values()):
+                raise FightRefusal("combat.error.already_in", name=sheet.name)
+            combatant, meta = _combatant_from_sheet(scope, docs, doc, sheet)
+            doc.state = replace(doc.state, combatants=(*doc.state.combatants, combatant))
+            doc.meta[combatant.id] = meta
+            added.append(combatant)
+        else:
+            require_gm(scope)
+            preset = find_preset(docs, name)
+            if preset is None:
+                raise FightRefusal("combat.error.unknown_who", name=name[:60])
+            number = number or 1
+            if not 1 <= number <= MAX_QUICK:
+                raise FightRefusal("combat.error.count_range", max=MAX_QUICK)
+            if len(doc.state.combatants) + number > MAX_COMBATANTS:
+                raise FightRefusal("combat.error.too_many", max=MAX_COMBATANTS)
+            label = str(preset["name_en"] if scope.words.en else preset["name"])
+            values = dict(QUICK_NPC_DEFAULTS)
+            for code, given in (
+                ("CC", stats.cc),
+                ("CT", stats.ct),
+                ("F", stats.f),
+                ("E", stats.e),
+                ("Ag", stats.ag),
+                ("A", stats.a),
+            ):
+                if given is not None:
+                    values[code] = given
+            values["BF"] = stats.bf if stats.bf is not None else int(preset["BF"] or values["F"] // 10)
+            values["BE"] = stats.be if stats.be is not None else int(preset["BE"] or values["BF"])
+            weapons = [_resolve_weapon(scope, w) for w in _list(stats.weapons)] or [QUICK_NPC_WEAPON]
+            pieces = [_resolve_piece(scope, p) for p in _list(stats.armour)]
+            gear = _equip(scope, weapons, pieces)
+            existing = sum(1 for m in doc.meta.values() if m.get("preset") == preset["id"])
+            for index in range(number):
+                display = f"{label} {existing + index + 1}" if number > 1 or existing else label
+                combatant = Combatant(
+                    id=_unique_id(doc, display),
+                    name=display,
+                    characteristics=dict(values),
+                    weapons=gear["weapons"],
+                    off_hand=gear["off_hand"],
+                    armour=gear["armour"],
+                    shield_pv=gear["shield_max"],
+                    npc=True,
+                )
+                doc.state = replace(doc.state, combatants=(*doc.state.combatants, combatant))
+                doc.meta[combatant.id] = {
+                    "owner_id": doc.row.owner_id,
+                    "character_id": None,
+                    "kind": "quick",
+                    "preset": preset["id"],
+                    "shield": gear["shield"],
+                    "shield_max": gear["shield_max"],
+                }
+                added.append(combatant)
+        if len(doc.state.combatants) > MAX_COMBATANTS:
+            raise FightRefusal("combat.error.too_many", max=MAX_COMBATANTS)
+        new_event(scope, doc, "add", None, {"combatants": [c.to_dict() for c in added]})
+        doc.save()
+        lines = [_profile_line(scope, c, doc.meta[c.id]) for c in added]
+        reply = Reply(
+            title=scope.t("combat.add.title", count=len(added)),
+            description="\n".join(lines)[:4000],
+            footer=scope.t("combat.add.footer")
+            if doc.state.round and not doc.data.get("round_over")
+            else None,
+            colour=Colour.INFO,
+            result={"fight_id": doc.row.id, "added": [c.to_dict() for c in added]},
+            kind="combat.add",
+        )
+        return outcome(scope, doc, reply)
+
+    return await run(ctx, caller, work)
+
+
+def _profile_line(scope: Scope, c: Combatant, meta: Mapping[str, Any]) -> str:
+    ch = c.characteristics
+    weapons = ", ".join(scope.words.weapon(w) for w in c.weapons)
+    zones = []
+    for zone in ("tete", "corps", "bras", "jambes"):
+        layers = c.armour.get(zone, ())
+        if layers:
+            pa = sum(scope.tables.armour.families[layer.family].pa for layer in layers)
+            partial = any(layer.coverage < 1 for layer in layers)
+            zones.append(f"{scope.words.zone(zone)} {pa}{'*' if partial else ''}")
+    bonus = meta.get("playable_bonus") or {}
+    extra = (
+        " " + scope.t("combat.add.playable_bonus", bf=bonus.get("BF", 0), be=bonus.get("BE", 0))
+        if bonus
+        else ""
+    )
+    armour = (" · PA " + ", ".join(zones)) if zones else ""
+    return (
+        f"**{c.name}** — CC {ch.get('CC')} · CT {ch.get('CT')} · F {ch.get('F')} · Ag {ch.get('Ag')} · "
+        f"A {ch.get('A', 1)} · BF {ch.get('BF')} · BE {ch.get('BE')}{extra} · {weapons}{armour}"
+    )
+
+
+async def remove_combatant(ctx: AppContext, caller: Caller, *, who: str) -> FightOutcome:
+    async def work(scope: Scope) -> FightOutcome:
+        require_gm(scope)
+        doc = await fight_here(scope)
+        c = doc.find(who)
+        state = doc.state
+        current = state.current_slot
+        order = tuple(s for s in state.order if s.combatant != c.id)
+        turn = state.turn
+        if current is not None:
+            before = sum(1 for s in state.order[: state.turn] if s.combatant == c.id)
+            turn = max(0, turn - before)
+        doc.state = replace(
+            state, combatants=tuple(x for x in state.combatants if x.id != c.id), order=order, turn=turn
+        )
+        doc.meta.pop(c.id, None)
+        for seq, pending in list(doc.pending.items()):
+            if c.id in (pending["attacker"], pending["defender"]):
+                doc.pending.pop(seq)
+        new_event(scope, doc, "remove", c.id, {"name": c.name})
+        doc.save()
+        reply = Reply(
+            description=scope.t("combat.remove.done", name=c.name),
+            colour=Colour.INFO,
+            kind="combat.remove",
+            result={"removed": c.id},
+        )
+        return outcome(scope, doc, reply)
+
+    return await run(ctx, caller, work)

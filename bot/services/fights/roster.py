@@ -1,0 +1,264 @@
+"""Building combatants: presets and quick NPC stats, weapons and armour, the carry penalty of a
+shield or second weapon, unique ids, combatants from character sheets."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.db.characters import (
+    CharacterSheet,
+)
+from bot.rules.checks.common import Modifier
+from bot.rules.combat import (
+    Combatant,
+    build_armour,
+    shield_max_pv,
+)
+from bot.rules.sheets import fold
+from bot.services.fights._core import Doc, FightRefusal, Scope, slug
+
+
+def _talent_ids(docs: Mapping[str, Any], names: Iterable[str]) -> frozenset[str]:
+    known: dict[str, str] = {}
+    for entry in docs.get("talents", {}).get("entries", ()):
+        for label in (entry.get("id"), entry.get("name"), entry.get("name_en")):
+            if label:
+                known[fold(str(label))] = str(entry["id"])
+    out = set()
+    for name in names:
+        key = fold(name)
+        base = key.split(" (")[0]
+        if key in known:
+            out.add(known[key])
+        elif base in known:
+            out.add(known[base])
+    return frozenset(out)
+
+
+def _presets(docs: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for entry in docs.get("creatures_bf", {}).get("entries", ()):
+        for creature in entry.get("creatures", ()):
+            out[str(creature["id"])] = {
+                "id": creature["id"],
+                "name": creature.get("name") or creature["id"],
+                "name_en": creature.get("name_en") or creature.get("name"),
+                "BF": entry.get("BF"),
+                "BE": entry.get("BE"),
+            }
+    return out
+
+
+def find_preset(docs: Mapping[str, Any], text: str) -> dict[str, Any] | None:
+    wanted = fold(text)
+    candidates = {
+        wanted,
+        wanted.rstrip("s"),
+        wanted.rstrip("x"),
+        wanted[:-1] if wanted.endswith("es") else wanted,
+    }
+    for preset in _presets(docs).values():
+        names = {
+            fold(str(preset["id"]).replace("_", " ")),
+            fold(str(preset["name"])),
+            fold(str(preset["name_en"])),
+        }
+        if candidates & names:
+            return preset
+    return None
+
+
+def preset_choices(docs: Mapping[str, Any], current: str, en: bool) -> list[tuple[str, str]]:
+    wanted = fold(current)
+    out = []
+    for preset in _presets(docs).values():
+        label = str(preset["name_en"] if en else preset["name"])
+        if not wanted or wanted in fold(label):
+            out.append((f"{label} (BF {preset['BF']})", label))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class NpcStats:
+    cc: int | None = None
+    ct: int | None = None
+    f: int | None = None
+    e: int | None = None
+    ag: int | None = None
+    bf: int | None = None
+    be: int | None = None
+    a: int | None = None
+    weapons: str | None = None
+    armour: str | None = None
+    caracs: str | None = None  # other rulesets: "CC:40 F:3 E:3 B:8 I:35 Esquive:10"
+
+
+def _resolve_weapon(scope: Scope, text: str) -> str:
+    wanted = fold(text)
+    tables = scope.tables
+    if text in tables.weapons:
+        return text
+    for weapon in tables.weapons.values():
+        if wanted in (fold(weapon.name), fold(weapon.id.replace("_", " "))):
+            return weapon.id
+    starts = [w.id for w in tables.weapons.values() if fold(w.name).startswith(wanted)]
+    if len(starts) == 1:
+        return starts[0]
+    raise FightRefusal("combat.error.unknown_weapon", name=text[:40])
+
+
+def _resolve_piece(scope: Scope, text: str) -> str:
+    pieces = scope.tables.armour.pieces
+    if text in pieces:
+        return text
+    wanted = fold(text)
+    for piece in pieces.values():
+        if wanted in (
+            fold(piece.name),
+            fold(piece.id.replace("_", " ")),
+            fold(f"{piece.family} {piece.name}"),
+        ):
+            return piece.id
+    raise FightRefusal("combat.error.unknown_armour", name=text[:40])
+
+
+def _list(text: str | None) -> list[str]:
+    if not text:
+        return []
+    return [p.strip() for p in re.split(r"[,;]", text) if p.strip()]
+
+
+def _equip(scope: Scope, weapons: Sequence[str], pieces: Sequence[str]) -> dict[str, Any]:
+    """Weapons (main, off hand, shield) and armour layers of a combatant."""
+    tables = scope.tables
+    weapon_ids = [w for w in weapons if w in tables.weapons]
+    shield: str | None = None
+    for wid in weapon_ids:
+        if tables.shield_for(wid).pv is not None:
+            shield = wid
+    melee = [w for w in weapon_ids if tables.weapons[w].kind == "melee"]
+    off_hand = None
+    if len(melee) >= 2:
+        off_hand = melee[1]
+    armour = build_armour(tables, pieces) if pieces else {}
+    shield_max = shield_max_pv(tables, shield) if shield else None
+    return {
+        "weapons": tuple(weapon_ids) or ("mains_nues",),
+        "off_hand": off_hand,
+        "armour": armour,
+        "shield": shield,
+        "shield_max": shield_max,
+    }
+
+
+def _shields_rule(scope: Scope, rule_id: str) -> Mapping[str, Any]:
+    for rule in scope.words.docs.get("shields", {}).get("rules", ()):
+        if rule.get("id") == rule_id:
+            effect: Mapping[str, Any] = rule.get("effect") or {}
+            return effect
+    return {}
+
+
+def _carry_penalty(scope: Scope, c: Combatant) -> tuple[int, str | None]:
+    """The seed's −5 Ag for what is carried (shields.json ``port_seconde_arme``): a shield or a second
+    weapon in the left hand (not a knife, a dagger, a pistol, a crossbow pistol nor a parrying weapon),
+    or a weapon of the Lourdes group / a flail; Ambidextre waives it for one-handed weapons. The value
+    (0 when nothing costs) and the weapon that costs it."""
+    effect = _shields_rule(scope, "port_seconde_arme")
+    if effect.get("type") != "carry_penalty" or effect.get("stat", "Ag") != "Ag":
+        return 0, None
+    tables = scope.tables
+    waiver = _shields_rule(scope, "ambidextre")
+    ambidextrous = str(waiver.get("talent", "ambidextre")) in c.talents
+    one_handed_only = bool(waiver.get("one_handed_only", True))
+    left = c.off_hand
+    if left is None:
+        left = next((w for w in c.weapons if tables.shield_for(w).pv is not None), None)
+    costly: list[str] = []
+    if (
+        left is not None
+        and left in tables.weapons
+        and left not in effect.get("exempt_weapons", ())
+        and tables.weapons[left].defensive_kind not in effect.get("exempt_defensive_kinds", ())
+    ):
+        costly.append(left)
+    for wid in c.weapons:
+        weapon = tables.weapons.get(wid)
+        if weapon is None or wid in costly:
+            continue
+        if weapon.group in effect.get("also_when_carried_groups", ()) or wid in effect.get(
+            "also_when_carried_weapons", ()
+        ):
+            costly.append(wid)
+    for wid in costly:
+        if ambidextrous and (not one_handed_only or not tables.weapons[wid].two_handed):
+            continue
+        return int(effect.get("value", 0)), wid
+    return 0, None
+
+
+def _carry_modifier(scope: Scope, c: Combatant) -> Modifier | None:
+    value, _ = _carry_penalty(scope, c)
+    return Modifier("combat.modifier.carry_penalty", value) if value else None
+
+
+def _with_carry(check: Any, carry: Modifier | None) -> Any:
+    """A defence check computed on the reduced Ag, itemised: its first term (Ag) split in two."""
+    if carry is None or not check.modifiers:
+        return check
+    first, *rest = check.modifiers
+    return replace(check, modifiers=(replace(first, value=first.value - carry.value), carry, *rest))
+
+
+def _unique_id(doc: Doc, name: str) -> str:
+    base = slug(name)
+    taken = {c.id for c in doc.state.combatants}
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+def _combatant_from_sheet(
+    scope: Scope, docs: Mapping[str, Any], doc: Doc, sheet: CharacterSheet
+) -> tuple[Combatant, dict[str, Any]]:
+    stats = dict(sheet.characteristics)
+    bonus = docs.get("creatures_bf", {}).get("rule", {}).get("playable_bonus", {})
+    stats.setdefault("BF", stats.get("F", 0) // 10)
+    stats.setdefault("BE", stats.get("E", 0) // 10)
+    stats.setdefault("A", 1)
+    applied = {}
+    if not sheet.is_npc:
+        for code in ("BF", "BE"):
+            add = int(bonus.get(code, 0))
+            if add:
+                stats[code] = stats[code] + add
+                applied[code] = add
+    gear = _equip(scope, sheet.equipment.get("weapons", []), sheet.equipment.get("armour", []))
+    skills = frozenset(fold(s) for s in sheet.skills)
+    combatant = Combatant(
+        id=_unique_id(doc, sheet.name),
+        name=sheet.name,
+        characteristics=stats,
+        weapons=gear["weapons"],
+        off_hand=gear["off_hand"],
+        armour=gear["armour"],
+        shield_pv=gear["shield_max"],
+        talents=_talent_ids(docs, sheet.talents),
+        skills=skills,
+        npc=sheet.is_npc,
+    )
+    meta = {
+        "owner_id": sheet.owner_id,
+        "character_id": sheet.id,
+        "kind": "npc" if sheet.is_npc else "pc",
+        "shield": gear["shield"],
+        "shield_max": gear["shield_max"],
+        "playable_bonus": applied,
+    }
+    return combatant, meta

@@ -1,0 +1,36 @@
+"""The ``ctx`` fixture of the fight service tests: the services' context on a fresh migrated database
+(each of ``database_url``'s), with every data table and a seeded random source."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.config import Settings
+from bot.context import AppContext
+from bot.data_loading import load_all
+from bot.db.roll_log import RollLogWriter
+from bot.db.session import create_engine, create_sessionmaker, upgrade
+from bot.i18n import default_catalog
+
+
+@pytest.fixture
+async def ctx(database_url: str) -> AsyncIterator[AppContext]:
+    engine = create_engine(database_url)
+    await upgrade(engine)
+    sessions = create_sessionmaker(engine)
+    writer = RollLogWriter(sessions)
+    try:
+        yield AppContext(
+            settings=Settings(discord_token=None, database_url=database_url),
+            sessions=sessions,
+            catalog=default_catalog(),
+            rng=random.Random(3),
+            roll_log=writer,
+            tables=load_all(),
+        )
+    finally:
+        await writer.close()
+        await engine.dispose()
