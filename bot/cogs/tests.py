@@ -64,12 +64,15 @@ def _owner_id(interaction: Interaction) -> int | None:
 
 async def _skill_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     wanted = svc.fold(current)
-    names = [n for n in svc.known_skill_names(ctx_of(interaction)) if wanted in svc.fold(n)]
+    known = await svc.skill_names_here(ctx_of(interaction), caller_of(interaction))  # house rules too
+    names = [n for n in known if wanted in svc.fold(n)]
     return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names[:25]]
 
 
 async def _action_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    pairs = svc.standard_test_choices(ctx_of(interaction), str(interaction.locale), current)
+    pairs = await svc.standard_test_choices_here(
+        ctx_of(interaction), caller_of(interaction), str(interaction.locale), current
+    )
     return [app_commands.Choice(name=name, value=value) for name, value in pairs]
 
 

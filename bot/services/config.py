@@ -15,13 +15,16 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
+from types import MappingProxyType
 
-from sqlalchemy import select
+from sqlalchemy import BigInteger, cast, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.context import AppContext
+from bot.db.house_rules_models import HouseRuleTable
 from bot.db.models import ChannelSettings, GuildSettings
 from bot.db.repositories import (
     DEFAULT_RULESET,
@@ -46,17 +49,34 @@ CONFIG_TTL_SECONDS = 5.0
 CACHE_MAX_ENTRIES = 100_000
 
 
+# A server's house-rule table: (row id, version, upload time) — what keys the merged document's
+# cache in :mod:`bot.services.house_rules`.
+HouseRuleStamp = tuple[int, int, datetime]
+NO_HOUSE_RULES: Mapping[str, HouseRuleStamp] = MappingProxyType({})
+
 _ReadKey = tuple[int, int | None, tuple[int, ...]]
-_ReadResult = tuple[float, ServerConfig | None, dict[int, str | None]]  # (started, …)
+_GuildEntry = tuple[ServerConfig, Mapping[str, HouseRuleStamp]]
+_ReadResult = tuple[float, _GuildEntry | None, dict[int, str | None]]  # (started, …)
+
+
+@dataclass(frozen=True, slots=True)
+class InForce:
+    """What a command needs to know about where it runs, from :class:`ConfigCache`."""
+
+    config: ServerConfig | None  # None outside a server
+    ruleset: str
+    house_rules: Mapping[str, HouseRuleStamp]  # the tables this server overrides (usually none)
 
 
 class ConfigCache:
-    """This process's copy of the servers' settings and channel rulesets, read by the hot commands
-    (``/test`` …) without a database round trip.
+    """This process's copy of the servers' settings, channel rulesets and the names (and stamps)
+    of the tables each server overrides with house rules, read by the hot commands (``/test`` …)
+    without a database round trip.
 
-    Every write of this module clears it after its commit; an entry older than ``ttl`` is read
-    again (the bound for changes made by another process). A read that overlaps a clear is not
-    stored (generation count), so a value read before a change cannot outlive the change.
+    Every write of this module and of :mod:`bot.services.house_rules` clears it after its commit;
+    an entry older than ``ttl`` is read again (the bound for changes made by another process).
+    A read that overlaps a clear is not stored (generation count), so a value read before a
+    change cannot outlive the change.
     Concurrent misses of the same entries share one read (no stampede when an entry expires
     under load); a read started before a clear is never shared with a command after it.
     """
@@ -66,7 +86,7 @@ class ConfigCache:
     ) -> None:
         self.ttl = ttl
         self._clock = clock
-        self._guilds: dict[int, tuple[float, ServerConfig]] = {}
+        self._guilds: dict[int, tuple[float, _GuildEntry]] = {}
         self._channels: dict[int, tuple[float, str | None]] = {}
         self._generation = 0
         self._inflight: dict[_ReadKey, asyncio.Future[_ReadResult]] = {}
@@ -83,63 +103,56 @@ class ConfigCache:
     ) -> tuple[ServerConfig | None, str]:
         """The server's settings (None outside a server) and the ruleset in force in the channel
         chain (thread, then parent; else the server's; else the default)."""
+        found = await self.settings(sessions, guild_id, channel_ids)
+        return found.config, found.ruleset
+
+    async def settings(
+        self, sessions: async_sessionmaker[AsyncSession], guild_id: int | None, channel_ids: list[int]
+    ) -> InForce:
+        """:meth:`in_force`, and the tables the server overrides with house rules."""
         now = self._clock()
-        config: ServerConfig | None = None
+        guild: _GuildEntry | None = None
         if guild_id is not None:
             hit = self._guilds.get(guild_id)
             if hit is not None and hit[0] > now:
-                config = hit[1]
+                guild = hit[1]
         overrides: dict[int, str | None] = {}
         for channel_id in channel_ids:
             cached = self._channels.get(channel_id)
             if cached is not None and cached[0] > now:
                 overrides[channel_id] = cached[1]
         missing = [c for c in channel_ids if c not in overrides]
-        if missing or (guild_id is not None and config is None):
+        if missing or (guild_id is not None and guild is None):
             generation = self._generation
-            key: _ReadKey = (generation, guild_id if config is None else None, tuple(missing))
+            key: _ReadKey = (generation, guild_id if guild is None else None, tuple(missing))
             read = self._inflight.get(key)
             if read is None:
                 read = self._inflight[key] = asyncio.ensure_future(self._read(sessions, key[1], missing))
                 read.add_done_callback(lambda _: self._inflight.pop(key, None))
-            started, read_config, read_overrides = await asyncio.shield(read)
-            config = config or read_config
+            started, read_guild, read_overrides = await asyncio.shield(read)
+            guild = guild or read_guild
             overrides.update(read_overrides)
             if generation == self._generation:
-                self._store(started + self.ttl, read_config, read_overrides)
+                self._store(started + self.ttl, read_guild, read_overrides)
+        config, house_rules = guild if guild is not None else (None, NO_HOUSE_RULES)
+        ruleset = config.ruleset if config is not None else DEFAULT_RULESET
         for channel_id in channel_ids:
             override = overrides.get(channel_id)
             if override is not None:
-                return config, override
-        return config, config.ruleset if config is not None else DEFAULT_RULESET
+                ruleset = override
+                break
+        return InForce(config, ruleset, house_rules)
 
     async def _read(
         self, sessions: async_sessionmaker[AsyncSession], guild_id: int | None, channel_ids: list[int]
     ) -> _ReadResult:
         self.reads += 1
         started = self._clock()
-        config: ServerConfig | None = None
+        guild: _GuildEntry | None = None
         overrides: dict[int, str | None] = dict.fromkeys(channel_ids)
         async with sessions() as session:  # read only: plain selects, no ORM objects
             if guild_id is not None:
-                row = (
-                    await session.execute(
-                        select(
-                            GuildSettings.ruleset,
-                            GuildSettings.gm_role_id,
-                            GuildSettings.gm_channel_id,
-                            GuildSettings.locale,
-                            GuildSettings.gm_user_id,
-                        ).where(GuildSettings.guild_id == guild_id)
-                    )
-                ).one_or_none()
-                config = (
-                    ServerConfig(guild_id=guild_id)
-                    if row is None
-                    else ServerConfig(
-                        guild_id, row.ruleset, row.gm_role_id, row.gm_channel_id, row.locale, row.gm_user_id
-                    )
-                )
+                guild = await _read_guild(session, guild_id)
             if channel_ids:
                 rows = await session.execute(
                     select(ChannelSettings.channel_id, ChannelSettings.ruleset).where(
@@ -147,16 +160,54 @@ class ConfigCache:
                     )
                 )
                 overrides.update({row.channel_id: row.ruleset for row in rows})
-        return started, config, overrides
+        return started, guild, overrides
 
-    def _store(self, expires: float, config: ServerConfig | None, overrides: dict[int, str | None]) -> None:
+    def _store(self, expires: float, guild: _GuildEntry | None, overrides: dict[int, str | None]) -> None:
         if len(self._guilds) + len(self._channels) + len(overrides) + 1 > CACHE_MAX_ENTRIES:
             self._guilds.clear()
             self._channels.clear()
-        if config is not None:
-            self._guilds[config.guild_id] = (expires, config)
+        if guild is not None:
+            self._guilds[guild[0].guild_id] = (expires, guild)
         for channel_id, ruleset in overrides.items():
             self._channels[channel_id] = (expires, ruleset)
+
+
+async def _read_guild(session: AsyncSession, guild_id: int) -> _GuildEntry:
+    """The settings and the house-rule stamps in ONE statement: a one-row anchor (the guild id)
+    outer-joined to its settings (one row or none) and its house-rule tables (none, usually),
+    so a server without house rules costs exactly what its settings alone did."""
+    anchor = select(cast(literal(guild_id), BigInteger).label("guild_id")).subquery()
+    rows = (
+        await session.execute(
+            select(
+                GuildSettings.guild_id.label("settings_of"),
+                GuildSettings.ruleset,
+                GuildSettings.gm_role_id,
+                GuildSettings.gm_channel_id,
+                GuildSettings.locale,
+                GuildSettings.gm_user_id,
+                HouseRuleTable.table_name,
+                HouseRuleTable.id,
+                HouseRuleTable.version,
+                HouseRuleTable.uploaded_at,
+            )
+            .select_from(anchor)
+            .outerjoin(GuildSettings, GuildSettings.guild_id == anchor.c.guild_id)
+            .outerjoin(HouseRuleTable, HouseRuleTable.guild_id == anchor.c.guild_id)
+        )
+    ).all()
+    first = rows[0]
+    config = (
+        ServerConfig(guild_id=guild_id)
+        if first.settings_of is None
+        else ServerConfig(
+            guild_id, first.ruleset, first.gm_role_id, first.gm_channel_id, first.locale, first.gm_user_id
+        )
+    )
+    house_rules = {
+        row.table_name: (row.id, row.version, row.uploaded_at) for row in rows if row.table_name is not None
+    }
+    return config, MappingProxyType(house_rules) if house_rules else NO_HOUSE_RULES
 
 
 _caches: weakref.WeakKeyDictionary[async_sessionmaker[AsyncSession], ConfigCache] = (

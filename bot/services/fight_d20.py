@@ -126,10 +126,7 @@ def build(
     *,
     npc: bool,
 ) -> tuple[Combatant, dict[str, Any]]:
-    missing = [code for code in REQUIRED if code not in values]
-    if missing:
-        raise FightRefusal("combat.sys.error.missing_stats", name=name, stats=", ".join(missing))
-    stats = {k: int(v) for k, v in values.items() if k not in ("PV", "PC", "PVmax", "PCmax")}
+    stats = shared.system_stats(name, values, REQUIRED, ("PV", "PC", "PVmax", "PCmax"))
     stats["Con"] = stats["CON"]
     stats["BF"] = int(skills.pop("bf", 0))
     combatant = Combatant(

@@ -119,10 +119,7 @@ def build(
     *,
     npc: bool,
 ) -> tuple[Combatant, dict[str, Any]]:
-    missing = [code for code in REQUIRED if code not in values]
-    if missing:
-        raise FightRefusal("combat.sys.error.missing_stats", name=name, stats=", ".join(missing))
-    stats = {k: int(v) for k, v in values.items() if k not in ("PV", "PVmax")}
+    stats = shared.system_stats(name, values, REQUIRED, ("PV", "PVmax"))
     for loc, hp in location_hp(stats).items():
         stats[f"HP.{loc}"] = hp
     stats["A"] = int(skills.pop("ca", 1))

@@ -209,10 +209,7 @@ def build(
     *,
     npc: bool,
 ) -> tuple[Combatant, dict[str, Any]]:
-    missing = [code for code in REQUIRED if code not in values]
-    if missing:
-        raise FightRefusal("combat.sys.error.missing_stats", name=name, stats=", ".join(missing))
-    stats = {k: int(v) for k, v in values.items() if k not in ("Bact",)}
+    stats = shared.system_stats(name, values, REQUIRED, ("Bact",))
     stats.setdefault("A", 1)
     combatant = Combatant(
         id=cid,

@@ -22,6 +22,9 @@ build on it); ``/regles reinitialiser`` removes it.
 :func:`table_in_force` is what the other features read: the base document merged with the
 server's override, cached in process memory per (guild, table) and keyed by the row's
 (id, version, upload time), so an import or reset made by another process is seen too.
+The hot skill tests first ask :class:`bot.services.config.ConfigCache` which tables the server
+overrides (with those stamps; imports and resets clear it) and read nothing more for a server
+without house rules; :func:`cached_in_force` then serves the merged document without a read.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from bot.db.models import utcnow
 from bot.db.repositories import get_server_config
 from bot.i18n import language_of
 from bot.services.caller import Caller
+from bot.services.config import HouseRuleStamp, config_cache
 from bot.services.errors import UserError, refusal_reply, user_error_reply
 from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply
 
@@ -237,6 +241,18 @@ def invalidate(guild_id: int, name: str) -> None:
     _CACHE.pop((guild_id, name), None)
 
 
+def cached_in_force(
+    ctx: AppContext, guild_id: int, name: str, stamp: HouseRuleStamp
+) -> Mapping[str, Any] | None:
+    """The merged document of the override ``stamp`` names (``ConfigCache``'s), if this process
+    has it already — else None: ask :func:`table_in_force`."""
+    base = ctx.tables.get(name)
+    cached = _CACHE.get((guild_id, name))
+    if base is None or cached is None or cached[0] != (id(base.document), *stamp):
+        return None
+    return cached[1]
+
+
 async def table_in_force(
     session: AsyncSession, ctx: AppContext, guild_id: int | None, name: str
 ) -> Mapping[str, Any]:
@@ -378,6 +394,7 @@ async def import_house_rules(
         return refusal_reply(ctx, locale, "common.error.retry")
     finally:
         invalidate(guild_id, name)
+        config_cache(ctx).invalidate()  # the tables this server overrides changed
     title = _title(base.document, locale)
     return Reply(
         title=t(locale, "rules.import.done_title"),
@@ -485,6 +502,7 @@ async def reset_house_rules(ctx: AppContext, caller: Caller, *, name: str) -> Re
         )
         removed = int(getattr(result, "rowcount", 0) or 0)
     invalidate(guild_id, name)
+    config_cache(ctx).invalidate()  # committed: the next /test reads the base table again
     if not removed:
         return refusal_reply(ctx, locale, "rules.reset.nothing", table=name)
     return Reply(

@@ -44,6 +44,7 @@ F64 = npt.NDArray[np.float64]
 
 FIRST_BATCH: Final = 8_192
 MIN_BATCH: Final = 2_048
+TAIL_SHARE: Final = 0.05  # past the deadline, a cohort with this share left still completes
 MAX_BATCH: Final = 65_536  # bounds the memory of a batch (two int32 rows of conditions per duel)
 ALIAS_MAX: Final = 4_000_000  # alias-table entries kept before the sampler's tables are rebuilt
 _TAG: Final = 1 << 61  # packed keys are never 0 (the empty cell of an index)
@@ -211,8 +212,13 @@ class FastSampler:
         self.rng = np.random.default_rng()
         self.rounds_histogram: dict[int, int] = {}
         self._rate = 0.0  # duels per second of the last run (sizes the first batch of the next)
-        # the batch being sampled (see "one batch" below)
-        self.acc = _Accumulator()
+        # the duels being sampled (see "one batch" below): cohorts of duels admitted together
+        self.R = 0  # rounds played since the run began
+        self.accs: list[_Accumulator] = []  # per cohort
+        self.left: list[int] = []  # per cohort: duels still running
+        self.sizes: list[int] = []  # per cohort: duels admitted
+        self.born: I64 = np.zeros(0, dtype=np.int64)  # per duel: R when it was admitted
+        self.cohort: I64 = np.zeros(0, dtype=np.int64)
         self.eff: I64 = np.zeros((0, 2), dtype=np.int64)
         self.first: I64 = np.zeros((0, 2), dtype=np.int64)
         self.he: U64 = np.zeros((0, 2), dtype=np.uint64)
@@ -515,20 +521,27 @@ class FastSampler:
         self.de[d, side] += self.add_dead[adds]
         return changed
 
-    def _finish(self, d: I64, winner: I64, rounds: int) -> None:
+    def _finish(self, d: I64, winner: I64) -> None:
         """Tally duels ending now: ``winner`` 0/1, or 2 (both out) / -1 (rounds up) for a draw."""
-        acc = self.acc
-        acc.duels += len(d)
-        for side in (0, 1):
-            won = d[winner == side]
-            acc.wins[side] += len(won)
-            acc.rounds_total += rounds * len(won)
-            if len(won):
-                acc.rounds[rounds] = acc.rounds.get(rounds, 0) + len(won)
-            acc.dead += int(np.count_nonzero(self.de[won, 1 - side]))
-            first = self.first[d, side]
-            acc.first_sum[side] += int(first.sum())
-            acc.first_count[side] += int(np.count_nonzero(first))
+        rounds = self.R - self.born[d]
+        cohorts = self.cohort[d]
+        for c in np.unique(cohorts).tolist():
+            mine = cohorts == c
+            dc, wc, rc = d[mine], winner[mine], rounds[mine]
+            acc = self.accs[c]
+            acc.duels += len(dc)
+            self.left[c] -= len(dc)
+            for side in (0, 1):
+                won = wc == side
+                acc.wins[side] += int(np.count_nonzero(won))
+                if won.any():
+                    acc.rounds_total += int(rc[won].sum())
+                    for r, count in zip(*np.unique(rc[won], return_counts=True), strict=True):
+                        acc.rounds[int(r)] = acc.rounds.get(int(r), 0) + int(count)
+                    acc.dead += int(np.count_nonzero(self.de[dc[won], 1 - side]))
+                first = self.first[dc, side]
+                acc.first_sum[side] += int(first.sum())
+                acc.first_count[side] += int(np.count_nonzero(first))
 
     def _keep(self, keep: npt.NDArray[np.bool_]) -> None:
         e = self.E
@@ -543,12 +556,16 @@ class FastSampler:
         self.eff, self.first = self.eff.take(kept, axis=0), self.first.take(kept, axis=0)
         self.he, self.ht = self.he.take(kept, axis=0), self.ht.take(kept, axis=0)
         self.kn, self.de = self.kn.take(kept, axis=0), self.de.take(kept, axis=0)
+        self.born, self.cohort = self.born.take(kept), self.cohort.take(kept)
 
-    def _criticals(self, d: I64, side: I64, oc: I64, rounds: int, alive: npt.NDArray[np.bool_]) -> I64:
+    def _criticals(self, d: I64, side: I64, oc: I64, alive: npt.NDArray[np.bool_]) -> I64:
         """Criticals dealt by ``side`` in duels ``d``; the positions whose victim is now out."""
         victim = 1 - side
         value, zone = self.o_value[oc], self.o_zone[oc]
-        self.acc.criticals += np.bincount(side * 256 + value, minlength=512)
+        cohorts = self.cohort[d]
+        for c in np.unique(cohorts).tolist():
+            mine = cohorts == c
+            self.accs[c].criticals += np.bincount(side[mine] * 256 + value[mine], minlength=512)
         tests = self._test_ids(d, victim)
         keys = _TAG | (victim << 56) | (value << 48) | (zone << 40) | tests
 
@@ -569,11 +586,11 @@ class FastSampler:
         self.eff[dc, vc] = effs
         gone = changed[self.out[effs]]
         if len(gone):
-            self._finish(d[gone], side[gone], rounds)
+            self._finish(d[gone], side[gone])
             alive[d[gone]] = False
         return gone
 
-    def _in_round(self, d: I64, code: I64, rounds: int, alive: npt.NDArray[np.bool_]) -> None:
+    def _in_round(self, d: I64, code: I64, alive: npt.NDArray[np.bool_]) -> None:
         """From each duel's first event of the round (``code``) to the end of its round."""
         oc, lst, idx, fl = code >> 24, (code >> 10) & 0x3FFF, (code >> 4) & 0x3F, code & 0xF
         self._slot_arrays()
@@ -587,10 +604,10 @@ class FastSampler:
                 if len(hit):
                     dh, sh = d[hit], side[hit]
                     seen = self.first[dh, sh]
-                    self.first[dh, sh] = np.where(seen == 0, rounds, seen)
+                    self.first[dh, sh] = np.where(seen == 0, self.R - self.born[dh], seen)
                 crit = np.flatnonzero(self.o_value[oc] > 0)
                 if len(crit):
-                    gone = self._criticals(d[crit], side[crit], oc[crit], rounds, alive)
+                    gone = self._criticals(d[crit], side[crit], oc[crit], alive)
                     if len(gone):
                         keep = np.ones(len(d), dtype=np.bool_)
                         keep[crit[gone]] = False
@@ -739,58 +756,70 @@ class FastSampler:
             self._add_arrays()
             self._append(dd, ss, adds)
 
-    def _batch(self, n: int, deadline: float | None, clock: Callable[[], float], must: bool) -> Tally | None:
-        """``n`` duels to their end; None if ``deadline`` passes first (unless ``must``)."""
+    def _admit(self, n: int) -> None:
+        """``n`` new duels at their start, as a new cohort (tallied together)."""
         sim = self.sim
-        self._sync()
-        self.acc = _Accumulator()
-        self.first = np.zeros((n, 2), dtype=np.int64)
-        self.eff = np.zeros((n, 2), dtype=np.int64)
-        self.he = np.zeros((n, 2), dtype=np.uint64)
-        self.ht = np.zeros((n, 2), dtype=np.uint64)
-        self.kn = np.zeros((n, 2), dtype=np.int64)
-        self.de = np.zeros((n, 2), dtype=np.int64)
-        self.erow = np.zeros(4 * n, dtype=np.int32)  # 2 × duel + side (n ≤ MAX_BATCH)
-        self.ecid = np.zeros(4 * n, dtype=np.int32)  # cid + 1
-        self.E = 0
-        duels = np.arange(n, dtype=np.int64)
+        old = len(self.eff)
+        cohort = len(self.accs)
+        self.accs.append(_Accumulator())
+        self.left.append(n)
+        self.sizes.append(n)
+
+        def grown(array: npt.NDArray[Any], fill: Any) -> npt.NDArray[Any]:
+            extra = np.full((n, *array.shape[1:]), fill, dtype=array.dtype)
+            return np.concatenate([array, extra])
+
+        self.eff = grown(self.eff, 0)
+        self.first, self.he, self.ht = grown(self.first, 0), grown(self.he, 0), grown(self.ht, 0)
+        self.kn, self.de = grown(self.kn, 0), grown(self.de, 0)
+        self.born, self.cohort = grown(self.born, self.R), grown(self.cohort, cohort)
+        if self.E + 4 * n > len(self.erow):
+            self.erow = np.resize(self.erow, self.E + 4 * n)
+            self.ecid = np.resize(self.ecid, self.E + 4 * n)
+        duels = np.arange(old, old + n, dtype=np.int64)
         for s in (0, 1):
             start = self._add(tuple(sim.start[s]))
             self._add_arrays()
             self._append(duels, np.full(n, s, dtype=np.int64), np.full(n, start, dtype=np.int64))
-            self.eff[:, s] = self._eff_ids(duels[:1], np.array([s]))[0]
-        max_rounds = sim.options.max_rounds
-        rounds = 0
-        while len(self.eff):
-            if deadline is not None and not must and rounds and clock() > deadline:
-                return None
-            rounds += 1
-            alive = np.ones(len(self.eff), dtype=np.bool_)
-            models = self._round_models(self.eff[:, 0], self.eff[:, 1])
-            code = self.alias.sample(models, self.rng.random(len(models)))
-            events = np.flatnonzero(code != _QUIET)
-            if len(events):
-                self._in_round(events, code[events], rounds, alive)
-            # the duels ended by a critical are tallied already; they tick with the others (no
-            # effect on the tally) and leave the arrays with the duels that end now
-            self._end_of_round()
-            out = self.out[self.eff]
-            over = (out[:, 0] | out[:, 1]) & alive
-            if over.any():
-                o = out[over]
-                winner = np.where(o[:, 1] & ~o[:, 0], 0, np.where(o[:, 0] & ~o[:, 1], 1, 2))
-                self._finish(np.flatnonzero(over), winner, rounds)
-                alive &= ~over
-            if rounds >= max_rounds and alive.any():
-                left = np.flatnonzero(alive)
-                self._finish(left, np.full(len(left), -1), rounds)
-                break
-            if not alive.all():
-                self._keep(alive)
-        return self._tally()
+            self.eff[old:, s] = self._eff_ids(duels[:1], np.array([s]))[0]
 
-    def _tally(self) -> Tally:
-        acc = self.acc
+    def _round(self) -> None:
+        """One round of every duel in the arrays; the duels that end leave them."""
+        self.R += 1
+        alive = np.ones(len(self.eff), dtype=np.bool_)
+        models = self._round_models(self.eff[:, 0], self.eff[:, 1])
+        code = self.alias.sample(models, self.rng.random(len(models)))
+        events = np.flatnonzero(code != _QUIET)
+        if len(events):
+            self._in_round(events, code[events], alive)
+        # the duels ended by a critical are tallied already; they tick with the others (no effect
+        # on the tally) and leave the arrays with the duels that end now
+        self._end_of_round()
+        out = self.out[self.eff]
+        over = (out[:, 0] | out[:, 1]) & alive
+        if over.any():
+            o = out[over]
+            winner = np.where(o[:, 1] & ~o[:, 0], 0, np.where(o[:, 0] & ~o[:, 1], 1, 2))
+            self._finish(np.flatnonzero(over), winner)
+            alive &= ~over
+        late = alive & (self.R - self.born >= self.sim.options.max_rounds)
+        if late.any():
+            self._finish(np.flatnonzero(late), np.full(int(np.count_nonzero(late)), -1))
+            alive &= ~late
+        if not alive.all():
+            self._keep(alive)
+
+    def _merged(self) -> Tally:
+        """The tally of the complete cohorts that come first (no bias towards short duels)."""
+        tally = Tally()
+        for acc, left in zip(self.accs, self.left, strict=True):
+            if left:
+                tally.stopped_by_time = True
+                break
+            tally.merge(self._tally(acc))
+        return tally
+
+    def _tally(self, acc: _Accumulator) -> Tally:
         for r, count in acc.rounds.items():
             self.rounds_histogram[r] = self.rounds_histogram.get(r, 0) + count
         tally = Tally()
@@ -828,34 +857,74 @@ class FastSampler:
         self.rng = np.random.default_rng(seed)
         self.rounds_histogram = {}  # of this run: decided duels by their last round
         started = clock()
-        tally = Tally()
         duels = max(0, min(duels, MAX_DUELS))
-        size = MAX_BATCH
+        if self.alias.size > ALIAS_MAX:  # bounded memory: rebuild the tables from the simulator
+            self.reset()
+        self._sync()
+        self._start()
+        admitted, size = 0, MAX_BATCH
         if deadline is not None:
             size = FIRST_BATCH
             if self._rate:
                 size = int(min(MAX_BATCH, max(FIRST_BATCH, self._rate * (deadline - started) * 0.5)))
-        while tally.duels < duels:
-            now = clock()
-            if deadline is not None and now > deadline:
-                tally.stopped_by_time = True
+        prefix, done, done_at = 0, 0, started  # complete cohorts, their duels, when the last ended
+        finishing = False
+        while True:
+            now = clock() if deadline is not None else 0.0
+            while prefix < len(self.left) and not self.left[prefix]:
+                done += self.accs[prefix].duels
+                prefix, done_at = prefix + 1, now
+            late = deadline is not None and now > deadline
+            # past the deadline the oldest running cohort completes alone if only its tail is left
+            # (or if it is the first); the others are dropped whole
+            if (
+                late
+                and not finishing
+                and prefix < len(self.left)
+                and (prefix == 0 or self.left[prefix] <= TAIL_SHARE * self.sizes[prefix])
+            ):
+                self._keep(self.cohort == prefix)
+                finishing, admitted = True, duels
+            if late and not finishing:
                 break
-            if deadline is not None and tally.duels:
-                rate = tally.duels / max(now - started, 1e-9)
-                size = int(min(MAX_BATCH, rate * (deadline - now) * 0.5))
-                if size < min(MIN_BATCH, duels - tally.duels):  # would end past the deadline
-                    tally.stopped_by_time = True
-                    break
-            size = min(size, duels - tally.duels)
-            if self.alias.size > ALIAS_MAX:  # bounded memory: rebuild the tables from the simulator
-                self.reset()
-            done = self._batch(size, deadline, clock, must=not tally.duels)
-            if done is None:
-                tally.stopped_by_time = True
+            # the next cohort joins the tail of the current one (at most two in flight)
+            if admitted < duels and len(self.eff) <= size // 4 and len(self.left) - prefix <= 1:
+                if deadline is not None and admitted:
+                    finished = sum(a.duels for a in self.accs)
+                    rate = (
+                        done / max(done_at - started, 1e-9) if done else finished / max(now - started, 1e-9)
+                    )
+                    size = int(min(MAX_BATCH, rate * (deadline - now) * 0.5)) if rate else FIRST_BATCH
+                    if size < min(MIN_BATCH, duels - admitted):  # it would end past the deadline
+                        admitted = duels
+                if admitted < duels:
+                    size = min(size, duels - admitted)
+                    self._admit(size)
+                    admitted += size
+            if not len(self.eff):
                 break
-            tally.merge(done)
-            spent = clock() - started
-            if tally.duels and spent > 0:
-                self._rate = tally.duels / spent
+            self._round()
+        tally = self._merged()
+        tally.stopped_by_time = tally.duels < duels
         tally.seconds = clock() - started
+        if tally.duels and tally.seconds > 0:
+            self._rate = tally.duels / tally.seconds
         return tally
+
+    def _start(self) -> None:
+        """Empty arrays: no duel, no cohort."""
+        self.R = 0
+        self.accs = []
+        self.left = []
+        self.sizes = []
+        self.eff = np.zeros((0, 2), dtype=np.int64)
+        self.first = np.zeros((0, 2), dtype=np.int64)
+        self.he = np.zeros((0, 2), dtype=np.uint64)
+        self.ht = np.zeros((0, 2), dtype=np.uint64)
+        self.kn = np.zeros((0, 2), dtype=np.int64)
+        self.de = np.zeros((0, 2), dtype=np.int64)
+        self.born = np.zeros(0, dtype=np.int64)
+        self.cohort = np.zeros(0, dtype=np.int64)
+        self.erow = np.zeros(1024, dtype=np.int32)
+        self.ecid = np.zeros(1024, dtype=np.int32)
+        self.E = 0

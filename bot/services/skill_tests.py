@@ -20,6 +20,12 @@ Readings and choices (documented for the GM, see also :mod:`bot.services.config`
 * Dice entered by hand: a side (or a participant) with dice entered uses exactly those, and the
   test stops as "roll again" when they run out; the others roll with the bot's dice.
 * Difficulty by name exists only where the seed has a ladder (``d20``); elsewhere a plain modifier.
+* House rules (``/regles importer``) of ``secret_tests``, ``opposed_skills``, ``v1_standard_tests``
+  and ``extended_tests`` apply here (the merged document, :mod:`bot.services.house_rules`); the
+  d20 difficulty ladder, simultaneous actions, wounds and v1 margin bands are the rules core's
+  constants (their data tables are checked against them), so uploads of those do not change tests.
+  Which tables a server overrides comes with its settings (:class:`ConfigCache`): a server
+  without house rules reads nothing more.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import re
 import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -41,8 +47,9 @@ from bot.rules import checks, extended, opposed
 from bot.rules.checks import d20, ogl, renove, v1
 from bot.rules.checks.common import CheckResult, DiceError, Modifier, System
 from bot.rules.random_source import RandomSource
+from bot.services import house_rules
 from bot.services.caller import Caller
-from bot.services.config import SecretDestination, config_cache, secret_destination
+from bot.services.config import HouseRuleStamp, SecretDestination, config_cache, secret_destination
 from bot.services.errors import UserError, refusal_reply, user_error_reply
 from bot.services.rolls import ManualDiceError, parse_manual_dice
 from bot.ui import checks_render as render
@@ -125,50 +132,108 @@ def _innate(sheet: SheetLike, skill: str) -> int | None:
 # --- data tables ---------------------------------------------------------------------------------
 
 
-def _entries(ctx: AppContext, name: str) -> list[dict[str, Any]]:
+# The tables this module reads (their documents: the base, or merged with a server's house rules).
+SKILL_TABLES = ("secret_tests", "opposed_skills", "v1_standard_tests", "extended_tests")
+Documents = Mapping[str, Mapping[str, Any]]
+_EMPTY: Mapping[str, Any] = {}
+_T = TypeVar("_T")
+
+# Structures derived from a document, built once per document (the base tables are loaded at
+# start; a merged document is one object per house-rule stamp, see house_rules._CACHE). Keyed by
+# the document's identity; the entry holds the document, so the id cannot be reused meanwhile.
+_DERIVED_MAX = 512
+_derived: dict[tuple[str, int], tuple[Mapping[str, Any], Any]] = {}
+
+
+def _derive(kind: str, document: Mapping[str, Any], build: Callable[[Mapping[str, Any]], _T]) -> _T:
+    key = (kind, id(document))
+    hit = _derived.get(key)
+    if hit is not None and hit[0] is document:
+        value: _T = hit[1]
+        return value
+    if len(_derived) >= _DERIVED_MAX:  # many servers' house rules: start over (cheap to rebuild)
+        _derived.clear()
+    value = build(document)
+    _derived[key] = (document, value)
+    return value
+
+
+def _document(ctx: AppContext, name: str, documents: Documents | None) -> Mapping[str, Any]:
+    if documents is not None and name in documents:
+        return documents[name]
     table = ctx.tables.get(name)
-    return [e for e in table.entries if isinstance(e, dict)] if table is not None else []
+    return table.document if table is not None else _EMPTY
 
 
-# The last table read and its rows: built once, not on every /test (the table is loaded at start).
-_secret_rows_of: tuple[object, list[renove.SecretTest]] | None = None
+def _build_entries(document: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [e for e in document.get("entries") or () if isinstance(e, dict)]
 
 
-def secret_rows(ctx: AppContext) -> list[renove.SecretTest]:
-    global _secret_rows_of
-    table = ctx.tables.get("secret_tests")
-    cached = _secret_rows_of
-    if cached is not None and cached[0] is table:
-        return cached[1]
+def _entries(ctx: AppContext, name: str, documents: Documents | None = None) -> list[dict[str, Any]]:
+    """The entries of ``name`` in force (``documents``: this server's, else the base). Read only."""
+    return _derive("entries", _document(ctx, name, documents), _build_entries)
+
+
+async def tables_in_force(
+    ctx: AppContext,
+    guild_id: int | None,
+    overrides: Mapping[str, HouseRuleStamp],
+    session: Callable[[], Awaitable[AsyncSession]],
+    names: Sequence[str],
+) -> Documents | None:
+    """The merged documents of those of ``names`` this server overrides (``overrides``: from
+    ConfigCache); None when it overrides none of them — the common case, no read at all."""
+    if guild_id is None or not overrides:
+        return None
+    out: dict[str, Mapping[str, Any]] = {}
+    for name in names:
+        stamp = overrides.get(name)
+        if stamp is None or name not in ctx.tables:
+            continue
+        document = house_rules.cached_in_force(ctx, guild_id, name, stamp)
+        if document is None:
+            document = await house_rules.table_in_force(await session(), ctx, guild_id, name)
+        out[name] = document
+    return out or None
+
+
+def _build_secret_rows(document: Mapping[str, Any]) -> list[renove.SecretTest]:
     rows = []
-    for entry in _entries(ctx, "secret_tests"):
+    for entry in _build_entries(document):
         always = bool(entry.get("always", True))
         for key in ("skill", "skill_en"):
             if entry.get(key):
                 rows.append(renove.SecretTest(fold(str(entry[key])), always))
-    _secret_rows_of = (table, rows)
     return rows
 
 
-def secrecy_of(ctx: AppContext, skill: str | None) -> renove.Secrecy:
+def secret_rows(ctx: AppContext, documents: Documents | None = None) -> list[renove.SecretTest]:
+    return _derive("secret", _document(ctx, "secret_tests", documents), _build_secret_rows)
+
+
+def secrecy_of(ctx: AppContext, skill: str | None, documents: Documents | None = None) -> renove.Secrecy:
     if not skill:
         return renove.Secrecy.NEVER
-    return renove.secrecy(fold(skill), secret_rows(ctx))
+    return renove.secrecy(fold(skill), secret_rows(ctx, documents))
 
 
-def opposition_rows(ctx: AppContext) -> list[opposed.OppositionEntry]:
+def _build_opposition_rows(document: Mapping[str, Any]) -> list[opposed.OppositionEntry]:
     rows = []
-    for entry in _entries(ctx, "opposed_skills"):
+    for entry in _build_entries(document):
         rows.append(opposed.OppositionEntry(str(entry["skill"]), str(entry["opposed_by"])))
         if entry.get("skill_en") and entry.get("opposed_by_en"):
             rows.append(opposed.OppositionEntry(str(entry["skill_en"]), str(entry["opposed_by_en"])))
     return rows
 
 
-def suggested_opposition(ctx: AppContext, skill: str) -> str | None:
-    """The first skill the seed's table opposes to ``skill`` (read both ways, accents ignored)."""
+def opposition_rows(ctx: AppContext, documents: Documents | None = None) -> list[opposed.OppositionEntry]:
+    return _derive("opposition", _document(ctx, "opposed_skills", documents), _build_opposition_rows)
+
+
+def suggested_opposition(ctx: AppContext, skill: str, documents: Documents | None = None) -> str | None:
+    """The first skill the table in force opposes to ``skill`` (read both ways, accents ignored)."""
     wanted = fold(skill)
-    for row in opposition_rows(ctx):
+    for row in opposition_rows(ctx, documents):
         if fold(row.skill) == wanted:
             return row.opposed_by
         if fold(row.opposed_by) == wanted:
@@ -176,25 +241,29 @@ def suggested_opposition(ctx: AppContext, skill: str) -> str | None:
     return None
 
 
-def standard_test_rows(ctx: AppContext) -> list[dict[str, Any]]:
-    return _entries(ctx, "v1_standard_tests")
+def standard_test_rows(ctx: AppContext, documents: Documents | None = None) -> list[dict[str, Any]]:
+    return _entries(ctx, "v1_standard_tests", documents)
 
 
-def find_standard_row(ctx: AppContext, action: str) -> dict[str, Any] | None:
+def find_standard_row(
+    ctx: AppContext, action: str, documents: Documents | None = None
+) -> dict[str, Any] | None:
     wanted = fold(action)
-    for row in standard_test_rows(ctx):
+    for row in standard_test_rows(ctx, documents):
         names = (row.get("id"), row.get("action"), row.get("action_en"))
         if any(isinstance(n, str) and fold(n) == wanted for n in names):
             return row
     return None
 
 
-def standard_test_choices(ctx: AppContext, locale: str, typed: str) -> list[tuple[str, str]]:
+def standard_test_choices(
+    ctx: AppContext, locale: str, typed: str, documents: Documents | None = None
+) -> list[tuple[str, str]]:
     """(name, value) pairs for the ``action`` autocomplete: "Bluff — Soc", "Force — F × 10"."""
     english = locale.lower().startswith("en")
     wanted = fold(typed)
     out = []
-    for row in standard_test_rows(ctx):
+    for row in standard_test_rows(ctx, documents):
         name = str(row.get("action_en") if english and row.get("action_en") else row.get("action"))
         if wanted and wanted not in fold(name) and wanted not in fold(str(row.get("action"))):
             continue
@@ -203,26 +272,46 @@ def standard_test_choices(ctx: AppContext, locale: str, typed: str) -> list[tupl
     return out[:25]
 
 
-def extended_row(ctx: AppContext, skill: str | None) -> dict[str, Any] | None:
+def extended_row(
+    ctx: AppContext, skill: str | None, documents: Documents | None = None
+) -> dict[str, Any] | None:
     if not skill:
         return None
     wanted = fold(skill)
-    for row in _entries(ctx, "extended_tests"):
+    for row in _entries(ctx, "extended_tests", documents):
         names = [row.get("id"), row.get("name"), row.get("name_en"), *(row.get("skills") or [])]
         if any(isinstance(n, str) and fold(n) == wanted for n in names):
             return row
     return None
 
 
-def known_skill_names(ctx: AppContext) -> list[str]:
+def known_skill_names(ctx: AppContext, documents: Documents | None = None) -> list[str]:
     names: list[str] = []
-    for entry in _entries(ctx, "secret_tests"):
+    for entry in _entries(ctx, "secret_tests", documents):
         names.append(str(entry["skill"]))
-    for entry in _entries(ctx, "opposed_skills"):
+    for entry in _entries(ctx, "opposed_skills", documents):
         names += [str(entry["skill"]), str(entry["opposed_by"])]
-    for entry in _entries(ctx, "extended_tests"):
+    for entry in _entries(ctx, "extended_tests", documents):
         names += [str(s) for s in entry.get("skills") or []]
     return sorted(dict.fromkeys(names), key=fold)
+
+
+async def skill_names_here(ctx: AppContext, caller: Caller) -> list[str]:
+    """:func:`known_skill_names` with this server's house rules (the ``skill`` autocomplete)."""
+    setting = await _setting(ctx, caller)
+    async with _Reads(ctx) as session:
+        documents = await setting.tables(ctx, session, ("secret_tests", "opposed_skills", "extended_tests"))
+    return known_skill_names(ctx, documents)
+
+
+async def standard_test_choices_here(
+    ctx: AppContext, caller: Caller, locale: str, typed: str
+) -> list[tuple[str, str]]:
+    """:func:`standard_test_choices` with this server's house rules (the ``action`` autocomplete)."""
+    setting = await _setting(ctx, caller)
+    async with _Reads(ctx) as session:
+        documents = await setting.tables(ctx, session, ("v1_standard_tests",))
+    return standard_test_choices(ctx, locale, typed, documents)
 
 
 # --- shared pieces -------------------------------------------------------------------------------
@@ -233,12 +322,21 @@ class Setting:
     config: ServerConfig | None
     ruleset: System
     is_gm: bool
+    guild_id: int | None
+    house_rules: Mapping[str, HouseRuleStamp]  # the tables the server overrides (usually none)
+
+    async def tables(self, ctx: AppContext, session: _Reads, names: Sequence[str]) -> Documents | None:
+        """The documents in force of those of ``names`` the server overrides (see tables_in_force)."""
+        return await tables_in_force(ctx, self.guild_id, self.house_rules, session.get, names)
 
 
 async def _setting(ctx: AppContext, caller: Caller) -> Setting:
-    """The server's settings and the ruleset in force, from the process cache (see ConfigCache)."""
-    config, ruleset = await config_cache(ctx).in_force(ctx.sessions, caller.guild_id, caller.channel_chain)
-    return Setting(config, System(ruleset), caller.is_gm(config))
+    """The server's settings, the ruleset in force and the tables the server overrides, from the
+    process cache (see ConfigCache)."""
+    found = await config_cache(ctx).settings(ctx.sessions, caller.guild_id, caller.channel_chain)
+    return Setting(
+        found.config, System(found.ruleset), caller.is_gm(found.config), caller.guild_id, found.house_rules
+    )
 
 
 class _Reads:
@@ -387,7 +485,12 @@ def _sheet_value(sheet: SheetLike, name: str, system: System) -> _Base:
 
 
 async def _resolve_base(
-    ctx: AppContext, session: _Reads, caller: Caller, request: TestRequest, system: System
+    ctx: AppContext,
+    session: _Reads,
+    caller: Caller,
+    request: TestRequest,
+    system: System,
+    documents: Documents | None = None,
 ) -> _Base:
     subject = request.for_user_id or caller.user_id
     carac = (request.carac or "").strip() or None
@@ -397,7 +500,7 @@ async def _resolve_base(
     if request.action:
         if system is not System.V1:
             raise TestInputError("tests.error.action_v1_only", ruleset=system.value)
-        row = find_standard_row(ctx, request.action)
+        row = find_standard_row(ctx, request.action, documents)
         if row is None:
             raise TestInputError("tests.error.unknown_action", action=request.action[:NAME_MAX])
         test = v1.StandardTest.from_dict(row)
@@ -522,11 +625,13 @@ async def skill_test(
             system = setting.ruleset
             if request.for_user_id is not None and not setting.is_gm:
                 raise TestInputError("tests.error.gm_only_for")
-            base = await _resolve_base(ctx, session, caller, request, system)
+            names = ("secret_tests", "v1_standard_tests") if request.action else ("secret_tests",)
+            documents = await setting.tables(ctx, session, names)
+            base = await _resolve_base(ctx, session, caller, request, system, documents)
             roll = _hand_roll(system, request.roll)
             result = _resolve_check(system, base, request, roll, rng or ctx.rng)
             skill_name = request.skill or (base.standard or {}).get("action") or request.carac
-            listed = secrecy_of(ctx, skill_name)
+            listed = secrecy_of(ctx, skill_name, documents)
             if request.secret is not None:
                 secret = request.secret
             else:
@@ -703,10 +808,13 @@ def _bot_rolls(system: System, rng: RandomSource, count: int) -> list[int]:
     return [rng.randint(1, die) for _ in range(count)]
 
 
-def _second_skill(ctx: AppContext, skill_a: str | None, skill_b: str | None) -> tuple[str | None, bool]:
+async def _second_skill(
+    ctx: AppContext, setting: Setting, session: _Reads, skill_a: str | None, skill_b: str | None
+) -> tuple[str | None, bool]:
     """The second side's skill: the one given, else the opposition table's (and whether suggested)."""
     if skill_a and not skill_b:
-        suggestion = suggested_opposition(ctx, skill_a)
+        documents = await setting.tables(ctx, session, ("opposed_skills",))
+        suggestion = suggested_opposition(ctx, skill_a, documents)
         return suggestion, suggestion is not None
     return skill_b, False
 
@@ -792,7 +900,7 @@ async def opposed_check(
         setting = await _setting(ctx, caller)
         async with _Reads(ctx) as session:
             system = setting.ruleset
-            skill_b, suggested = _second_skill(ctx, request.skill_a, request.skill_b)
+            skill_b, suggested = await _second_skill(ctx, setting, session, request.skill_a, request.skill_b)
             a = await _participant(session, caller, request.side_a, request.skill_a, system, "A")
             b = await _participant(session, caller, request.side_b, skill_b, system, "B")
             if a.name == b.name:
@@ -887,7 +995,7 @@ async def group_opposed_check(
         setting = await _setting(ctx, caller)
         async with _Reads(ctx) as session:
             system = setting.ruleset
-            skill_b, suggested = _second_skill(ctx, request.skill_a, request.skill_b)
+            skill_b, suggested = await _second_skill(ctx, setting, session, request.skill_a, request.skill_b)
             members_a, members_b = _split_members(request.side_a), _split_members(request.side_b)
             if not members_a or not members_b:
                 raise TestInputError("tests.error.empty_side")
@@ -1113,7 +1221,8 @@ async def extended_check(
         setting = await _setting(ctx, caller)
         async with _Reads(ctx) as session:
             system = setting.ruleset
-            row = extended_row(ctx, request.skill)
+            documents = await setting.tables(ctx, session, ("extended_tests",))
+            row = extended_row(ctx, request.skill, documents)
             attempts = request.attempts or (row or {}).get("attempts")
             needed = request.successes or (row or {}).get("successes_needed")
             if not attempts or not needed:
@@ -1334,6 +1443,9 @@ __all__ = [
     "group_opposed_check",
     "known_skill_names",
     "opposed_check",
+    "skill_names_here",
     "skill_test",
     "standard_test_choices",
+    "standard_test_choices_here",
+    "tables_in_force",
 ]

@@ -4,6 +4,7 @@ tracker), the counter-attack reaction, hero points. Every number is recomputed f
 
 from __future__ import annotations
 
+from bot.emulator.client import Player
 from bot.emulator.state import Channel
 
 from ..test_console_combat_systems import OGL_BODY, ogl_level, ogl_location_hp, ogl_opposed
@@ -21,21 +22,23 @@ def field(emu: E2E, thread: Channel, name: str) -> str:
     return next(str(f["value"]) for f in fields if str(f["name"]).lstrip("▶💀💤 ") == name)
 
 
-async def test_manoeuvres_in_an_ogl_thread(emu: E2E) -> None:
+async def knight_and_orc(emu: E2E, name: str, **knight: str) -> tuple[Player, Channel]:
+    """The GM opens the ogl fight thread ``name`` and adds Chevalier (``knight``: his options) and an Orc."""
     gm = emu.user("gm")
     await gm.slash("config systeme", systeme="ogl", portee="canal")
-    opened = await gm.slash("combat ouvrir", nom="Lice")
+    opened = await gm.slash("combat ouvrir", nom=name)
     await opened.wait_followup()
-    thread = emu.thread("Lice")
-    await gm.slash(
-        "combat ajouter",
-        qui="Chevalier",
-        caracs=OGL_BODY + " DEX:14 PH:2 Bagarre:50",
-        armes="Épée 1d8+1 60%, Bouclier 1d4 40%",
-        channel=thread,
-    )
+    thread = emu.thread(name)
+    await gm.slash("combat ajouter", qui="Chevalier", channel=thread, **knight)
     await gm.slash(
         "combat ajouter", qui="Orc", caracs=OGL_BODY + " DEX:14 RA:2", armes="Hache 1d8 50%", channel=thread
+    )
+    return gm, thread
+
+
+async def test_manoeuvres_in_an_ogl_thread(emu: E2E) -> None:
+    gm, thread = await knight_and_orc(
+        emu, "Lice", caracs=OGL_BODY + " DEX:14 PH:2 Bagarre:50", armes="Épée 1d8+1 60%, Bouclier 1d4 40%"
     )
     hp = ogl_location_hp(12, 12)
     mounted = await gm.slash("manoeuvre monture", monte=True, qui="Chevalier", channel=thread)

@@ -7,27 +7,14 @@ from __future__ import annotations
 
 from ..test_console_combat_systems import OGL_BODY, ogl_level, ogl_location_hp
 from .harness import E2E
-from .test_manoeuvre import field
+from .test_manoeuvre import field, knight_and_orc
 
 MOUNTED_DODGE = -30  # "Un personnage sur une monture souffre d'un malus -30% à sa compétence d'Esquive"
 
 
 async def test_an_area_effect_and_the_dive_in_an_ogl_thread(emu: E2E) -> None:
-    gm = emu.user("gm")
-    await gm.slash("config systeme", systeme="ogl", portee="canal")
-    opened = await gm.slash("combat ouvrir", nom="Brasier")
-    await opened.wait_followup()
-    thread = emu.thread("Brasier")
-    await gm.slash(
-        "combat ajouter",
-        qui="Chevalier",
-        caracs=OGL_BODY + " DEX:14",
-        armes="Épée 1d8+1 60%",
-        armure="poitrine:2",
-        channel=thread,
-    )
-    await gm.slash(
-        "combat ajouter", qui="Orc", caracs=OGL_BODY + " DEX:14 RA:2", armes="Hache 1d8 50%", channel=thread
+    gm, thread = await knight_and_orc(
+        emu, "Brasier", caracs=OGL_BODY + " DEX:14", armes="Épée 1d8+1 60%", armure="poitrine:2"
     )
     hp = ogl_location_hp(12, 12)
     await gm.slash("manoeuvre monture", monte=True, qui="Chevalier", channel=thread)

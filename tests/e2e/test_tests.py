@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from bot.emulator import Upload
 
 from .harness import E2E
 
@@ -124,3 +127,39 @@ async def test_v1_action_autocomplete_and_helpful_skills(emu: E2E) -> None:
     bluff = await gm.slash("test", action="bluff", carac="35", jet=20)
     text = text_of(bluff.embed)
     assert "Compétences utiles" in text and "Charisme" in text and "Warhammer v1" in text
+
+
+async def test_a_house_rule_secret_list_makes_the_next_test_secret(emu: E2E) -> None:
+    alice, gm, carol = emu.user("alice"), emu.user("gm"), emu.user("carol")
+    before = await alice.slash("test", competence="Escalade", carac="40", jet=31)
+    assert "31 sous 40" in text_of(before.embed)  # not on the seed's list: shown to the table
+    # The GM exports the list, adds Escalade, and uploads the whole document back.
+    export = await gm.slash("regles exporter", table="secret_tests")
+    assert export.message is not None
+    document = json.loads(export.message.attachments[0].data)
+    document["entries"].append(
+        {
+            "id": "escalade",
+            "skill": "Escalade",
+            "skill_en": "Climb",
+            "printed_item": "Escalade",
+            "printed_position": 12,
+            "asterisk": False,
+            "always": True,
+        }
+    )
+    data = json.dumps(document, ensure_ascii=False).encode()
+    stored = await gm.slash("regles importer", fichier=Upload("secret_tests.json", data, "application/json"))
+    assert "1 ajoutée(s)" in text_of((await stored.wait_response()).embeds[0])
+
+    notice = await alice.slash("test", competence="Escalade", carac="40", jet=32)
+    assert "test secret" in text_of(notice.embed) and "32 sous" not in text_of(notice.embed)
+    await emu.emu.wait_until(
+        lambda: any("32 sous 40" in text_of(e) for m in carol.dm_messages for e in m.embeds),
+        what="the owner's DM",
+    )
+    # Reset: the book's list applies again at once.
+    prompt = await gm.slash("regles reinitialiser", table="secret_tests")
+    await gm.click("Confirmer la réinitialisation", message=prompt.message)
+    after = await alice.slash("test", competence="Escalade", carac="40", jet=33)
+    assert "33 sous 40" in text_of(after.embed) and "test secret" not in text_of(after.embed)

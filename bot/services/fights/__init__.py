@@ -41,6 +41,14 @@ events, optimistic locking) stays here; each use case hands a `v1`, `d20` or `og
 adapter (:mod:`bot.services.fight_v1`, :mod:`~bot.services.fight_d20`,
 :mod:`~bot.services.fight_ogl`), which calls the system's rules module. Their GM options (given
 with ``/combat ouvrir options:…``) live in the fight document's ``options``.
+
+The package is split by use case: :mod:`._core` (scope, transaction, document, events, refusals),
+:mod:`.roster` (building combatants), :mod:`.opening` (open, add, remove), :mod:`.rounds` (rounds,
+postures, turns), :mod:`.actions`, :mod:`.attacks`, :mod:`.hits` (an attack against its defence),
+:mod:`.defence`, :mod:`.damage` (damage, criticals, proposals), :mod:`.conditions` (due tests,
+conditions, corrections), :mod:`.ending` (show, end), :mod:`.choices` (autocomplete) and
+:mod:`.systems` (the pieces the other rulesets' adapters share). Every name other modules use is
+re-exported here.
 """
 
 from __future__ import annotations
@@ -120,6 +128,7 @@ from bot.services.fights.systems import (
     settle,
     situation_tokens,
     spend,
+    system_stats,
     system_tables,
 )
 
@@ -205,6 +214,7 @@ __all__ = [
     "spend",
     "start_system_round",
     "system_of",
+    "system_stats",
     "system_tables",
     "tables_for",
     "take_simple_action",

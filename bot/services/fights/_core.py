@@ -1,6 +1,7 @@
 """The fight machinery every use case shares: refusals and outcomes, the scope of one use case and
 its transaction (:func:`run`), the tables in force, the fight document (:class:`Doc`), events, the
-tracker, custom ids and hand-entered dice."""
+tracker, custom ids, hand-entered dice, the defence dice typed by hand (:class:`DefenceRolls`) and
+the dispatch to the other rulesets' adapters (:func:`system_of`)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ from bot.rules.sheets import fold
 from bot.services.caller import Caller
 from bot.services.fight_text import Words
 from bot.services.house_rules import overridden_tables, table_in_force
-from bot.ui.reply import Reply, error_reply
+from bot.ui.reply import Colour, Reply, error_reply
 from bot.ui.tracker import TrackerView, render_tracker
 
 PREFIX: Final = "melee:fight"
@@ -360,6 +361,12 @@ def outcome(scope: Scope, doc: Doc, reply: Reply, *, archive: bool = False) -> F
     )
 
 
+def saved_outcome(scope: Scope, doc: Doc, text: str, kind: str, result: dict[str, Any]) -> FightOutcome:
+    """Saves ``doc`` and answers with an information reply (and the tracker to edit)."""
+    doc.save()
+    return outcome(scope, doc, Reply(description=text, colour=Colour.INFO, kind=kind, result=result))
+
+
 def custom_id(fight_id: int, kind: str, *parts: str | int) -> str:
     value = ":".join([PREFIX, str(fight_id), kind, *(str(p) for p in parts)])
     assert len(value) <= 100, value
@@ -409,7 +416,7 @@ class DefenceRolls:
 
 
 def system_of(ruleset: str) -> Any:
-    """The adapter module of a ruleset (imported lazily: the adapters import this module)."""
+    """The adapter module of a ruleset (imported lazily: the adapters import this package)."""
     from bot.services import fight_d20, fight_ogl, fight_v1
 
     adapters: dict[str, Any] = {"v1": fight_v1, "d20": fight_d20, "ogl": fight_ogl}

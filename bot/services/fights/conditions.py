@@ -7,6 +7,7 @@ from typing import Any, Final
 
 from bot.context import AppContext
 from bot.rules.combat import (
+    Combatant,
     Condition,
     resolve_pending,
     signal,
@@ -15,6 +16,7 @@ from bot.services.caller import Caller
 from bot.services.fights._core import (
     OTHER_RULESETS,
     QUICK_NPC_DEFAULTS,
+    Doc,
     FightOutcome,
     FightRefusal,
     Scope,
@@ -26,6 +28,7 @@ from bot.services.fights._core import (
     parse_dice,
     require_gm,
     run,
+    saved_outcome,
     system_of,
 )
 from bot.services.fights.damage import _application_lines, _proposal_buttons
@@ -157,16 +160,8 @@ async def edit_condition(
             c.id,
             {"op": op, "stat": stat, "value": value, "rounds": rounds, "kind": kind, "index": index},
         )
-        doc.save()
-        return outcome(
-            scope,
-            doc,
-            Reply(
-                description=text,
-                colour=Colour.INFO,
-                kind="combat.condition",
-                result={"combatant": doc.state.get(c.id).to_dict()},
-            ),
+        return saved_outcome(
+            scope, doc, text, "combat.condition", {"combatant": doc.state.get(c.id).to_dict()}
         )
 
     return await run(ctx, caller, work)
@@ -184,23 +179,7 @@ async def correct(ctx: AppContext, caller: Caller, *, who: str, field_name: str,
             pooled = system_of(doc.row.ruleset).correct_pool(scope, doc, c, key, value)
             if pooled is not None:
                 field_key, before_value = pooled
-                new_event(
-                    scope, doc, "correct", c.id, {"field": field_key, "before": before_value, "after": value}
-                )
-                doc.save()
-                text = scope.t(
-                    "combat.correct.done", name=c.name, field=field_key, before=before_value, after=value
-                )
-                return outcome(
-                    scope,
-                    doc,
-                    Reply(
-                        description=text,
-                        colour=Colour.INFO,
-                        kind="combat.correct",
-                        result={"field": field_key, "before": before_value, "after": value},
-                    ),
-                )
+                return _corrected(scope, doc, c, field_key, before_value, value)
         if key.lower() in ("bouclier", "shield"):
             if c.shield_pv is None:
                 raise FightRefusal("combat.correct.no_shield", name=c.name)
@@ -225,24 +204,20 @@ async def correct(ctx: AppContext, caller: Caller, *, who: str, field_name: str,
             stats[code] = value
             doc.state = doc.state.put(replace(c, characteristics=stats))
             key = code
-        new_event(scope, doc, "correct", c.id, {"field": key, "before": before, "after": value})
-        doc.save()
-        text = scope.t(
-            "combat.correct.done",
-            name=c.name,
-            field=key,
-            before=before if before is not None else "—",
-            after=value,
-        )
-        return outcome(
-            scope,
-            doc,
-            Reply(
-                description=text,
-                colour=Colour.INFO,
-                kind="combat.correct",
-                result={"field": key, "before": before, "after": value},
-            ),
-        )
+        return _corrected(scope, doc, c, key, before, value)
 
     return await run(ctx, caller, work)
+
+
+def _corrected(
+    scope: Scope, doc: Doc, c: Combatant, key: str, before: int | None, value: int
+) -> FightOutcome:
+    new_event(scope, doc, "correct", c.id, {"field": key, "before": before, "after": value})
+    text = scope.t(
+        "combat.correct.done",
+        name=c.name,
+        field=key,
+        before=before if before is not None else "—",
+        after=value,
+    )
+    return saved_outcome(scope, doc, text, "combat.correct", {"field": key, "before": before, "after": value})

@@ -42,12 +42,12 @@ from bot.services.fights._core import (
     custom_id,
     d100_or_none,
     new_event,
-    outcome,
     parse_dice,
     require_gm,
     run,
+    saved_outcome,
 )
-from bot.ui.reply import Button, ButtonStyle, Colour, Reply
+from bot.ui.reply import Button, ButtonStyle
 
 
 def _hit_damage(
@@ -517,16 +517,6 @@ async def answer_proposal(
         new_event(
             scope, doc, "proposal", proposal.get("combatant"), {"proposal": proposal, "accepted": accept}
         )
-        doc.save()
-        return outcome(
-            scope,
-            doc,
-            Reply(
-                description=text,
-                colour=Colour.INFO,
-                kind="combat.proposal",
-                result={"accepted": accept, **proposal},
-            ),
-        )
+        return saved_outcome(scope, doc, text, "combat.proposal", {"accepted": accept, **proposal})
 
     return await run(ctx, caller, work)

@@ -48,6 +48,7 @@ from bot.services.fights.roster import (
     _resolve_piece,
     _resolve_weapon,
     _unique_id,
+    check_sheet_free,
     find_preset,
 )
 from bot.services.fights.systems import add_other
@@ -172,10 +173,7 @@ async def add_combatants(
         sheet = await find_character(scope.session, scope.guild_id, name) if number is None else None
         added: list[Combatant] = []
         if sheet is not None:
-            if not scope.gm and sheet.owner_id != scope.caller.user_id:
-                raise FightRefusal("combat.error.not_yours", name=sheet.name)
-            if any(m.get("character_id") == sheet.id for m in doc.meta.values()):
-                raise FightRefusal("combat.error.already_in", name=sheet.name)
+            check_sheet_free(scope, doc, sheet)
             combatant, meta = _combatant_from_sheet(scope, docs, doc, sheet)
             doc.state = replace(doc.state, combatants=(*doc.state.combatants, combatant))
             doc.meta[combatant.id] = meta

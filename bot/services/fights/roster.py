@@ -262,3 +262,11 @@ def _combatant_from_sheet(
         "playable_bonus": applied,
     }
     return combatant, meta
+
+
+def check_sheet_free(scope: Scope, doc: Doc, sheet: CharacterSheet) -> None:
+    """Refuses a sheet the caller does not own (the GM may add any) or already in the fight."""
+    if not scope.gm and sheet.owner_id != scope.caller.user_id:
+        raise FightRefusal("combat.error.not_yours", name=sheet.name)
+    if any(m.get("character_id") == sheet.id for m in doc.meta.values()):
+        raise FightRefusal("combat.error.already_in", name=sheet.name)

@@ -37,7 +37,7 @@ from bot.services.fights._core import (
 )
 from bot.services.fights.attacks import _mention
 from bot.services.fights.damage import _application_lines
-from bot.services.fights.roster import NpcStats, _list, _unique_id
+from bot.services.fights.roster import NpcStats, _list, _unique_id, check_sheet_free
 from bot.services.fights.rounds import _actor, _pass_turn, _settle_turn, _spend, _turn_line
 from bot.services.house_rules import table_in_force
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
@@ -219,10 +219,7 @@ async def add_other(scope: Scope, doc: Doc, text: str, count: int | None, stats:
     arms = parse_arms(stats.weapons)
     added: list[Combatant] = []
     if sheet is not None:
-        if not scope.gm and sheet.owner_id != scope.caller.user_id:
-            raise FightRefusal("combat.error.not_yours", name=sheet.name)
-        if any(m.get("character_id") == sheet.id for m in doc.meta.values()):
-            raise FightRefusal("combat.error.already_in", name=sheet.name)
+        check_sheet_free(scope, doc, sheet)
         if sheet.ruleset != ruleset:
             raise FightRefusal(
                 "combat.sys.error.sheet_ruleset", name=sheet.name, sheet=sheet.ruleset, fight=ruleset
@@ -294,6 +291,18 @@ async def add_other(scope: Scope, doc: Doc, text: str, count: int | None, stats:
         kind="combat.add",
     )
     return outcome(scope, doc, reply)
+
+
+def system_stats(
+    name: str, values: Mapping[str, int], required: Iterable[str], dropped: Iterable[str]
+) -> dict[str, int]:
+    """The characteristics an adapter's ``build`` starts from: refused when one of ``required`` is
+    missing; ``dropped`` (the current pools, which become losses) left out."""
+    missing = [code for code in required if code not in values]
+    if missing:
+        raise FightRefusal("combat.sys.error.missing_stats", name=name, stats=", ".join(missing))
+    left_out = frozenset(dropped)
+    return {k: int(v) for k, v in values.items() if k not in left_out}
 
 
 def check_line(w: Words, check: Any, unit: str = "") -> str:
