@@ -114,29 +114,17 @@ def parse_armour(text: str | None) -> list[dict[str, Any]]:
     return out
 
 
-def build(
-    scope: Scope,
-    doc: Doc,
-    cid: str,
-    name: str,
-    values: dict[str, int],
-    skills: dict[str, int],
-    arms: list[dict[str, Any]],
-    armour: str | None,
-    *,
-    npc: bool,
-) -> tuple[Combatant, dict[str, Any]]:
-    stats = shared.system_stats(name, values, REQUIRED, ("PV", "PC", "PVmax", "PCmax"))
+def build(scope: Scope, doc: Doc, r: shared.Recruit) -> tuple[Combatant, dict[str, Any]]:
+    stats = r.stats(REQUIRED, ("PV", "PC", "PVmax", "PCmax"))
     stats["Con"] = stats["CON"]
-    stats["BF"] = int(skills.pop("bf", 0))
-    combatant = Combatant(
-        id=cid, name=name, characteristics=stats, weapons=tuple(a["id"] for a in arms), npc=npc
-    )
+    stats["BF"] = int(r.skills.pop("bf", 0))
+    combatant = r.combatant(stats)
+    values = r.values
     if "PV" in values and values["PV"] < rules.pv_max(stats["CON"]):
         combatant = set_pool_loss(combatant, SYSTEM, "PV", rules.pv_max(stats["CON"]) - values["PV"])
     if "PC" in values and values["PC"] < rules.pc_max(stats["CON"]):
         combatant = set_pool_loss(combatant, SYSTEM, "PC", rules.pc_max(stats["CON"]) - values["PC"])
-    return combatant, {"arms": arms, "armour": parse_armour(armour), "skills": skills}
+    return combatant, {"arms": r.arms, "armour": parse_armour(r.armour), "skills": r.skills}
 
 
 def profile_line(scope: Scope, doc: Doc, c: Combatant) -> str:

@@ -125,6 +125,12 @@ async def _fight(scope: Scope) -> Doc:
     return doc
 
 
+async def _shooter(scope: Scope, who: str | None) -> tuple[Doc, Combatant]:
+    """The d20 fight of this thread and who fires (``who``, or whose turn it is)."""
+    doc = await _fight(scope)
+    return doc, shared.actor(scope, doc, who)
+
+
 def _arm(doc: Doc, c: Combatant, text: str | None) -> dict[str, Any]:
     """The named weapon, else the shooter's first ranged one; it must be a ranged weapon."""
     if text:
@@ -345,8 +351,7 @@ async def burst(
 ) -> FightOutcome:
     async def work(scope: Scope) -> FightOutcome:
         w = scope.words
-        doc = await _fight(scope)
-        c = shared.actor(scope, doc, data.shooter)
+        doc, c = await _shooter(scope, data.shooter)
         targets = _targets(doc, c, data.targets)
         if not targets:
             raise FightRefusal("fire.error.no_target")
@@ -439,8 +444,7 @@ async def covering(
 ) -> FightOutcome:
     async def work(scope: Scope) -> FightOutcome:
         w = scope.words
-        doc = await _fight(scope)
-        c = shared.actor(scope, doc, data.shooter)
+        doc, c = await _shooter(scope, data.shooter)
         targets = _targets(doc, c, data.targets)
         if not targets and not data.zone:
             raise FightRefusal("fire.error.no_target")
@@ -499,8 +503,7 @@ async def artillery(
 ) -> FightOutcome:
     async def work(scope: Scope) -> FightOutcome:
         w = scope.words
-        doc = await _fight(scope)
-        c = shared.actor(scope, doc, data.shooter)
+        doc, c = await _shooter(scope, data.shooter)
         try:
             aimed: str = _victim(doc, c, data.target).name
         except FightRefusal as exc:
@@ -571,8 +574,7 @@ async def air(
 ) -> FightOutcome:
     async def work(scope: Scope) -> FightOutcome:
         w = scope.words
-        doc = await _fight(scope)
-        c = shared.actor(scope, doc, data.shooter)
+        doc, c = await _shooter(scope, data.shooter)
         foe = _victim(doc, c, data.target)
         arm = _arm(doc, c, data.weapon)
         score = d20._score(doc, c, arm)

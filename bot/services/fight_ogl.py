@@ -107,28 +107,16 @@ def parse_armour(text: str | None) -> dict[str, int]:
     return out
 
 
-def build(
-    scope: Scope,
-    doc: Doc,
-    cid: str,
-    name: str,
-    values: dict[str, int],
-    skills: dict[str, int],
-    arms: list[dict[str, Any]],
-    armour: str | None,
-    *,
-    npc: bool,
-) -> tuple[Combatant, dict[str, Any]]:
-    stats = shared.system_stats(name, values, REQUIRED, ("PV", "PVmax"))
+def build(scope: Scope, doc: Doc, r: shared.Recruit) -> tuple[Combatant, dict[str, Any]]:
+    stats = r.stats(REQUIRED, ("PV", "PVmax"))
     for loc, hp in location_hp(stats).items():
         stats[f"HP.{loc}"] = hp
-    stats["A"] = int(skills.pop("ca", 1))
-    stats["RA"] = int(skills.pop("ra", 0))
-    heroes = int(skills.pop("ph", 0))
-    combatant = Combatant(
-        id=cid, name=name, characteristics=stats, weapons=tuple(a["id"] for a in arms), npc=npc
-    )
-    return combatant, {"arms": arms, "armour": parse_armour(armour), "skills": skills, "hero_points": heroes}
+    stats["A"] = int(r.skills.pop("ca", 1))
+    stats["RA"] = int(r.skills.pop("ra", 0))
+    heroes = int(r.skills.pop("ph", 0))
+    combatant = r.combatant(stats)
+    meta = {"arms": r.arms, "armour": parse_armour(r.armour), "skills": r.skills, "hero_points": heroes}
+    return combatant, meta
 
 
 def profile_line(scope: Scope, doc: Doc, c: Combatant) -> str:

@@ -197,32 +197,14 @@ def parse_armour(text: str | None) -> dict[str, int]:
     return out
 
 
-def build(
-    scope: Scope,
-    doc: Doc,
-    cid: str,
-    name: str,
-    values: dict[str, int],
-    skills: dict[str, int],
-    arms: list[dict[str, Any]],
-    armour: str | None,
-    *,
-    npc: bool,
-) -> tuple[Combatant, dict[str, Any]]:
-    stats = shared.system_stats(name, values, REQUIRED, ("Bact",))
+def build(scope: Scope, doc: Doc, r: shared.Recruit) -> tuple[Combatant, dict[str, Any]]:
+    stats = r.stats(REQUIRED, ("Bact",))
     stats.setdefault("A", 1)
-    combatant = Combatant(
-        id=cid,
-        name=name,
-        characteristics=stats,
-        weapons=tuple(a["id"] for a in arms),
-        skills=frozenset(skills),
-        npc=npc,
-    )
-    current = values.get("Bact")
+    combatant = r.combatant(stats, skills=frozenset(r.skills))
+    current = r.values.get("Bact")
     if current is not None and current < stats["B"]:
         combatant = set_pool_loss(combatant, SYSTEM, "B", stats["B"] - current)
-    meta = {"arms": arms, "armour": parse_armour(armour), "skills": skills}
+    meta = {"arms": r.arms, "armour": parse_armour(r.armour), "skills": r.skills}
     return combatant, meta
 
 

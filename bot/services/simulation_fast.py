@@ -3,25 +3,29 @@
 Nothing here knows a rule. Every probability and every transition is read from the pure simulator,
 which enumerates the combat core: its round models and per-attack distributions, its critical
 effects (``critical_effect``), the core's end-of-round :func:`tick` of each condition (``_tick_of``),
-the tests a tick prompts (``_pending_dist``) and each state's effective profile (``info``). What
-changes is how duels are sampled: a batch of duels advances round by round in lockstep, and
+the tests a tick prompts (``_pending_dist``) and each state's effective profile (``_eff_of``). What
+changes is how duels are sampled: the running duels advance round by round in lockstep, and
 everything a round reads is an array lookup.
 
-* A fighter's state is a fixed-width row of condition ids (``cid + 1``; 0 is an empty cell, the
-  conditions packed at the right of the row). The end-of-round tick is one gather through
-  ``next[cid]`` (the core's tick of each condition on its own: at most one condition stays), plus
-  the prompts (``prompt[cid]``) rolled in the pure simulator's order.
-* What a state changes is read through hashes of multisets (Zobrist sums of 64-bit random values,
-  one per *piece*): the effect pieces give the effective profile (the simulator's own
-  ``_eff_memo`` key), the test pieces the key of critical effects and prompted tests. Hash → id
-  goes through open-addressing tables in numpy arrays; a miss asks the simulator once.
+* A fighter's conditions are entries of one list (row = 2 × duel + side, ``cid + 1``). The
+  end-of-round tick is one gather through ``next[cid]`` (the core's tick of each condition on its
+  own, read when a condition first ends a round: at most one condition stays), plus the prompts
+  (``prompt[cid]``) rolled in the pure simulator's order (by condition id).
+* What a state changes is read through sums kept per row as conditions come and go: Zobrist hashes
+  of multisets (64-bit random values, one per *piece*) of the effect pieces (the simulator's own
+  ``_eff_memo`` key: the effective profile) and of the test pieces (the key of critical effects and
+  prompted tests), and counts of the conditions that put out (the simulator's ``out``) or kill.
+  Hash → id goes through open-addressing tables in numpy arrays; a miss asks the simulator once.
 * Every distribution (round model, attack, critical effect, prompted test) becomes an alias table in
-  flat arrays: one uniform per draw, whatever the mix of distributions in the batch.
+  flat arrays: one uniform per draw, whatever the mix of distributions among the duels.
 
 The model is the pure sampler's round by round (the pure path skips quiet rounds with geometric
-draws; the distribution is the same). A batch that the deadline interrupts is dropped as a whole (no
-bias towards short duels); the first batch is always completed. Two distinct multisets share a hash
-with probability about 2⁻⁶⁴ per pair.
+draws; the distribution is the same). Duels are admitted in cohorts: the next cohort joins the tail
+of the running one (at most two in flight, so a cohort's long duels cost no round of their own), and
+a run counts the complete cohorts that come first: a cohort the deadline interrupts is dropped whole
+(no bias towards short duels), except the first cohort of a run, and one with only its tail left
+(at most :data:`TAIL_SHARE` of it), which complete alone past the deadline (tens of milliseconds).
+Two distinct multisets share a hash with probability about 2⁻⁶⁴ per pair.
 """
 
 from __future__ import annotations
@@ -45,8 +49,9 @@ F64 = npt.NDArray[np.float64]
 FIRST_BATCH: Final = 8_192
 MIN_BATCH: Final = 2_048
 TAIL_SHARE: Final = 0.05  # past the deadline, a cohort with this share left still completes
-MAX_BATCH: Final = 65_536  # bounds the memory of a batch (two int32 rows of conditions per duel)
+MAX_BATCH: Final = 65_536  # duels per cohort: at most about 1.25 cohorts run at once (memory)
 ALIAS_MAX: Final = 4_000_000  # alias-table entries kept before the sampler's tables are rebuilt
+INDEX_MAX: Final = 1_000_000  # entries of one hash index (states' profiles, tests …) likewise
 _TAG: Final = 1 << 61  # packed keys are never 0 (the empty cell of an index)
 _FIB: Final = 0x9E3779B97F4A7C15
 _M64: Final = (1 << 64) - 1
@@ -436,7 +441,7 @@ class FastSampler:
             self._effs.put(int(key[0]), eid)
         return eid
 
-    # -- one batch ---------------------------------------------------------------------------------
+    # -- the running duels ---------------------------------------------------------------------------
     #
     # Per duel (arrays of shape (n, 2), one column per side): the effective profile ``eff`` (-1 out),
     # the round of the first hit, and the sums over the side's conditions kept up to date as they
@@ -685,6 +690,9 @@ class FastSampler:
                 payloads.append((oid << 24) | (lists[first] << 10) | (index << 4) | bits)
         if not weights:
             weights, payloads = [1.0], [_QUIET]
+        # the alias table replaces the simulator's copy (hundreds of Python tuples per pair of
+        # profiles: most of the memory a long run leaves behind); the pure sampler rebuilds it
+        self.sim._rounds.pop((ea, eb), None)
         return self.alias.add(weights, payloads)
 
     def _end_of_round(self) -> None:
@@ -858,8 +866,9 @@ class FastSampler:
         self.rounds_histogram = {}  # of this run: decided duels by their last round
         started = clock()
         duels = max(0, min(duels, MAX_DUELS))
-        if self.alias.size > ALIAS_MAX:  # bounded memory: rebuild the tables from the simulator
-            self.reset()
+        indexes = (self._effs, self._tests, self._attack, self._critical, self._pending)
+        if self.alias.size > ALIAS_MAX or max(i.count for i in indexes) > INDEX_MAX:
+            self.reset()  # bounded memory: the tables are rebuilt from the simulator
         self._sync()
         self._start()
         admitted, size = 0, MAX_BATCH

@@ -1,10 +1,12 @@
-"""The ``ctx`` fixture of the fight service tests: the services' context on a fresh migrated database
-(each of ``database_url``'s), with every data table and a seeded random source."""
+"""What the fight service tests share: the ``ctx`` fixture (the services' context on a fresh migrated
+database, each of ``database_url``'s, with every data table and a seeded random source) and
+:func:`ok`."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -14,6 +16,7 @@ from bot.data_loading import load_all
 from bot.db.roll_log import RollLogWriter
 from bot.db.session import create_engine, create_sessionmaker, upgrade
 from bot.i18n import default_catalog
+from bot.services.fights import FightOutcome
 
 
 @pytest.fixture
@@ -34,3 +37,10 @@ async def ctx(database_url: str) -> AsyncIterator[AppContext]:
     finally:
         await writer.close()
         await engine.dispose()
+
+
+def ok(outcome: FightOutcome) -> dict[str, Any]:
+    """The result of a use case that must have succeeded."""
+    reply = outcome.reply
+    assert not reply.is_error, reply.description
+    return dict(reply.result or {})

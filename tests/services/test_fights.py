@@ -17,7 +17,7 @@ from bot.services import fights as svc
 from bot.services.caller import Caller
 from bot.services.fights import AttackInput
 
-from .fight_context import ctx
+from .fight_context import ctx, ok
 
 __all__ = ["ctx"]
 
@@ -46,12 +46,6 @@ async def character(ctx: AppContext, owner: int, name: str, cc: int, **extra: An
     )
     async with ctx.sessions.begin() as session:
         session.add(new_row(GUILD, owner, data))
-
-
-def ok(outcome: svc.FightOutcome) -> dict[str, Any]:
-    reply = outcome.reply
-    assert not reply.is_error, reply.description
-    return dict(reply.result or {})
 
 
 async def opened(ctx: AppContext) -> int:

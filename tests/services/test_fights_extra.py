@@ -23,7 +23,7 @@ from bot.services.caller import Caller
 from bot.services.fights import QUICK_NPC_DEFAULTS, AttackInput, DefenceRolls
 from bot.ui.discord_render import to_embed
 
-from .fight_context import ctx
+from .fight_context import ctx, ok
 
 __all__ = ["ctx"]
 
@@ -95,12 +95,6 @@ async def character(
         session.add(new_row(GUILD, owner, data))
 
 
-def ok(outcome: svc.FightOutcome) -> dict[str, Any]:
-    reply = outcome.reply
-    assert not reply.is_error, reply.description
-    return dict(reply.result or {})
-
-
 def refused(outcome: svc.FightOutcome, text: str) -> None:
     assert outcome.reply.is_error and outcome.reply.ephemeral, outcome.reply
     assert text in (outcome.reply.description or ""), outcome.reply.description
@@ -108,6 +102,38 @@ def refused(outcome: svc.FightOutcome, text: str) -> None:
 
 async def opened(ctx: AppContext, *, mort_subite: bool = False, name: str = "Duel") -> int:
     return int(ok(await svc.open_fight(ctx, GM, name=name, mort_subite=mort_subite))["fight_id"])
+
+
+async def albert_against_a_goblin(
+    ctx: AppContext,
+    *,
+    weapons: tuple[str, ...] = ("epee", "bouclier"),
+    armour: tuple[str, ...] = (),
+    dice: str = "Gobelin: 10 10 10; Albert: 1 1 1",
+) -> int:
+    """Alice's Albert (CC 45) and a quick goblin in a fight, the round started with ``dice`` (the
+    goblin first by default); the fight's id."""
+    await character(ctx, ALICE.user_id, "Albert", CC=45, weapons=weapons, armour=armour)
+    fight_id = await opened(ctx)
+    ok(await svc.add_combatants(ctx, ALICE, who="Albert"))
+    ok(await svc.add_combatants(ctx, GM, who="gobelin"))
+    ok(await svc.new_round(ctx, GM, dice=dice))
+    return fight_id
+
+
+async def albert_parries(
+    ctx: AppContext, fight_id: int, attack: dict[str, Any], roll: int, side_effect: int
+) -> svc.FightOutcome:
+    """Alice answers ``attack`` with a parry, the d100 and the side effect's d100 typed."""
+    return await svc.defend(
+        ctx,
+        ALICE,
+        choice="parer",
+        fight_id=fight_id,
+        seq=attack["seq"],
+        rolls=DefenceRolls(roll=roll, side_effect=side_effect),
+        rng=NoDice(),
+    )
 
 
 async def shown(ctx: AppContext) -> dict[str, Any]:
@@ -446,24 +472,10 @@ async def test_lost_rounds_skip_turns(ctx: AppContext) -> None:
 
 
 async def test_the_gm_corrects_a_result(ctx: AppContext) -> None:
-    await character(ctx, ALICE.user_id, "Albert", CC=45, weapons=("epee", "bouclier"))
-    fight_id = await opened(ctx)
-    ok(await svc.add_combatants(ctx, ALICE, who="Albert"))
-    ok(await svc.add_combatants(ctx, GM, who="gobelin"))
-    ok(await svc.new_round(ctx, GM, dice="Gobelin: 10 10 10; Albert: 1 1 1"))
+    fight_id = await albert_against_a_goblin(ctx)
     # the goblin's blow parried with the shield: 9 + 6 − 8 = 7 PV off the shield
     attack = ok(await svc.attack(ctx, GM, AttackInput(target="Albert", roll=25, damage="9"), rng=NoDice()))
-    parried = ok(
-        await svc.defend(
-            ctx,
-            ALICE,
-            choice="parer",
-            fight_id=fight_id,
-            seq=attack["seq"],
-            rolls=DefenceRolls(roll=10, side_effect=5),
-            rng=NoDice(),
-        )
-    )
+    parried = ok(await albert_parries(ctx, fight_id, attack, 10, 5))
     shield = shield_of("bouclier")
     worn = shield["pv"] - (9 + GOBLIN_BF - shield["be"])
     assert parried["shield"]["pv_after"] == worn
@@ -498,11 +510,7 @@ async def test_the_gm_corrects_a_result(ctx: AppContext) -> None:
 
 async def _albert_parries_a_heavy_blow(ctx: AppContext, **hand: Any) -> svc.FightOutcome:
     """Goblin 9 damage on the legs; Albert's shield parry 30, side effect 95 + 30 − 35 + 7 = 97."""
-    await character(ctx, ALICE.user_id, "Albert", CC=45, weapons=("epee", "bouclier"))
-    fight_id = await opened(ctx)
-    ok(await svc.add_combatants(ctx, ALICE, who="Albert"))
-    ok(await svc.add_combatants(ctx, GM, who="gobelin"))
-    ok(await svc.new_round(ctx, GM, dice="Gobelin: 10 10 10; Albert: 1 1 1"))
+    fight_id = await albert_against_a_goblin(ctx)
     attack = ok(
         await svc.attack(
             ctx,
@@ -513,15 +521,7 @@ async def _albert_parries_a_heavy_blow(ctx: AppContext, **hand: Any) -> svc.Figh
             rng=NoDice(),
         )
     )
-    outcome = await svc.defend(
-        ctx,
-        ALICE,
-        choice="parer",
-        fight_id=fight_id,
-        seq=attack["seq"],
-        rolls=DefenceRolls(roll=30, side_effect=95),
-        rng=NoDice(),
-    )
+    outcome = await albert_parries(ctx, fight_id, attack, 30, 95)
     return outcome
 
 
@@ -535,23 +535,11 @@ async def test_summary_counts_damage_taken_through_a_parry_side_effect(ctx: AppC
 
 
 async def test_tracker_counts_the_second_weapons_a(ctx: AppContext) -> None:
-    await character(ctx, ALICE.user_id, "Albert", CC=45, weapons=("epee", "bouclier"))
-    fight_id = await opened(ctx)
-    ok(await svc.add_combatants(ctx, ALICE, who="Albert"))
-    ok(await svc.add_combatants(ctx, GM, who="gobelin"))
-    ok(await svc.new_round(ctx, GM, dice="Albert: 10 10 10; Gobelin: 1 1 1"))
+    fight_id = await albert_against_a_goblin(ctx, dice="Albert: 10 10 10; Gobelin: 1 1 1")
     ok(await svc.attack(ctx, ALICE, AttackInput(target="Gobelin", roll=95), rng=NoDice()))
     attack = ok(await svc.attack(ctx, GM, AttackInput(target="Albert", roll=25, damage="1"), rng=NoDice()))
     # Albert's own A is spent: he parries with the shield's A ("une A de ce round", not reactive)
-    outcome = await svc.defend(
-        ctx,
-        ALICE,
-        choice="parer",
-        fight_id=fight_id,
-        seq=attack["seq"],
-        rolls=DefenceRolls(roll=30, side_effect=5),
-        rng=NoDice(),
-    )
+    outcome = await albert_parries(ctx, fight_id, attack, 30, 5)
     assert "une A de ce round, Bouclier" in (outcome.reply.description or "")
     assert outcome.tracker is not None
     albert = next(f for f in outcome.tracker.fields if f.name.endswith("Albert"))
@@ -571,11 +559,7 @@ async def test_a_shield_in_the_left_hand_costs_5_ag(ctx: AppContext) -> None:
 
 async def test_side_effect_damage_uses_the_hand_coverage_roll(ctx: AppContext) -> None:
     # Albert wears a short gambeson (½ of the legs); the goblin's blow hits the legs (°R 1).
-    await character(ctx, ALICE.user_id, "Albert", CC=45, weapons=("epee", "bouclier"), armour=(GAMBISON,))
-    fight_id = await opened(ctx)
-    ok(await svc.add_combatants(ctx, ALICE, who="Albert"))
-    ok(await svc.add_combatants(ctx, GM, who="gobelin"))
-    ok(await svc.new_round(ctx, GM, dice="Gobelin: 10 10 10; Albert: 1 1 1"))
+    fight_id = await albert_against_a_goblin(ctx, armour=(GAMBISON,))
     attack = ok(
         await svc.attack(
             ctx,
@@ -587,37 +571,15 @@ async def test_side_effect_damage_uses_the_hand_coverage_roll(ctx: AppContext) -
         )
     )
     assert attack["attack"]["zone"] == "jambes"
-    outcome = await svc.defend(
-        ctx,
-        ALICE,
-        choice="parer",
-        fight_id=fight_id,
-        seq=attack["seq"],
-        rolls=DefenceRolls(roll=30, side_effect=95),
-        rng=NoDice(),
-    )
+    outcome = await albert_parries(ctx, fight_id, attack, 30, 95)
     # 80 > 50: the gambeson is missed, the share is ¼ of 9 + 6 − 7 = 8 → 2
     assert ok(outcome)["side_effect"]["damage_taken"] == 2
 
 
 async def test_a_prone_defender_parries_at_minus_20(ctx: AppContext) -> None:
-    await character(ctx, ALICE.user_id, "Albert", CC=45, weapons=("epee",))
-    fight_id = await opened(ctx)
-    ok(await svc.add_combatants(ctx, ALICE, who="Albert"))
-    ok(await svc.add_combatants(ctx, GM, who="gobelin"))
-    ok(await svc.new_round(ctx, GM, dice="Gobelin: 10 10 10; Albert: 1 1 1"))
+    fight_id = await albert_against_a_goblin(ctx, weapons=("epee",))
     ok(await svc.edit_condition(ctx, GM, who="Albert", op="add", kind="prone"))
     attack = ok(await svc.attack(ctx, GM, AttackInput(target="Albert", roll=25, damage="1"), rng=NoDice()))
-    parry = ok(
-        await svc.defend(
-            ctx,
-            ALICE,
-            choice="parer",
-            fight_id=fight_id,
-            seq=attack["seq"],
-            rolls=DefenceRolls(roll=95, side_effect=5),
-            rng=NoDice(),
-        )
-    )
+    parry = ok(await albert_parries(ctx, fight_id, attack, 95, 5))
     # 45 + (50 − 30) + 10 (Défensive sword) + 10 (Lente axe) − 20 (prone)
     assert parry["defence"]["check"]["target"] == 45 + 20 + 10 + 10 - 20

@@ -110,6 +110,7 @@ from bot.services.fights.systems import (
     ARMS_MAX,
     BARE_HANDS,
     RANGED_KINDS,
+    Recruit,
     action_reply,
     actor,
     add_other,
@@ -128,7 +129,6 @@ from bot.services.fights.systems import (
     settle,
     situation_tokens,
     spend,
-    system_stats,
     system_tables,
 )
 
@@ -156,6 +156,7 @@ __all__ = [
     "FightOutcome",
     "FightRefusal",
     "NpcStats",
+    "Recruit",
     "RollNote",
     "Scope",
     "Work",
@@ -214,7 +215,6 @@ __all__ = [
     "spend",
     "start_system_round",
     "system_of",
-    "system_stats",
     "system_tables",
     "tables_for",
     "take_simple_action",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from bot.db.characters import (
@@ -229,17 +229,16 @@ async def add_other(scope: Scope, doc: Doc, text: str, count: int | None, stats:
         for key, innate in (getattr(sheet, "skill_innate", None) or {}).items():
             known[fold(key)] = int(innate) + known.get(fold(key), 0)
         known.update(skills)
-        combatant, meta = adapter.build(
-            scope,
-            doc,
-            _unique_id(doc, sheet.name),
-            sheet.name,
-            values,
-            known,
-            arms or arms_from_sheet(scope, sheet) or [dict(BARE_HANDS)],
-            stats.armour,
+        recruit = Recruit(
+            cid=_unique_id(doc, sheet.name),
+            name=sheet.name,
+            values=values,
+            skills=known,
+            arms=arms or arms_from_sheet(scope, sheet) or [dict(BARE_HANDS)],
+            armour=stats.armour,
             npc=sheet.is_npc,
         )
+        combatant, meta = adapter.build(scope, doc, recruit)
         meta.update(owner_id=sheet.owner_id, character_id=sheet.id, kind="npc" if sheet.is_npc else "pc")
         doc.state = replace(doc.state, combatants=(*doc.state.combatants, combatant))
         doc.meta[combatant.id] = meta
@@ -260,17 +259,16 @@ async def add_other(scope: Scope, doc: Doc, text: str, count: int | None, stats:
         existing = sum(1 for m in doc.meta.values() if m.get("preset") == fold(label))
         for index in range(number):
             display = f"{label} {existing + index + 1}" if number > 1 or existing else label
-            combatant, meta = adapter.build(
-                scope,
-                doc,
-                _unique_id(doc, display),
-                display,
-                dict(given),
-                dict(skills),
-                [dict(a) for a in arms] or [dict(BARE_HANDS)],
-                stats.armour,
+            recruit = Recruit(
+                cid=_unique_id(doc, display),
+                name=display,
+                values=dict(given),
+                skills=dict(skills),
+                arms=[dict(a) for a in arms] or [dict(BARE_HANDS)],
+                armour=stats.armour,
                 npc=True,
             )
+            combatant, meta = adapter.build(scope, doc, recruit)
             meta.update(owner_id=doc.row.owner_id, character_id=None, kind="quick", preset=fold(label))
             doc.state = replace(doc.state, combatants=(*doc.state.combatants, combatant))
             doc.meta[combatant.id] = meta
@@ -293,16 +291,37 @@ async def add_other(scope: Scope, doc: Doc, text: str, count: int | None, stats:
     return outcome(scope, doc, reply)
 
 
-def system_stats(
-    name: str, values: Mapping[str, int], required: Iterable[str], dropped: Iterable[str]
-) -> dict[str, int]:
-    """The characteristics an adapter's ``build`` starts from: refused when one of ``required`` is
-    missing; ``dropped`` (the current pools, which become losses) left out."""
-    missing = [code for code in required if code not in values]
-    if missing:
-        raise FightRefusal("combat.sys.error.missing_stats", name=name, stats=", ".join(missing))
-    left_out = frozenset(dropped)
-    return {k: int(v) for k, v in values.items() if k not in left_out}
+@dataclass(frozen=True, slots=True)
+class Recruit:
+    """What an adapter's ``build`` makes a combatant of: its id and name, the characteristics given
+    (``values``, current pools included), skills (``build`` may pop its own entries), arms and armour."""
+
+    cid: str
+    name: str
+    values: dict[str, int]
+    skills: dict[str, int]
+    arms: list[dict[str, Any]]
+    armour: str | None
+    npc: bool
+
+    def stats(self, required: Iterable[str], dropped: Iterable[str]) -> dict[str, int]:
+        """The characteristics to start from: refused when one of ``required`` is missing;
+        ``dropped`` (the current pools, which become losses) left out."""
+        missing = [code for code in required if code not in self.values]
+        if missing:
+            raise FightRefusal("combat.sys.error.missing_stats", name=self.name, stats=", ".join(missing))
+        left_out = frozenset(dropped)
+        return {k: int(v) for k, v in self.values.items() if k not in left_out}
+
+    def combatant(self, stats: dict[str, int], **extra: Any) -> Combatant:
+        return Combatant(
+            id=self.cid,
+            name=self.name,
+            characteristics=stats,
+            weapons=tuple(a["id"] for a in self.arms),
+            npc=self.npc,
+            **extra,
+        )
 
 
 def check_line(w: Words, check: Any, unit: str = "") -> str:
