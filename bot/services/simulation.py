@@ -46,9 +46,12 @@ DUELS_DEFAULT: Final = 20_000
 BUDGET_SECONDS: Final = 2.0
 PROFILE_MAX: Final = 300
 POSTURES: Final = ("normale", "prudente", "temeraire", "defensive", "suicidaire")
-_CACHE_SIZE: Final = 8
+_CACHE_SIZE: Final = 4
+# A warm sampler holds tens of MiB of tables (about 86 MiB after six requests on one matchup): only
+# the most recent ones are kept, so /simuler cannot grow the bot's memory without bound.
+_SAMPLERS_KEPT: Final = 2
 _SIMULATORS: OrderedDict[tuple[Any, ...], DuelSimulator] = OrderedDict()
-_SAMPLERS: dict[int, Any] = {}  # id(simulator) → FastSampler, for the simulators kept above
+_SAMPLERS: OrderedDict[int, Any] = OrderedDict()  # id(simulator) → FastSampler, most recent last
 # The vectorised sampler (numpy; the pure sampler stays for tests and fallback) is imported on first
 # use: numpy costs about 10 MiB and 0.1 s at start-up (issue #11), paid on the first /simuler only.
 FAST_AVAILABLE: Final = importlib.util.find_spec("numpy") is not None
@@ -282,6 +285,9 @@ def run_duels(
         sampler = _SAMPLERS.get(id(simulator))
         if sampler is None or sampler.sim is not simulator:
             sampler = _SAMPLERS[id(simulator)] = FastSampler(simulator)
+            while len(_SAMPLERS) > _SAMPLERS_KEPT:
+                _SAMPLERS.popitem(last=False)
+        _SAMPLERS.move_to_end(id(simulator))
         try:
             tally = sampler.run(duels, numpy_seed(rng), deadline=started + budget)
         except Unsupported:
