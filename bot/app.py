@@ -9,6 +9,7 @@ import gc
 import logging
 import os
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -156,6 +157,12 @@ class MeleeBot(commands.AutoShardedBot):
             path = health_file()
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(str(time.time()), encoding="utf-8")
+        # /simuler's warm tables (tens of MiB) are not kept once GMs have stopped simulating; the
+        # module is only looked at if a /simuler has loaded it.
+        simulation = sys.modules.get("bot.services.simulation")
+        if simulation is not None and simulation.release_idle():
+            gc.collect()
+            trim_heap()
 
     @health_beat.before_loop
     async def _before_health(self) -> None:

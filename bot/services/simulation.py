@@ -18,6 +18,8 @@ import asyncio
 import importlib.util
 import random
 import re
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -52,6 +54,11 @@ _CACHE_SIZE: Final = 4
 _SAMPLERS_KEPT: Final = 2
 _SIMULATORS: OrderedDict[tuple[Any, ...], DuelSimulator] = OrderedDict()
 _SAMPLERS: OrderedDict[int, Any] = OrderedDict()  # id(simulator) → FastSampler, most recent last
+# One run at a time: the simulators and samplers memoise as they go and are not thread-safe, and two
+# 2-second runs side by side would only halve each other's duels.
+_RUN_LOCK = threading.Lock()
+IDLE_SECONDS: Final = 600.0  # warm tables are dropped after this long without a /simuler
+_last_used = 0.0
 # The vectorised sampler (numpy; the pure sampler stays for tests and fallback) is imported on first
 # use: numpy costs about 10 MiB and 0.1 s at start-up (issue #11), paid on the first /simuler only.
 FAST_AVAILABLE: Final = importlib.util.find_spec("numpy") is not None
@@ -273,8 +280,39 @@ def run_duels(
     :mod:`bot.services.simulation_fast` (same tables, numpy generator seeded from ``rng``); otherwise,
     or when that sampler cannot follow the matchup, the pure sampler of :mod:`bot.rules.simulation`.
     """
-    import time
+    global _last_used
+    with _RUN_LOCK:
+        simulator, tally = _run_locked(tables, a, b, duels, options, rng=rng, budget=budget, fast=fast)
+        _last_used = time.monotonic()
+    return simulator, tally
 
+
+def release_idle(*, idle: float = IDLE_SECONDS, now: float | None = None) -> bool:
+    """Drop the kept simulators and samplers once /simuler has been idle for ``idle`` seconds (a warm
+    sampler holds tens of MiB); True when something was dropped. Never waits for a running request."""
+    if not _RUN_LOCK.acquire(blocking=False):
+        return False
+    try:
+        if not _SIMULATORS or (now if now is not None else time.monotonic()) - _last_used < idle:
+            return False
+        _SIMULATORS.clear()
+        _SAMPLERS.clear()
+        return True
+    finally:
+        _RUN_LOCK.release()
+
+
+def _run_locked(
+    tables: CombatTables,
+    a: Fighter,
+    b: Fighter,
+    duels: int,
+    options: Options,
+    *,
+    rng: random.Random | None,
+    budget: float,
+    fast: bool | None,
+) -> tuple[DuelSimulator, Tally]:
     started = time.perf_counter()
     simulator = _simulator(tables, a, b, options)
     rng = rng or random.Random()

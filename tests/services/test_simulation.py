@@ -115,3 +115,31 @@ async def test_autocomplete_lists_characters_and_presets(ctx: AppContext) -> Non
     await characters_svc.create_character(ctx, GM, name="Brunhilde", stats=FULL)
     names = [value for _, value in await svc.side_choices(ctx, GM, "")]
     assert "Brunhilde" in names and any("Troll" in n for n in names)
+
+
+def test_warm_tables_are_released_when_simulations_stop() -> None:
+    """A warm sampler holds tens of MiB: kept while GMs simulate, dropped after IDLE_SECONDS."""
+    tables = CombatTables.from_documents({n: t.document for n, t in load_all().items()})
+    a = svc.parse_profile(tables, "CC=45 F=35 E=40 Ag=30 arme=epee", "A")
+    b = svc.parse_profile(tables, "CC=30 F=30 E=30 Ag=30 arme=hache_pic", "B")
+    options = svc.Options(combat_ws=True)
+    first, _ = svc.run_duels(tables, a, b, 2_000, options, rng=random.Random(1), budget=0.5)
+    used = svc._last_used
+    # Not idle yet: the same simulator is reused by the next request.
+    assert not svc.release_idle(now=used + svc.IDLE_SECONDS - 1)
+    again, _ = svc.run_duels(tables, a, b, 2_000, options, rng=random.Random(2), budget=0.5)
+    assert again is first
+    # Idle: everything is dropped, the next request builds anew.
+    assert svc.release_idle(now=svc._last_used + svc.IDLE_SECONDS)
+    assert not svc._SIMULATORS and not svc._SAMPLERS
+    assert not svc.release_idle(now=svc._last_used + 10 * svc.IDLE_SECONDS)  # nothing left
+    fresh, _ = svc.run_duels(tables, a, b, 2_000, options, rng=random.Random(3), budget=0.5)
+    assert fresh is not first
+
+
+def test_release_never_waits_for_a_running_request() -> None:
+    svc._RUN_LOCK.acquire()
+    try:
+        assert not svc.release_idle(now=float("inf"))
+    finally:
+        svc._RUN_LOCK.release()
