@@ -23,6 +23,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
+import gc
 import os
 import shutil
 import signal
@@ -32,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +55,24 @@ def bot_cpu(pid: int | None) -> float:
         return 0.0
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
+
+
+@contextlib.contextmanager
+def quiet_collector() -> Iterator[None]:
+    """Keep this process's (the emulator's) garbage collector out of the measured latency.
+
+    The emulator keeps every interaction and message it has seen, so a full collection of this
+    process grows with the run (50-170 ms by the /test load, 60 ms even with the earlier state
+    frozen): the bot sits idle meanwhile, yet every interaction in flight is charged for it (that
+    was the p99 of /test). Discord's pauses are not the bot's: no collection here while measuring.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
@@ -177,13 +198,14 @@ async def run(args: argparse.Namespace) -> int:
             mark = len(harness.emu.interactions)
             bot_pid = harness.bot.proc.pid if harness.bot and harness.bot.proc else None
             spy = profile_start(bot_pid, Path(tmp) / "profile.txt") if args.profile and bot_pid else None
-            bot_cpu0, own_cpu0 = bot_cpu(bot_pid), time.process_time()
-            began = time.perf_counter()
-            if args.rate:
-                await open_loop(harness, command, options, args.users, args.rate, args.seconds)
-            else:
-                await closed_loop(harness, command, options, args.users, args.per_user)
-            elapsed = time.perf_counter() - began
+            with quiet_collector():
+                bot_cpu0, own_cpu0 = bot_cpu(bot_pid), time.process_time()
+                began = time.perf_counter()
+                if args.rate:
+                    await open_loop(harness, command, options, args.users, args.rate, args.seconds)
+                else:
+                    await closed_loop(harness, command, options, args.users, args.per_user)
+                elapsed = time.perf_counter() - began
             bot_cpu_used, own_cpu_used = bot_cpu(bot_pid) - bot_cpu0, time.process_time() - own_cpu0
             if spy is not None:
                 spy.send_signal(signal.SIGINT)  # py-spy writes its profile when interrupted

@@ -42,7 +42,7 @@ if __package__ in (None, ""):  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import bench_dice, bench_simulator
-from benchmarks.bench_e2e import bot_cpu, percentile
+from benchmarks.bench_e2e import bot_cpu, percentile, quiet_collector
 from benchmarks.bench_startup import compile_bytecode, open_fights, rss_mib, starts
 from tests.e2e.harness import E2E
 
@@ -137,10 +137,11 @@ async def load(
                 raise RuntimeError(f"unexpected answer to /{command}: {result}")
 
     pid = harness.bot.proc.pid if harness.bot and harness.bot.proc else None
-    cpu0 = bot_cpu(pid)
-    began = time.perf_counter()
-    await asyncio.gather(*(play(p) for p in players))
-    elapsed = time.perf_counter() - began
+    with quiet_collector():
+        cpu0 = bot_cpu(pid)
+        began = time.perf_counter()
+        await asyncio.gather(*(play(p) for p in players))
+        elapsed = time.perf_counter() - began
     cpu = bot_cpu(pid) - cpu0
     measured = list(harness.emu.interactions.values())[mark:]
     latencies = sorted(

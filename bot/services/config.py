@@ -46,6 +46,10 @@ SCOPES = (SCOPE_SERVER, SCOPE_CHANNEL)
 # How long this process may keep using a server's settings changed by ANOTHER process (shards on one
 # PostgreSQL). A change made through this process is seen by the very next command.
 CONFIG_TTL_SECONDS = 5.0
+# An entry used in its last fifth is read again in the background, the command served at once from
+# the (still valid) entry: under steady load an entry never expires, so no command waits for a read
+# (20-30 ms of one under load, for every command in flight at that moment: a p99 bump every 5 s).
+REFRESH_AHEAD_FRACTION = 0.2
 CACHE_MAX_ENTRIES = 100_000
 
 
@@ -79,6 +83,8 @@ class ConfigCache:
     change cannot outlive the change.
     Concurrent misses of the same entries share one read (no stampede when an entry expires
     under load); a read started before a clear is never shared with a command after it.
+    An entry near its end is refreshed in the background (``REFRESH_AHEAD_FRACTION``); the bound is
+    unchanged, every entry still expires ``ttl`` after its read started.
     """
 
     def __init__(
@@ -111,17 +117,23 @@ class ConfigCache:
     ) -> InForce:
         """:meth:`in_force`, and the tables the server overrides with house rules."""
         now = self._clock()
+        refresh_from = now + self.ttl * REFRESH_AHEAD_FRACTION
+        ageing = False  # a hit in its last fifth
         guild: _GuildEntry | None = None
         if guild_id is not None:
             hit = self._guilds.get(guild_id)
             if hit is not None and hit[0] > now:
                 guild = hit[1]
+                ageing = hit[0] <= refresh_from
         overrides: dict[int, str | None] = {}
         for channel_id in channel_ids:
             cached = self._channels.get(channel_id)
             if cached is not None and cached[0] > now:
                 overrides[channel_id] = cached[1]
+                ageing = ageing or cached[0] <= refresh_from
         missing = [c for c in channel_ids if c not in overrides]
+        if ageing and not missing and (guild_id is None or guild is not None):
+            self._refresh(sessions, guild_id, channel_ids)
         if missing or (guild_id is not None and guild is None):
             generation = self._generation
             key: _ReadKey = (generation, guild_id if guild is None else None, tuple(missing))
@@ -142,6 +154,26 @@ class ConfigCache:
                 ruleset = override
                 break
         return InForce(config, ruleset, house_rules)
+
+    def _refresh(
+        self, sessions: async_sessionmaker[AsyncSession], guild_id: int | None, channel_ids: list[int]
+    ) -> None:
+        """Read these entries again in the background (once: a miss meanwhile shares the read)."""
+        generation = self._generation
+        key: _ReadKey = (generation, guild_id, tuple(channel_ids))
+        if key in self._inflight:
+            return
+        read = self._inflight[key] = asyncio.ensure_future(self._read(sessions, guild_id, list(channel_ids)))
+
+        def stored(done: asyncio.Future[_ReadResult]) -> None:
+            self._inflight.pop(key, None)
+            if done.cancelled() or done.exception() is not None:
+                return  # the entry expires as it would have; the next command reads it again
+            started, read_guild, read_overrides = done.result()
+            if generation == self._generation:
+                self._store(started + self.ttl, read_guild, read_overrides)
+
+        read.add_done_callback(stored)
 
     async def _read(
         self, sessions: async_sessionmaker[AsyncSession], guild_id: int | None, channel_ids: list[int]

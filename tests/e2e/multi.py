@@ -142,9 +142,11 @@ class Cluster:
 
     async def start_node(self, node: Node, *, timeout: float = START_TIMEOUT) -> None:
         assert node.process is not None, "start the cluster first"
-        node.stopping = False
         mark = len(self.emu.requests)
         await node.process.start()
+        # Only now: until the new process exists, ``proc`` is the killed one (exit code -9), which
+        # the health check must not take for a crash.
+        node.stopping = False
         await self.emu.wait_until(
             lambda: self._synced(node, mark), timeout=timeout, what=f"{node.name} to sync its commands"
         )

@@ -116,6 +116,28 @@ async def test_another_process_change_is_seen_within_the_ttl(ctx: AppContext) ->
     assert (await cache.in_force(ctx.sessions, GUILD, [THREAD, CHANNEL]))[1] == "v1"
 
 
+async def test_an_entry_in_use_is_refreshed_before_it_expires_within_the_same_bound(ctx: AppContext) -> None:
+    clock = Clock()
+    cache = ConfigCache(ttl=5.0, clock=clock)
+    assert (await cache.in_force(ctx.sessions, GUILD, [CHANNEL]))[1] == "renove"
+    clock.now += 3.0  # not yet in the last fifth: a plain hit
+    await cache.in_force(ctx.sessions, GUILD, [CHANNEL])
+    assert cache.reads == 1
+    async with ctx.sessions.begin() as session:  # another process changes the ruleset
+        await update_server_config(session, GUILD, ruleset="ogl")
+    clock.now += 1.5  # 4.5 s: served at once from the entry, read again in the background
+    assert (await cache.in_force(ctx.sessions, GUILD, [CHANNEL]))[1] == "renove"
+    for _ in range(20):  # let the background read finish
+        await asyncio.sleep(0.01)
+    assert cache.reads == 2
+    clock.now += 1.0  # 5.5 s: the first entry has expired, the refreshed one (read at 4.5 s) serves
+    assert (await cache.in_force(ctx.sessions, GUILD, [CHANNEL]))[1] == "ogl"
+    assert cache.reads == 2  # no command waited for a read
+    clock.now += 5.0  # 10.5 s: past the refreshed entry's bound too (no command used it since)
+    assert (await cache.in_force(ctx.sessions, GUILD, [CHANNEL]))[1] == "ogl"
+    assert cache.reads == 3
+
+
 async def test_a_read_overlapping_a_change_is_not_kept_and_misses_share_one_read(ctx: AppContext) -> None:
     cache = ConfigCache()
     results = await asyncio.gather(*(cache.in_force(ctx.sessions, GUILD, [CHANNEL]) for _ in range(10)))
