@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from typing import Any, Final
 
 from bot.i18n import language_of
@@ -40,7 +39,6 @@ from bot.rules.combat.common import Timing, ordered_slots, set_pool_loss, term
 from bot.rules.sheets import fold
 from bot.services import fights as shared
 from bot.services.fights import (
-    DEFENCE_TIMEOUT,
     AttackInput,
     DefenceRolls,
     Doc,
@@ -333,30 +331,22 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         )
     )
     lines = [w.t("combat.d20.attack_line", weapon=arm["name"]) + " : " + shared.check_line(w, check)]
-    payload: dict[str, Any] = {
-        "fight_id": doc.row.id,
-        "seq": seq,
-        "attacker": c.id,
-        "target": foe.id,
-        "attack": {"check": check.to_dict()},
-        "pending": False,
-    }
-    pending = {
-        "seq": seq,
-        "attacker": c.id,
-        "defender": foe.id,
-        "weapon": arm,
-        "score": score,
-        "mods": [m.to_dict() for m in mods],
-        "manoeuvre": manoeuvre.value,
-        "attack_roll": check.roll,
-        "brawl": brawl_zone,
-        "aimed": data.location or data.zone,
-        "hand": hand,
-        "round": doc.state.round,
-        "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),
-        "by": scope.caller.user_id,
-    }
+    payload = shared.attack_payload(doc, seq, c.id, foe.id, {"check": check.to_dict()})
+    pending = shared.pending_defence(
+        scope,
+        doc,
+        seq,
+        c.id,
+        foe.id,
+        weapon=arm,
+        score=score,
+        mods=[m.to_dict() for m in mods],
+        manoeuvre=manoeuvre.value,
+        attack_roll=check.roll,
+        brawl=brawl_zone,
+        aimed=data.location or data.zone,
+        hand=hand,
+    )
     buttons: tuple[Any, ...] = ()
     if context is rules.Context.FIRED or foe.has("unconscious"):
         lines.extend(await resolve(scope, doc, pending, "encaisser", DefenceRolls(), payload))

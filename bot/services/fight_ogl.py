@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Any, Final
 
 from bot.rules.checks import ogl as ogl_checks
@@ -38,7 +37,6 @@ from bot.rules.sheets import OGL_LOCATIONS, fold, location_hp
 from bot.services import fight_ogl_manoeuvres as manoeuvres
 from bot.services import fights as shared
 from bot.services.fights import (
-    DEFENCE_TIMEOUT,
     AttackInput,
     DefenceRolls,
     Doc,
@@ -361,33 +359,24 @@ async def attack(
         *head,
         w.t("combat.ogl.attack_line", weapon=arm["name"]) + " : " + shared.check_line(w, check, " %"),
     ]
-    payload: dict[str, Any] = {
-        "tag": tag,
-        "fight_id": doc.row.id,
-        "seq": seq,
-        "attacker": c.id,
-        "target": foe.id,
-        "attack": {"check": check.to_dict()},
-        "pending": False,
-    }
-    pending = {
-        "seq": seq,
-        "attacker": c.id,
-        "defender": foe.id,
-        "weapon": arm,
-        "score": score,
-        "mods": [m.to_dict() for m in mods if not m.label.startswith("combat.ogl.precise.")],
-        "precise": precise.value if precise else None,
-        "attack_roll": check.roll,
-        "location": location,
-        "ranged": ranged,
-        "rank": int(doc.state.current_slot.value) if doc.state.current_slot else 0,
-        "hand": hand,
-        "round": doc.state.round,
-        "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),
-        "by": scope.caller.user_id,
-        "tag": tag,
-    }
+    payload = {"tag": tag, **shared.attack_payload(doc, seq, c.id, foe.id, {"check": check.to_dict()})}
+    pending = shared.pending_defence(
+        scope,
+        doc,
+        seq,
+        c.id,
+        foe.id,
+        weapon=arm,
+        score=score,
+        mods=[m.to_dict() for m in mods if not m.label.startswith("combat.ogl.precise.")],
+        precise=precise.value if precise else None,
+        attack_roll=check.roll,
+        location=location,
+        ranged=ranged,
+        rank=int(doc.state.current_slot.value) if doc.state.current_slot else 0,
+        hand=hand,
+        tag=tag,
+    )
     buttons: tuple[Any, ...] = ()
     if not check.success or foe.has("unconscious"):
         lines.extend(await resolve(scope, doc, pending, "encaisser", DefenceRolls(), payload))

@@ -1034,18 +1034,17 @@ async def area_effect(
         rows: list[tuple[Button, ...]] = []
         for c, locs, nowhere in caught:
             own = new_event(scope, doc, "area_caught", c.id, {"area": seq})
-            pending = {
-                "seq": own,
-                "area": area,
-                "label": label,
-                "attacker": src.id if src else "",
-                "defender": c.id,
-                "locations": locs,
-                "nowhere": nowhere,
-                "round": doc.state.round,
-                "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),
-                "by": scope.caller.user_id,
-            }
+            pending = shared.pending_defence(
+                scope,
+                doc,
+                own,
+                src.id if src else "",
+                c.id,
+                area=area,
+                label=label,
+                locations=locs,
+                nowhere=nowhere,
+            )
             where = w.t("manoeuvre.area.everywhere") if len(locs) > 1 else w.t(f"characters.loc.{locs[0]}")
             entry: dict[str, Any] = {"id": c.id, "seq": own, "locations": locs, "pending": False}
             if c.has("unconscious", "dead"):  # Hors de Combat: no dive

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Any, Final
 
 from bot.rules.combat import Combatant, Condition, RefusedError, apply_mechanics
@@ -50,7 +49,6 @@ from bot.rules.combat.common import set_pool_loss, term
 from bot.rules.sheets import fold
 from bot.services import fights as shared
 from bot.services.fights import (
-    DEFENCE_TIMEOUT,
     AttackInput,
     DefenceRolls,
     Doc,
@@ -445,14 +443,7 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         + " : "
         + shared.check_line(w, result.check, " %")
     ]
-    payload: dict[str, Any] = {
-        "fight_id": doc.row.id,
-        "seq": seq,
-        "attacker": c.id,
-        "target": foe.id,
-        "attack": result.to_dict(),
-        "pending": False,
-    }
+    payload = shared.attack_payload(doc, seq, c.id, foe.id, result.to_dict())
     buttons: tuple[Any, ...] = ()
     if result.hit and result.location is not None:
         loc = result.location
@@ -469,23 +460,22 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
             lines.append(w.t("combat.v1.location_aimed", location=_location_name(scope, loc)))
         if result.stunning and not ranged:
             lines.append(w.t("combat.v1.stun_attempt_note"))
-        pending = {
-            "seq": seq,
-            "attacker": c.id,
-            "defender": foe.id,
-            "weapon": arm,
-            "attack_roll": result.check.roll,
-            "location": loc.id,
-            "ranged": ranged,
-            "range": band.value,
-            "special": special,
-            "stun": result.stunning,
-            "bare": result.bare_hands,
-            "hand": hand,
-            "round": doc.state.round,
-            "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),
-            "by": scope.caller.user_id,
-        }
+        pending = shared.pending_defence(
+            scope,
+            doc,
+            seq,
+            c.id,
+            foe.id,
+            weapon=arm,
+            attack_roll=result.check.roll,
+            location=loc.id,
+            ranged=ranged,
+            range=band.value,
+            special=special,
+            stun=result.stunning,
+            bare=result.bare_hands,
+            hand=hand,
+        )
         if ranged or foe.has("dead", "unconscious"):
             if ranged:
                 lines.append(w.t("combat.v1.no_defence_ranged", name=foe.name))

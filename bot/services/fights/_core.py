@@ -11,7 +11,7 @@ import unicodedata
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from sqlalchemy import select
@@ -289,6 +289,34 @@ def new_event(scope: Scope, doc: Doc, kind: str, actor: str | None, payload: dic
         )
     )
     return seq
+
+
+def attack_payload(doc: Doc, seq: int, attacker: str, target: str, attack: dict[str, Any]) -> dict[str, Any]:
+    """An attack reply's result: what was rolled; ``pending`` turns true while a defence is awaited."""
+    return {
+        "fight_id": doc.row.id,
+        "seq": seq,
+        "attacker": attacker,
+        "target": target,
+        "attack": attack,
+        "pending": False,
+    }
+
+
+def pending_defence(
+    scope: Scope, doc: Doc, seq: int, attacker: str, defender: str, **fields: Any
+) -> dict[str, Any]:
+    """An attack (or effect) waiting for its defence: ``fields`` are the system's own; the round, when
+    the wait lapses (:data:`DEFENCE_TIMEOUT`) and who asked are common to all."""
+    return {
+        "seq": seq,
+        "attacker": attacker,
+        "defender": defender,
+        **fields,
+        "round": doc.state.round,
+        "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),
+        "by": scope.caller.user_id,
+    }
 
 
 async def fight_here(scope: Scope) -> Doc:

@@ -4,7 +4,6 @@ defence it leaves."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from bot.context import AppContext
@@ -16,7 +15,6 @@ from bot.rules.combat import (
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
 from bot.services.fights._core import (
-    DEFENCE_TIMEOUT,
     OTHER_RULESETS,
     DefenceRolls,
     Doc,
@@ -24,12 +22,14 @@ from bot.services.fights._core import (
     FightRefusal,
     RollNote,
     Scope,
+    attack_payload,
     custom_id,
     d100_or_none,
     fight_here,
     new_event,
     outcome,
     parse_dice,
+    pending_defence,
     run,
     system_of,
 )
@@ -152,14 +152,7 @@ async def attack(
             + w.terms(result.check.modifiers, result.check.target, " %"),
             w.t("combat.word.roll") + " " + w.check(result.check),
         ]
-        payload: dict[str, Any] = {
-            "fight_id": doc.row.id,
-            "seq": seq,
-            "attacker": c.id,
-            "target": foe.id,
-            "attack": result.to_dict(),
-            "pending": False,
-        }
+        payload = attack_payload(doc, seq, c.id, foe.id, result.to_dict())
         buttons: tuple[tuple[Button, ...], ...] = ()
         victim = foe
         if result.hit and result.stray:
@@ -180,19 +173,18 @@ async def attack(
             )
             if result.natural is not None:
                 lines.append(w.t(f"combat.note.natural_{result.natural.roll:02d}"))
-            pending = {
-                "seq": seq,
-                "attacker": c.id,
-                "defender": victim.id,
-                "request": request_data,
-                "attack_roll": result.check.roll,
-                "adjacent_roll": result.stray_roll,
-                "zone": result.zone,
-                "hand": hand,
-                "round": doc.state.round,
-                "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),
-                "by": scope.caller.user_id,
-            }
+            pending = pending_defence(
+                scope,
+                doc,
+                seq,
+                c.id,
+                victim.id,
+                request=request_data,
+                attack_roll=result.check.roll,
+                adjacent_roll=result.stray_roll,
+                zone=result.zone,
+                hand=hand,
+            )
             no_defence = (result.cannot_parry and result.cannot_dodge) or victim.has("dead", "unconscious")
             if no_defence:
                 reasons = [w.refusal(r) for r in {result.cannot_parry, result.cannot_dodge} if r]
