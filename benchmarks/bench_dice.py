@@ -28,7 +28,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make `bot` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.rules.dice import DiceError, roll
+from bot.rules.dice.engine import roll
+from bot.rules.dice.errors import DiceError
 from bot.rules.dice.syntax import _parse_body, parse
 
 # (our syntax, d20 syntax)

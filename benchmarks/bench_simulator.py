@@ -39,7 +39,7 @@ class Result:
 
 def _matchup() -> tuple[Any, Any, Any]:
     from bot.data_loading import load_all
-    from bot.rules.combat import CombatTables
+    from bot.rules.combat.tables import CombatTables
     from bot.rules.simulation import Fighter
 
     tables = CombatTables.from_documents({n: t.document for n, t in load_all().items()})

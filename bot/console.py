@@ -161,7 +161,8 @@ class Console:
     async def run(self, lines: Callable[[], Any]) -> int:
         from bot.app import MeleeBot
         from bot.discord_target import point_at
-        from bot.emulator import Emulator, Table
+        from bot.emulator.client import Table
+        from bot.emulator.server import Emulator
 
         emu = Emulator()
         guild = emu.add_default_world()
@@ -221,7 +222,7 @@ class Console:
             self.out.flush()
 
     async def handle(self, table: Any, raw: str) -> None:
-        from bot.emulator import ClientRefused
+        from bot.emulator.client import ClientRefused
 
         line = parse_line(raw)
         if line.kind == "empty":

@@ -23,7 +23,8 @@ from bot.app import MeleeBot
 from bot.config import Settings
 from bot.data_loading import DataError, load_all, release_validators, validate_document
 from bot.discord_target import point_at
-from bot.emulator import Emulator, Table
+from bot.emulator.client import Table
+from bot.emulator.server import Emulator
 
 
 @pytest.fixture

@@ -21,8 +21,19 @@ from discord.ext import commands
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
 from bot.cogs._common import _message_kwargs as message_kwargs
 from bot.rules.sheets import fold
-from bot.services import fights as service
-from bot.services.fights import AttackInput, DefenceRolls, FightOutcome, NpcStats
+from bot.services.fights import attacks as fights_attacks
+from bot.services.fights import defence as fights_defence
+from bot.services.fights import ending as fights_ending
+from bot.services.fights._core import MAX_QUICK, NAME_MAX, DefenceRolls, FightOutcome
+from bot.services.fights.actions import take_simple_action
+from bot.services.fights.attacks import AttackInput
+from bot.services.fights.choices import combatant_choices, who_choices
+from bot.services.fights.conditions import correct, edit_condition, roll_due_test
+from bot.services.fights.damage import answer_proposal
+from bot.services.fights.ending import end_fight
+from bot.services.fights.opening import abandon, add_combatants, attach_thread, open_fight, remove_combatant
+from bot.services.fights.roster import NpcStats
+from bot.services.fights.rounds import advance, new_round, set_posture
 from bot.ui.discord_render import content_of, to_embed, to_view
 from bot.ui.reply import error_reply
 
@@ -207,11 +218,13 @@ class FightButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         ctx, caller = ctx_of(interaction), caller_of(interaction)
         if self.kind == "def" and self.a.isdigit() and self.b:
-            result = service.defend(ctx, caller, choice=self.b, fight_id=self.fight_id, seq=int(self.a))
+            result = fights_defence.defend(
+                ctx, caller, choice=self.b, fight_id=self.fight_id, seq=int(self.a)
+            )
         elif self.kind == "pos":
-            result = service.set_posture(ctx, caller, posture=self.a, option=self.b, fight_id=self.fight_id)
+            result = set_posture(ctx, caller, posture=self.a, option=self.b, fight_id=self.fight_id)
         elif self.kind == "perm" and self.a.isdigit():
-            result = service.answer_proposal(
+            result = answer_proposal(
                 ctx, caller, fight_id=self.fight_id, number=int(self.a), accept=self.b == "ok"
             )
         else:
@@ -251,12 +264,12 @@ class CombatCog(commands.Cog):
     async def open(
         self,
         interaction: Interaction,
-        name: app_commands.Range[str, 1, service.NAME_MAX],
+        name: app_commands.Range[str, 1, NAME_MAX],
         sudden_death: bool = False,
         options: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         ctx, caller = ctx_of(interaction), caller_of(interaction)
-        result = await service.open_fight(ctx, caller, name=name, mort_subite=sudden_death, options=options)
+        result = await open_fight(ctx, caller, name=name, mort_subite=sudden_death, options=options)
         if result.reply.is_error or result.fight_id is None or result.tracker is None:
             await send_reply(interaction, result.reply)
             return
@@ -277,11 +290,9 @@ class CombatCog(commands.Cog):
                 await tracker.pin()
             except discord.HTTPException:
                 log.warning("could not pin the tracker of fight %s", result.fight_id)
-            await service.attach_thread(
-                ctx, caller, result.fight_id, thread_id=thread.id, message_id=tracker.id
-            )
+            await attach_thread(ctx, caller, result.fight_id, thread_id=thread.id, message_id=tracker.id)
         except (discord.HTTPException, discord.InvalidData):
-            await service.abandon(ctx, result.fight_id)
+            await abandon(ctx, result.fight_id)
             await send_reply(interaction, error_reply(ctx.catalog.t(caller.locale, "combat.error.no_thread")))
             return
         reply = result.reply
@@ -312,7 +323,7 @@ class CombatCog(commands.Cog):
         self,
         interaction: Interaction,
         who: app_commands.Range[str, 1, 80],
-        count: app_commands.Range[int, 1, service.MAX_QUICK] | None = None,
+        count: app_commands.Range[int, 1, MAX_QUICK] | None = None,
         ws: app_commands.Range[int, 0, 100] | None = None,
         bs: app_commands.Range[int, 0, 100] | None = None,
         s: app_commands.Range[int, 0, 100] | None = None,
@@ -327,22 +338,18 @@ class CombatCog(commands.Cog):
         npc = NpcStats(
             cc=ws, ct=bs, f=s, ag=ag, bf=sb, be=tb, a=attacks, weapons=weapons, armour=armour, caracs=stats
         )
-        result = service.add_combatants(
-            ctx_of(interaction), caller_of(interaction), who=who, count=count, stats=npc
-        )
+        result = add_combatants(ctx_of(interaction), caller_of(interaction), who=who, count=count, stats=npc)
         await settle(interaction, result)
 
     @add.autocomplete("who")
     async def _who(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        choices = await service.who_choices(ctx_of(interaction), caller_of(interaction), current)
+        choices = await who_choices(ctx_of(interaction), caller_of(interaction), current)
         return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in choices]
 
     @combat.command(name="remove", description="Remove a fighter from the fight (GM)")
     @app_commands.describe(who="The fighter")
     async def remove(self, interaction: Interaction, who: app_commands.Range[str, 1, 80]) -> None:
-        await settle(
-            interaction, service.remove_combatant(ctx_of(interaction), caller_of(interaction), who=who)
-        )
+        await settle(interaction, remove_combatant(ctx_of(interaction), caller_of(interaction), who=who))
 
     # -- rounds ------------------------------------------------------------------------------
 
@@ -353,7 +360,7 @@ class CombatCog(commands.Cog):
     async def round(
         self, interaction: Interaction, dice: app_commands.Range[str, 1, 1000] | None = None
     ) -> None:
-        await settle(interaction, service.new_round(ctx_of(interaction), caller_of(interaction), dice=dice))
+        await settle(interaction, new_round(ctx_of(interaction), caller_of(interaction), dice=dice))
 
     @combat.command(name="posture", description="Choose a posture for this round (before acting)")
     @app_commands.describe(
@@ -367,14 +374,14 @@ class CombatCog(commands.Cog):
         option: str | None = None,
         who: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
-        result = service.set_posture(
+        result = set_posture(
             ctx_of(interaction), caller_of(interaction), posture=posture, option=option, who=who
         )
         await settle(interaction, result)
 
     @combat.command(name="next", description="End the current turn: the next slot acts (GM)")
     async def next(self, interaction: Interaction) -> None:
-        await settle(interaction, service.advance(ctx_of(interaction), caller_of(interaction)))
+        await settle(interaction, advance(ctx_of(interaction), caller_of(interaction)))
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -442,13 +449,13 @@ class CombatCog(commands.Cog):
             stray_victim=stray_victim,
             location=location,
         )
-        await settle(interaction, service.attack(ctx_of(interaction), caller_of(interaction), data))
+        await settle(interaction, fights_attacks.attack(ctx_of(interaction), caller_of(interaction), data))
 
     @attack.autocomplete("target")
     @attack.autocomplete("attacker")
     @attack.autocomplete("stray_victim")
     async def _fighters(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        choices = await service.combatant_choices(ctx_of(interaction), caller_of(interaction), current)
+        choices = await combatant_choices(ctx_of(interaction), caller_of(interaction), current)
         return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in choices]
 
     @combat.command(name="defend", description="Answer the attack against you: parry, dodge or take it")
@@ -471,7 +478,7 @@ class CombatCog(commands.Cog):
         tests: app_commands.Range[str, 1, 40] | None = None,
         situation: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
-        result = service.defend(
+        result = fights_defence.defend(
             ctx_of(interaction),
             caller_of(interaction),
             choice=choice,
@@ -502,7 +509,7 @@ class CombatCog(commands.Cog):
         roll: app_commands.Range[int, 0, 100] | None = None,
         target_roll: app_commands.Range[int, 0, 100] | None = None,
     ) -> None:
-        result = service.take_simple_action(
+        result = take_simple_action(
             ctx_of(interaction),
             caller_of(interaction),
             action=action,
@@ -523,7 +530,7 @@ class CombatCog(commands.Cog):
         roll: app_commands.Range[int, 0, 100] | None = None,
         durations: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
-        result = service.roll_due_test(
+        result = roll_due_test(
             ctx_of(interaction), caller_of(interaction), who=who, roll=roll, durations=durations
         )
         await settle(interaction, result)
@@ -549,7 +556,7 @@ class CombatCog(commands.Cog):
         kind: str | None = None,
         number: app_commands.Range[int, 1, 50] | None = None,
     ) -> None:
-        result = service.edit_condition(
+        result = edit_condition(
             ctx_of(interaction),
             caller_of(interaction),
             who=who,
@@ -573,9 +580,7 @@ class CombatCog(commands.Cog):
         field: app_commands.Range[str, 1, 20],
         value: app_commands.Range[int, -100, 1000],
     ) -> None:
-        result = service.correct(
-            ctx_of(interaction), caller_of(interaction), who=who, field_name=field, value=value
-        )
+        result = correct(ctx_of(interaction), caller_of(interaction), who=who, field_name=field, value=value)
         await settle(interaction, result)
 
     @remove.autocomplete("who")
@@ -586,7 +591,7 @@ class CombatCog(commands.Cog):
     @action.autocomplete("who")
     @action.autocomplete("target")
     async def _fighter(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        choices = await service.combatant_choices(ctx_of(interaction), caller_of(interaction), current)
+        choices = await combatant_choices(ctx_of(interaction), caller_of(interaction), current)
         return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in choices]
 
     @attack.autocomplete("special")
@@ -607,11 +612,11 @@ class CombatCog(commands.Cog):
 
     @combat.command(name="show", description="Show the fight's tracker (only to you)")
     async def show(self, interaction: Interaction) -> None:
-        await settle(interaction, service.show(ctx_of(interaction), caller_of(interaction)))
+        await settle(interaction, fights_ending.show(ctx_of(interaction), caller_of(interaction)))
 
     @combat.command(name="end", description="End the fight (GM): a summary, the thread is archived")
     async def end(self, interaction: Interaction) -> None:
-        await settle(interaction, service.end_fight(ctx_of(interaction), caller_of(interaction)))
+        await settle(interaction, end_fight(ctx_of(interaction), caller_of(interaction)))
 
 
 async def setup(bot: MeleeBot) -> None:

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.cogs._common import Interaction, caller_of, ctx_of
 from bot.cogs.combat import settle
 from bot.services import fight_d20_fire as service
-from bot.services import fights
+from bot.services.fights.choices import combatant_choices
 
 if TYPE_CHECKING:
     from bot.app import MeleeBot
@@ -180,7 +180,7 @@ class FireCog(commands.Cog):
     @air.autocomplete("shooter")
     @air.autocomplete("target")
     async def _fighters(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        choices = await fights.combatant_choices(ctx_of(interaction), caller_of(interaction), current)
+        choices = await combatant_choices(ctx_of(interaction), caller_of(interaction), current)
         return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in choices]
 
 

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.cogs._common import Interaction, caller_of, ctx_of
 from bot.cogs.combat import settle
 from bot.services import fight_ogl_manoeuvres as service
-from bot.services import fights
+from bot.services.fights.choices import combatant_choices
 
 if TYPE_CHECKING:
     from bot.app import MeleeBot
@@ -247,7 +247,7 @@ class ManeuverCog(commands.Cog):
     @grapple.autocomplete("target")
     @area.autocomplete("source")
     async def _fighter(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        choices = await fights.combatant_choices(ctx_of(interaction), caller_of(interaction), current)
+        choices = await combatant_choices(ctx_of(interaction), caller_of(interaction), current)
         return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in choices]
 
 

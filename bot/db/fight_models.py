@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from bot.db.models import Base, utcnow
+from bot.db.base import Base, utcnow
 
 
 class Fight(Base):

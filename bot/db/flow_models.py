@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, DateTime, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from bot.db.models import Base, utcnow
+from bot.db.base import Base, utcnow
 
 
 class GameSession(Base):

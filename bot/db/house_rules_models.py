@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, DateTime, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from bot.db.models import Base, utcnow
+from bot.db.base import Base, utcnow
 
 
 class HouseRuleTable(Base):

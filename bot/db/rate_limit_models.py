@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlalchemy import Boolean, Float, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from bot.db.models import Base
+from bot.db.base import Base
 
 
 class RateBucket(Base):

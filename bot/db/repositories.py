@@ -9,7 +9,8 @@ from sqlalchemy import select
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import ChannelSettings, GuildSettings, utcnow
+from bot.db.base import utcnow
+from bot.db.models import ChannelSettings, GuildSettings
 
 RULESETS = ("renove", "v1", "d20", "ogl")
 DEFAULT_RULESET = "renove"

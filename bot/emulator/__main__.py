@@ -10,7 +10,7 @@ import argparse
 import asyncio
 import contextlib
 
-from bot.emulator import Emulator
+from bot.emulator.server import Emulator
 
 
 async def serve(port: int) -> None:

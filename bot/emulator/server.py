@@ -21,7 +21,8 @@ from typing import Any, TypeVar
 
 from aiohttp import BodyPartReader, web
 
-from . import limits
+from bot.emulator import limits
+
 from .gateway import Gateway, local_port
 from .limits import ValidationErrors
 from .state import (

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from bot.rules import checks
-from bot.rules.checks.common import BASE_LABEL, CheckResult, Modifier, System, build_target
+from bot.rules.checks.common import BASE_LABEL, CheckResult, Modifier, System, build_target, obtain_roll
+from bot.rules.checks.dispatch import die_for, result_from_roll
 from bot.rules.random_source import RandomSource
 
 
@@ -158,8 +158,8 @@ def attempt(
         raise ExtendedTestOver(state.status.value)
     test = state.test
     target, items = build_target(test.base, (*test.modifiers, *extra_modifiers), test.base_label)
-    value = checks.obtain_roll(checks.die_for(test.system), rng, roll)
-    return record(state, checks.result_from_roll(test.system, target, items, value))
+    value = obtain_roll(die_for(test.system), rng, roll)
+    return record(state, result_from_roll(test.system, target, items, value))
 
 
 def run(test: ExtendedTest, *, rng: RandomSource | None = None, rolls: Sequence[int] = ()) -> ExtendedState:

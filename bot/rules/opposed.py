@@ -32,8 +32,16 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from bot.rules import checks
-from bot.rules.checks.common import BASE_LABEL, CheckResult, DiceError, Modifier, System, build_target
+from bot.rules.checks.common import (
+    BASE_LABEL,
+    CheckResult,
+    DiceError,
+    Modifier,
+    System,
+    build_target,
+    obtain_roll,
+)
+from bot.rules.checks.dispatch import die_for, result_from_roll
 from bot.rules.random_source import RandomSource
 
 DEFAULT_MAX_ROUNDS = 100
@@ -109,7 +117,7 @@ class Contestant:
         if self.resolver is not None:
             return self.resolver(roll)
         target, items = build_target(self.base, self.modifiers, self.base_label)
-        return checks.result_from_roll(system, target, items, roll)
+        return result_from_roll(system, target, items, roll)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -271,7 +279,7 @@ class _Dice:
         value = next(self._entered, None)
         if value is None and self._rng is None:
             return None
-        return checks.obtain_roll(self._die, self._rng, value)
+        return obtain_roll(self._die, self._rng, value)
 
 
 def opposed_test(
@@ -287,7 +295,7 @@ def opposed_test(
     """Run an opposed test, rerolling as the ruleset says, and keep every round."""
     sys_ = System(system)
     rules = rules or rules_for(sys_)
-    die = checks.die_for(sys_)
+    die = die_for(sys_)
     dice_a, dice_b = _Dice(die, rng, rolls_a), _Dice(die, rng, rolls_b)
     rounds: list[OpposedRound] = []
     while len(rounds) < rules.max_rounds:
@@ -408,7 +416,7 @@ def group_opposed_test(
     names = [c.name for c in everyone]
     if len(set(names)) != len(names):
         raise ValueError("participant names must be unique across both sides")
-    die = checks.die_for(sys_)
+    die = die_for(sys_)
     entered = rolls or {}
     unknown = set(entered) - set(names)
     if unknown:

@@ -45,38 +45,33 @@ from fractions import Fraction
 from typing import Any, Final, TypeVar
 
 from bot.rules.checks import renove
-from bot.rules.combat import (
-    ArmourLayer,
+from bot.rules.combat.attack import (
     AttackRequest,
     AttackResult,
-    Combatant,
-    CombatTables,
-    Condition,
     DodgeRequest,
-    EffectApplication,
     ParryRequest,
-    Refusal,
-    RefusedError,
-    can_act,
+    attack_modifiers,
+    resolve_attack,
+    resolve_dodge,
+    resolve_parry,
+)
+from bot.rules.combat.basics import Refusal, RefusedError
+from bot.rules.combat.damage import (
+    ArmourLayer,
+    DamageDie,
     damage_to_parry_implement,
     damage_to_target,
     mort_subite,
     parry_side_effect,
     resolve_armour,
-    resolve_attack,
-    resolve_dodge,
-    resolve_parry,
-    resolve_pending,
     roll_critical,
     roll_damage_die,
-    roll_initiative,
-    tick,
 )
-from bot.rules.combat import apply_mechanics as core_apply_mechanics
-from bot.rules.combat.attack import attack_modifiers
-from bot.rules.combat.damage import DamageDie
-from bot.rules.combat.effects import ROUND_UNITS
-from bot.rules.combat.tables import CriticalEntry, Mechanic
+from bot.rules.combat.effects import ROUND_UNITS, Condition, EffectApplication, resolve_pending, tick
+from bot.rules.combat.effects import apply_mechanics as core_apply_mechanics
+from bot.rules.combat.initiative import roll_initiative
+from bot.rules.combat.state import Combatant, can_act
+from bot.rules.combat.tables import CombatTables, CriticalEntry, Mechanic
 from bot.rules.random_source import RandomSource
 
 T = TypeVar("T")

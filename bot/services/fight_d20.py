@@ -32,22 +32,45 @@ from typing import Any, Final
 
 from bot.i18n import language_of
 from bot.rules.checks import d20 as d20_checks
-from bot.rules.combat import Combatant, Condition, RefusedError
 from bot.rules.combat import d20 as rules
-from bot.rules.combat.attack import Refusal
+from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import Timing, ordered_slots, set_pool_loss, term
+from bot.rules.combat.effects import Condition
+from bot.rules.combat.state import Combatant
 from bot.rules.sheets import fold
-from bot.services import fights as shared
-from bot.services.fights import (
-    AttackInput,
+from bot.services.fights._core import (
     DefenceRolls,
     Doc,
     FightOutcome,
     FightRefusal,
     RollNote,
     Scope,
+    attack_payload,
     new_event,
+    outcome,
     parse_dice,
+    pending_defence,
+)
+from bot.services.fights.attacks import AttackInput
+from bot.services.fights.roster import _list
+from bot.services.fights.rounds import close_open_round, named_entries, round_outcome, start_system_round
+from bot.services.fights.systems import (
+    BARE_HANDS,
+    RANGED_KINDS,
+    Recruit,
+    action_reply,
+    actor,
+    check_line,
+    generic_action,
+    mention,
+    parse_option_tokens,
+    pass_turn,
+    pending_buttons,
+    pick_arm,
+    set_dead,
+    settle,
+    situation_tokens,
+    spend,
 )
 from bot.services.house_rules import table_in_force
 from bot.ui.reply import Colour, Reply
@@ -78,7 +101,7 @@ BRAWL_LOCATIONS: Final[dict[str, rules.BrawlLocation]] = {
 
 
 def parse_options(text: str | None) -> dict[str, Any]:
-    chosen = {**DEFAULTS, **shared.parse_option_tokens(text, OPTIONS)}
+    chosen = {**DEFAULTS, **parse_option_tokens(text, OPTIONS)}
     return {f"d20_{k}": v for k, v in chosen.items()}
 
 
@@ -96,7 +119,7 @@ def _combined(doc: Doc) -> bool:
 def parse_armour(text: str | None) -> list[dict[str, Any]]:
     """``"Cuir 2/1/15, Maille 5/3/25"`` (outer layer first) → RP/RC/SR layers."""
     out: list[dict[str, Any]] = []
-    for part in shared._list(text):
+    for part in _list(text):
         words = part.split()
         figures = words[-1].split("/") if words else []
         if len(words) < 2 or len(figures) != 3 or not all(f.isdigit() for f in figures):
@@ -112,7 +135,7 @@ def parse_armour(text: str | None) -> list[dict[str, Any]]:
     return out
 
 
-def build(scope: Scope, doc: Doc, r: shared.Recruit) -> tuple[Combatant, dict[str, Any]]:
+def build(scope: Scope, doc: Doc, r: Recruit) -> tuple[Combatant, dict[str, Any]]:
     stats = r.stats(REQUIRED, ("PV", "PC", "PVmax", "PCmax"))
     stats["Con"] = stats["CON"]
     stats["BF"] = int(r.skills.pop("bf", 0))
@@ -173,7 +196,7 @@ def correct_pool(scope: Scope, doc: Doc, c: Combatant, key: str, value: int) -> 
     updated = set_pool_loss(c, SYSTEM, pool, max(0, maximum - value))
     doc.state = doc.state.put(updated)
     if rules.health_of(updated).dead:
-        shared.set_dead(doc, c.id, "d20.pv")
+        set_dead(doc, c.id, "d20.pv")
     return pool, before
 
 
@@ -184,9 +207,9 @@ def due_test(
 
 
 async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
-    notes = shared.close_open_round(scope, doc)
+    notes = close_open_round(scope, doc)
     given: dict[str, int] = {}
-    for name, text in shared.named_entries(dice, "combat.d20.error.order_format"):
+    for name, text in named_entries(dice, "combat.d20.error.order_format"):
         if not text.strip().lstrip("-").isdigit():
             raise FightRefusal("combat.d20.error.order_format")
         given[doc.find(name).id] = int(text.strip())
@@ -199,12 +222,12 @@ async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
         timings.append(Timing(c.id, 1, value, (c.stat("AGI"),)))
         lines.append(f"**{c.name}** : {value}" + ("" if c.id in given else " (AGI)"))
     malus = (doc.data.get("d20") or {}).get("malus", {})
-    shared.start_system_round(doc, ordered_slots(timings), "d20", {"malus": malus})
-    notes.extend(shared.settle(scope, doc))
+    start_system_round(doc, ordered_slots(timings), "d20", {"malus": malus})
+    notes.extend(settle(scope, doc))
     new_event(scope, doc, "round", None, {"order": [s.to_dict() for s in doc.state.order]})
     doc.save()
     initiative = [{"combatant": t.combatant, "value": t.value} for t in timings]
-    return shared.round_outcome(scope, doc, lines, notes, initiative)
+    return round_outcome(scope, doc, lines, notes, initiative)
 
 
 async def simple_action(
@@ -218,8 +241,8 @@ async def simple_action(
     roll: int | None,
     target_roll: int | None,
 ) -> FightOutcome:
-    c, notes = shared.generic_action(scope, doc, action, who, SIMPLE)
-    return shared.action_reply(scope, doc, c, action, notes)
+    c, notes = generic_action(scope, doc, action, who, SIMPLE)
+    return action_reply(scope, doc, c, action, notes)
 
 
 def _context(arm: Mapping[str, Any]) -> rules.Context:
@@ -281,13 +304,13 @@ async def damage_table(scope: Scope) -> dict[int, Any] | None:
 
 async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
     w = scope.words
-    c = shared.actor(scope, doc, data.attacker)
+    c = actor(scope, doc, data.attacker)
     foe = doc.find(data.target)
     if foe.id == c.id:
         raise FightRefusal("combat.error.self_attack")
     if foe.has("dead"):
         raise FightRefusal("combat.error.target_dead", name=foe.name)
-    arm = shared.pick_arm(doc, c, data.weapon)
+    arm = pick_arm(doc, c, data.weapon)
     context = _context(arm)
     manoeuvre = _manoeuvre(data.special)
     score = _score(doc, c, arm)
@@ -298,7 +321,7 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
             raise FightRefusal("combat.d20.error.brawl_location")
         brawl_zone = BRAWL_LOCATIONS[where].value
     mods = _malus_terms(doc, c, consume=True)
-    for key, value in shared.situation_tokens(data.situation):
+    for key, value in situation_tokens(data.situation):
         if key in rules.RANGED_MODIFIERS and context in (
             rules.Context.FIRED,
             rules.Context.THROWN,
@@ -313,7 +336,7 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
                 text=key[:30],
                 accepted=", ".join(rules.RANGED_MODIFIERS) + ", mod:±N",
             )
-    shared.spend(scope, doc, c, "attaquer")
+    spend(scope, doc, c, "attaquer")
     own = rules.MANOEUVRES[manoeuvre][0]
     preview = list(mods) + ([term(SYSTEM, manoeuvre.value, own)] if own else [])
     check = d20_checks.check(score, preview, rng=scope.rng, roll=data.roll, base_label="combat.d20.attack")
@@ -330,9 +353,9 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
             {"fight_id": doc.row.id, "seq": seq, "check": check.to_dict()},
         )
     )
-    lines = [w.t("combat.d20.attack_line", weapon=arm["name"]) + " : " + shared.check_line(w, check)]
-    payload = shared.attack_payload(doc, seq, c.id, foe.id, {"check": check.to_dict()})
-    pending = shared.pending_defence(
+    lines = [w.t("combat.d20.attack_line", weapon=arm["name"]) + " : " + check_line(w, check)]
+    payload = attack_payload(doc, seq, c.id, foe.id, {"check": check.to_dict()})
+    pending = pending_defence(
         scope,
         doc,
         seq,
@@ -353,9 +376,9 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
     else:
         doc.pending[str(seq)] = pending
         payload["pending"] = True
-        lines.append(w.t("combat.defence.prompt", name=foe.name, owner=shared.mention(doc, foe.id)))
-        buttons = shared.pending_buttons(scope, doc, seq, ("parer", "esquiver", "encaisser"))
-    lines.extend(shared.pass_turn(scope, doc))
+        lines.append(w.t("combat.defence.prompt", name=foe.name, owner=mention(doc, foe.id)))
+        buttons = pending_buttons(scope, doc, seq, ("parer", "esquiver", "encaisser"))
+    lines.extend(pass_turn(scope, doc))
     doc.save()
     reply = Reply(
         title=f"⚔️ {c.name} → {foe.name} ({arm['name']})",
@@ -365,7 +388,7 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         result=payload,
         kind="combat.attack",
     )
-    return shared.outcome(scope, doc, reply)
+    return outcome(scope, doc, reply)
 
 
 def _defence_score(doc: Doc, c: Combatant, choice: str) -> int:
@@ -374,7 +397,7 @@ def _defence_score(doc: Doc, c: Combatant, choice: str) -> int:
         if "esquive" in skills:
             return int(skills["esquive"])
         raise FightRefusal("combat.sys.error.no_defence_score", name=c.name, what="Esquive")
-    arms = [a for a in doc.meta.get(c.id, {}).get("arms") or [] if a["kind"] not in shared.RANGED_KINDS]
+    arms = [a for a in doc.meta.get(c.id, {}).get("arms") or [] if a["kind"] not in RANGED_KINDS]
     for arm in arms:
         if arm.get("parry") is not None:
             return int(arm["parry"])
@@ -415,7 +438,7 @@ async def resolve(
     score = _defence_score(doc, defender, choice) if kind is not None else None
     defence_mods = _malus_terms(doc, defender, consume=kind is not None) if kind is not None else []
     bare_defender = all(
-        a["kind"] == "bare" for a in doc.meta.get(defender.id, {}).get("arms") or [shared.BARE_HANDS]
+        a["kind"] == "bare" for a in doc.meta.get(defender.id, {}).get("arms") or [BARE_HANDS]
     )
     table = await damage_table(scope)
     from bot.rules.checks.common import Modifier
@@ -447,7 +470,7 @@ async def resolve(
                 name=defender.name,
             )
             + " : "
-            + shared.check_line(w, exchange.defence)
+            + check_line(w, exchange.defence)
         )
         scope.rolls.append(
             RollNote(
@@ -661,7 +684,7 @@ def apply_health(
         + (f" · malus {health.malus}" if health.malus else "")
     ]
     if health.dead or effect == "dead":
-        shared.set_dead(doc, defender.id, "d20.pv" if health.dead else "d20.table")
+        set_dead(doc, defender.id, "d20.pv" if health.dead else "d20.table")
         lines.append(w.t("combat.effect.dead", name=defender.name))
     elif effect == "unconscious" and not doc.state.get(defender.id).has("unconscious"):
         c = doc.state.get(defender.id)

@@ -34,15 +34,36 @@ from bot.context import AppContext
 from bot.i18n import language_of
 from bot.rules.checks import d20 as d20_checks
 from bot.rules.checks.common import CheckResult, Modifier
-from bot.rules.combat import Combatant
 from bot.rules.combat import d20 as rules
 from bot.rules.combat.common import roll_dice
 from bot.rules.combat.dicefeed import d
+from bot.rules.combat.state import Combatant
 from bot.rules.random_source import RandomSource
 from bot.services import fight_d20 as d20
-from bot.services import fights as shared
 from bot.services.caller import Caller
-from bot.services.fights import Doc, FightOutcome, FightRefusal, RollNote, Scope, new_event, parse_dice
+from bot.services.fights._core import (
+    Doc,
+    FightOutcome,
+    FightRefusal,
+    RollNote,
+    Scope,
+    fight_here,
+    new_event,
+    outcome,
+    parse_dice,
+    run,
+)
+from bot.services.fights.roster import _list
+from bot.services.fights.systems import (
+    RANGED_KINDS,
+    actor,
+    check_line,
+    pass_turn,
+    pick_arm,
+    situation_tokens,
+    spend,
+    system_tables,
+)
 from bot.ui.reply import Colour, Reply
 
 SYSTEM: Final = "d20"
@@ -117,7 +138,7 @@ class AirInput:
 
 async def _fight(scope: Scope) -> Doc:
     """The d20 fight of this thread (same lookup as ``/combat``), or a refusal for another system."""
-    doc = await shared.fight_here(scope)
+    doc = await fight_here(scope)
     ruleset = doc.row.ruleset or "renove"
     if ruleset != SYSTEM:
         raise FightRefusal("fire.error.not_d20", ruleset=ruleset)
@@ -128,18 +149,18 @@ async def _fight(scope: Scope) -> Doc:
 async def _shooter(scope: Scope, who: str | None) -> tuple[Doc, Combatant]:
     """The d20 fight of this thread and who fires (``who``, or whose turn it is)."""
     doc = await _fight(scope)
-    return doc, shared.actor(scope, doc, who)
+    return doc, actor(scope, doc, who)
 
 
 def _arm(doc: Doc, c: Combatant, text: str | None) -> dict[str, Any]:
     """The named weapon, else the shooter's first ranged one; it must be a ranged weapon."""
     if text:
-        arm = shared.pick_arm(doc, c, text)
+        arm = pick_arm(doc, c, text)
     else:
         arms = list(doc.meta.get(c.id, {}).get("arms") or [])
-        ranged = [a for a in arms if a["kind"] in shared.RANGED_KINDS]
-        arm = ranged[0] if ranged else shared.pick_arm(doc, c, None)
-    if arm["kind"] not in shared.RANGED_KINDS:
+        ranged = [a for a in arms if a["kind"] in RANGED_KINDS]
+        arm = ranged[0] if ranged else pick_arm(doc, c, None)
+    if arm["kind"] not in RANGED_KINDS:
         raise FightRefusal("fire.error.not_ranged", name=c.name, weapon=str(arm["name"]))
     return arm
 
@@ -155,7 +176,7 @@ def _victim(doc: Doc, shooter: Combatant, name: str) -> Combatant:
 
 def _targets(doc: Doc, shooter: Combatant, text: str | None) -> list[Combatant]:
     out: list[Combatant] = []
-    for name in shared._list(text):
+    for name in _list(text):
         foe = _victim(doc, shooter, name)
         if any(f.id == foe.id for f in out):
             raise FightRefusal("fire.error.same_target", name=foe.name)
@@ -168,7 +189,7 @@ def _targets(doc: Doc, shooter: Combatant, text: str | None) -> list[Combatant]:
 def _ranged_situation(text: str | None) -> list[Modifier]:
     out: list[Modifier] = []
     keys: list[str] = []
-    for key, value in shared.situation_tokens(text):
+    for key, value in situation_tokens(text):
         if key in rules.RANGED_MODIFIERS:
             keys.append(key)
         elif key == "mod" and value is not None and value.lstrip("+-").isdigit():
@@ -189,7 +210,7 @@ def _air_situation(text: str | None, table: Sequence[Mapping[str, Any]]) -> list
     given: list[tuple[str, int | None]] = []
     out: list[Modifier] = []
     ids = [str(m["id"]) for m in table]
-    for key, value in shared.situation_tokens(text):
+    for key, value in situation_tokens(text):
         if key == "mod" and value is not None and value.lstrip("+-").isdigit():
             out.append(shared_term("gm_modifier", int(value)))
             continue
@@ -226,7 +247,7 @@ def _note(
 def _reply(
     scope: Scope, doc: Doc, title: str, lines: list[str], payload: dict[str, Any], kind: str
 ) -> FightOutcome:
-    lines.extend(shared.pass_turn(scope, doc))
+    lines.extend(pass_turn(scope, doc))
     doc.save()
     reply = Reply(
         title=title[:256],
@@ -235,7 +256,7 @@ def _reply(
         result=payload,
         kind=kind,
     )
-    return shared.outcome(scope, doc, reply)
+    return outcome(scope, doc, reply)
 
 
 def _finish(
@@ -370,7 +391,7 @@ async def burst(
         zones = parse_dice(data.zones, sides=20, limit=60)
         damage = parse_dice(data.damage, sides=20, limit=60)
         table = await d20.damage_table(scope)
-        shared.spend(scope, doc, c, "attaquer")
+        spend(scope, doc, c, "attaquer")
         modifier = rules.burst_modifier(targets=len(targets), bullets=bullets)
         check = _test(scope, doc, c, score, [*mods, modifier], data.roll, "fire.burst.base")
         result = rules.burst_hits(check, targets=len(targets), bullets=bullets, rng=scope.rng, dice=hit_dice)
@@ -388,7 +409,7 @@ async def burst(
             w.t("fire.burst.several", n=len(targets))
             if several
             else w.t("fire.burst.single", bullets=bullets, groups=bullets // 10),
-            w.t("fire.shot", weapon=arm["name"]) + " : " + shared.check_line(w, check),
+            w.t("fire.shot", weapon=arm["name"]) + " : " + check_line(w, check),
         ]
         if not check.success:
             lines.append(w.t("fire.burst.missed"))
@@ -433,7 +454,7 @@ async def burst(
         title = f"🔫 {c.name} → {', '.join(t.name for t in targets)} ({w.t('fire.burst.title')})"
         return _finish(scope, doc, c, "burst", title, lines, payload, _d20_roll(check))
 
-    return await shared.run(ctx, caller, work, rng=rng)
+    return await run(ctx, caller, work, rng=rng)
 
 
 # --- covering fire ---------------------------------------------------------------------------------
@@ -454,7 +475,7 @@ async def covering(
         if victim is not None and targets and all(t.id != victim.id for t in targets):
             raise FightRefusal("fire.error.victim_not_targeted", name=victim.name)
         table = await d20.damage_table(scope)
-        shared.spend(scope, doc, c, "attaquer")
+        spend(scope, doc, c, "attaquer")
         rolled, hit = rules.covering_fire(score, rng=scope.rng, roll=data.roll)
         where = ", ".join([t.name for t in targets] + ([data.zone] if data.zone else []))
         lines = [
@@ -492,7 +513,7 @@ async def covering(
             scope, doc, c, "covering", title, lines, payload, ("1d100", rolled, {"score": score, "hit": hit})
         )
 
-    return await shared.run(ctx, caller, work, rng=rng)
+    return await run(ctx, caller, work, rng=rng)
 
 
 # --- artillery -------------------------------------------------------------------------------------
@@ -513,10 +534,10 @@ async def artillery(
         arm = _arm(doc, c, data.weapon)
         score = d20._score(doc, c, arm)
         mods = _ranged_situation(data.situation)
-        document = (await shared.system_tables(scope, ["d20_artillery_scatter"]))["d20_artillery_scatter"]
+        document = (await system_tables(scope, ["d20_artillery_scatter"]))["d20_artillery_scatter"]
         distances = [int(e["metres"]) for e in sorted(document["entries"], key=lambda e: int(e["face"]))]
         printed = (doc.data.get("options") or {}).get("d20_artillerie") == "printed"
-        shared.spend(scope, doc, c, "attaquer")
+        spend(scope, doc, c, "attaquer")
         check = _test(scope, doc, c, score, mods, data.roll, "fire.artillery.base")
         scatter = rules.artillery_scatter(
             check,
@@ -526,7 +547,7 @@ async def artillery(
             direction_roll=data.direction,
             distance_roll=data.distance,
         )
-        lines = [w.t("fire.shot", weapon=arm["name"]) + " : " + shared.check_line(w, check)]
+        lines = [w.t("fire.shot", weapon=arm["name"]) + " : " + check_line(w, check)]
         if scatter is None:
             lines.append(w.t("fire.artillery.failed"))
         elif scatter.on_target:
@@ -563,7 +584,7 @@ async def artillery(
         title = f"💥 {c.name} → {aimed} ({w.t('fire.artillery.title')})"
         return _finish(scope, doc, c, "artillery", title, lines, payload, _d20_roll(check))
 
-    return await shared.run(ctx, caller, work, rng=rng)
+    return await run(ctx, caller, work, rng=rng)
 
 
 # --- fighter gunnery -------------------------------------------------------------------------------
@@ -578,14 +599,14 @@ async def air(
         foe = _victim(doc, c, data.target)
         arm = _arm(doc, c, data.weapon)
         score = d20._score(doc, c, arm)
-        document = (await shared.system_tables(scope, ["d20_air_combat"]))["d20_air_combat"]
+        document = (await system_tables(scope, ["d20_air_combat"]))["d20_air_combat"]
         mods = _air_situation(data.situation, document.get("modifiers") or [])
         table = await d20.damage_table(scope)
-        shared.spend(scope, doc, c, "attaquer")
+        spend(scope, doc, c, "attaquer")
         check = _test(scope, doc, c, score, mods, data.roll, "fire.air.base")
         faces = rules.air_hit_faces(document.get("entries") or ())  # the server's table in force
         rolled, hit = rules.air_hit(check, hits=faces, rng=scope.rng, roll=data.die)
-        lines = [w.t("fire.shot", weapon=arm["name"]) + " : " + shared.check_line(w, check)]
+        lines = [w.t("fire.shot", weapon=arm["name"]) + " : " + check_line(w, check)]
         payload: dict[str, Any] = {
             "fight_id": doc.row.id,
             "shooter": c.id,
@@ -609,4 +630,4 @@ async def air(
         title = f"✈️ {c.name} → {foe.name} ({w.t('fire.air.title')})"
         return _finish(scope, doc, c, "air", title, lines, payload, _d20_roll(check))
 
-    return await shared.run(ctx, caller, work, rng=rng)
+    return await run(ctx, caller, work, rng=rng)

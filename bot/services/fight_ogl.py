@@ -29,24 +29,44 @@ from typing import Any, Final
 
 from bot.rules.checks import ogl as ogl_checks
 from bot.rules.checks.common import Modifier
-from bot.rules.combat import Combatant, RefusedError
 from bot.rules.combat import ogl as rules
-from bot.rules.combat.attack import Refusal
+from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import Timing, ordered_slots, term
+from bot.rules.combat.state import Combatant
 from bot.rules.sheets import OGL_LOCATIONS, fold, location_hp
 from bot.services import fight_ogl_manoeuvres as manoeuvres
-from bot.services import fights as shared
-from bot.services.fights import (
-    AttackInput,
+from bot.services.fights._core import (
     DefenceRolls,
     Doc,
     FightOutcome,
     FightRefusal,
     RollNote,
     Scope,
+    attack_payload,
     d100_or_none,
     new_event,
+    outcome,
     parse_dice,
+    pending_defence,
+)
+from bot.services.fights.attacks import AttackInput
+from bot.services.fights.rounds import close_open_round, named_entries, round_outcome, start_system_round
+from bot.services.fights.systems import (
+    RANGED_KINDS,
+    Recruit,
+    action_reply,
+    actor,
+    check_line,
+    generic_action,
+    mention,
+    parse_option_tokens,
+    pass_turn,
+    pending_buttons,
+    pick_arm,
+    set_dead,
+    settle,
+    situation_tokens,
+    spend,
 )
 from bot.services.house_rules import table_in_force
 from bot.ui.reply import Colour, Reply
@@ -71,7 +91,7 @@ SIMPLE: Final = ("viser", "recharger", "prendre_objet", "se_relever", "desengage
 
 
 def parse_options(text: str | None) -> dict[str, Any]:
-    chosen = {"majeure": "below", **shared.parse_option_tokens(text, OPTIONS)}
+    chosen = {"majeure": "below", **parse_option_tokens(text, OPTIONS)}
     return {"ogl_majeure": chosen["majeure"]}
 
 
@@ -105,7 +125,7 @@ def parse_armour(text: str | None) -> dict[str, int]:
     return out
 
 
-def build(scope: Scope, doc: Doc, r: shared.Recruit) -> tuple[Combatant, dict[str, Any]]:
+def build(scope: Scope, doc: Doc, r: Recruit) -> tuple[Combatant, dict[str, Any]]:
     stats = r.stats(REQUIRED, ("PV", "PVmax"))
     for loc, hp in location_hp(stats).items():
         stats[f"HP.{loc}"] = hp
@@ -173,16 +193,14 @@ def due_test(
     decides = str(prompt.get("decides", "unconscious"))
     manoeuvres.remember_test(doc, c.id, check, decides, doc.state.get(c.id).to_dict())
     lines = [
-        scope.t(f"combat.ogl.test.{decides}", name=c.name)
-        + " : "
-        + shared.check_line(scope.words, check, " %")
+        scope.t(f"combat.ogl.test.{decides}", name=c.name) + " : " + check_line(scope.words, check, " %")
     ]
     if not check.success:
         if decides == "death":
-            shared.set_dead(doc, c.id, "ogl.endurance")
+            set_dead(doc, c.id, "ogl.endurance")
             lines.append(scope.t("combat.effect.dead", name=c.name))
         else:
-            from bot.rules.combat import Condition
+            from bot.rules.combat.effects import Condition
 
             victim = doc.state.get(c.id)
             doc.state = doc.state.put(
@@ -198,7 +216,7 @@ def due_test(
     payload = {"fight_id": doc.row.id, "prompt": dict(prompt), "check": check.to_dict()}
     new_event(scope, doc, "due_test", c.id, payload)
     doc.save()
-    return shared.outcome(
+    return outcome(
         scope,
         doc,
         Reply(description="\n".join(lines), colour=Colour.NEUTRAL, kind="combat.test", result=payload),
@@ -207,9 +225,9 @@ def due_test(
 
 async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
     notes = manoeuvres.close_slot(scope, doc)
-    notes.extend(shared.close_open_round(scope, doc))
+    notes.extend(close_open_round(scope, doc))
     given: dict[str, tuple[int, bool]] = {}
-    for name, text in shared.named_entries(dice, "combat.ogl.error.rank_format"):
+    for name, text in named_entries(dice, "combat.ogl.error.rank_format"):
         words = text.split()
         if not words or not words[0].isdigit():
             raise FightRefusal("combat.ogl.error.rank_format")
@@ -238,7 +256,7 @@ async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
     ]
     order = tuple(sorted(ordered_slots(timings), key=lambda s: s.k))
     together = rules.rank_order(r for _, r in ranks).simultaneous
-    shared.start_system_round(
+    start_system_round(
         doc,
         order,
         "ogl",
@@ -251,10 +269,10 @@ async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
         lines.append(
             scope.t("combat.ogl.simultaneous", names=", ".join(doc.state.get(x).name for x in group))
         )
-    notes.extend(shared.settle(scope, doc))
+    notes.extend(settle(scope, doc))
     new_event(scope, doc, "round", None, {"ranks": [r.to_dict() for _, r in ranks]})
     doc.save()
-    return shared.round_outcome(scope, doc, lines, notes, [r.to_dict() for _, r in ranks])
+    return round_outcome(scope, doc, lines, notes, [r.to_dict() for _, r in ranks])
 
 
 async def simple_action(
@@ -268,9 +286,9 @@ async def simple_action(
     roll: int | None,
     target_roll: int | None,
 ) -> FightOutcome:
-    manoeuvres.require_free(scope, doc, shared.actor(scope, doc, who))
-    c, notes = shared.generic_action(scope, doc, action, who, SIMPLE)
-    return shared.action_reply(scope, doc, c, action, notes)
+    manoeuvres.require_free(scope, doc, actor(scope, doc, who))
+    c, notes = generic_action(scope, doc, action, who, SIMPLE)
+    return action_reply(scope, doc, c, action, notes)
 
 
 def _score(doc: Doc, c: Combatant, arm: Mapping[str, Any]) -> int:
@@ -313,20 +331,20 @@ async def attack(
 ) -> FightOutcome:
     """``free``: an attack outside one's slot (a counter-attack, the off hand's extra attack)."""
     w = scope.words
-    c = shared.actor(scope, doc, data.attacker)
+    c = actor(scope, doc, data.attacker)
     foe = doc.find(data.target)
     if foe.id == c.id:
         raise FightRefusal("combat.error.self_attack")
     if foe.has("dead"):
         raise FightRefusal("combat.error.target_dead", name=foe.name)
-    arm = shared.pick_arm(doc, c, data.weapon)
+    arm = pick_arm(doc, c, data.weapon)
     if not arm.get("dice"):
         raise FightRefusal("combat.ogl.error.no_dice", weapon=str(arm["name"]))
     score = _score(doc, c, arm)
     location = _location(data.location)
     precise = _precise(data.special)
     try:
-        mods = list(rules.situational(k for k, _ in shared.situation_tokens(data.situation)))
+        mods = list(rules.situational(k for k, _ in situation_tokens(data.situation)))
     except (KeyError, ValueError):
         raise FightRefusal(
             "combat.sys.error.bad_situation",
@@ -338,8 +356,8 @@ async def attack(
     mods.extend(manoeuvres.attack_modifiers(doc, c, foe, arm))
     mods.extend(extra)
     if not free:
-        shared.spend(scope, doc, c, "attaquer")
-    ranged = arm["kind"] in shared.RANGED_KINDS
+        spend(scope, doc, c, "attaquer")
+    ranged = arm["kind"] in RANGED_KINDS
     if precise is not None:
         mods.append(term(SYSTEM, f"precise.{precise.value}", rules.PRECISE_MALUS))
     check = ogl_checks.check(
@@ -357,10 +375,10 @@ async def attack(
     )
     lines = [
         *head,
-        w.t("combat.ogl.attack_line", weapon=arm["name"]) + " : " + shared.check_line(w, check, " %"),
+        w.t("combat.ogl.attack_line", weapon=arm["name"]) + " : " + check_line(w, check, " %"),
     ]
-    payload = {"tag": tag, **shared.attack_payload(doc, seq, c.id, foe.id, {"check": check.to_dict()})}
-    pending = shared.pending_defence(
+    payload = {"tag": tag, **attack_payload(doc, seq, c.id, foe.id, {"check": check.to_dict()})}
+    pending = pending_defence(
         scope,
         doc,
         seq,
@@ -383,10 +401,10 @@ async def attack(
     else:
         doc.pending[str(seq)] = pending
         payload["pending"] = True
-        lines.append(w.t("combat.defence.prompt", name=foe.name, owner=shared.mention(doc, foe.id)))
-        buttons = shared.pending_buttons(scope, doc, seq, ("parer", "esquiver", "encaisser"))
+        lines.append(w.t("combat.defence.prompt", name=foe.name, owner=mention(doc, foe.id)))
+        buttons = pending_buttons(scope, doc, seq, ("parer", "esquiver", "encaisser"))
     if not free:
-        lines.extend(shared.pass_turn(scope, doc))
+        lines.extend(pass_turn(scope, doc))
     doc.save()
     reply = Reply(
         title=f"⚔️ {c.name} → {foe.name} ({arm['name']})",
@@ -396,7 +414,7 @@ async def attack(
         result=payload,
         kind="combat.attack",
     )
-    return shared.outcome(scope, doc, reply)
+    return outcome(scope, doc, reply)
 
 
 def _defence_score(doc: Doc, c: Combatant, reaction: rules.Reaction) -> int:
@@ -406,7 +424,7 @@ def _defence_score(doc: Doc, c: Combatant, reaction: rules.Reaction) -> int:
             return int(skills["esquive"])
         raise FightRefusal("combat.sys.error.no_defence_score", name=c.name, what="Esquive")
     for arm in doc.meta.get(c.id, {}).get("arms") or []:
-        if arm["kind"] in shared.RANGED_KINDS:
+        if arm["kind"] in RANGED_KINDS:
             continue
         if arm.get("parry") is not None:
             return int(arm["parry"])
@@ -475,7 +493,7 @@ async def resolve(
         lines.append(
             w.t(f"combat.ogl.reaction.{reaction.value}", name=defender.name)
             + " : "
-            + shared.check_line(w, melee.defence, " %")
+            + check_line(w, melee.defence, " %")
         )
     elif choice == "encaisser" and melee.attack.success:
         lines.append(w.t("combat.defence.takes", name=defender.name))
@@ -487,9 +505,7 @@ async def resolve(
         lines.extend(await _fumble(scope, attacker, pending["weapon"], dice, payload))
         lines.extend(manoeuvres.fumble_losses(scope, doc, attacker.id, payload["fumbles"][-1]))
     if melee.fumble_defender:
-        arms = [
-            a for a in doc.meta.get(defender.id, {}).get("arms") or [] if a["kind"] not in shared.RANGED_KINDS
-        ]
+        arms = [a for a in doc.meta.get(defender.id, {}).get("arms") or [] if a["kind"] not in RANGED_KINDS]
         dice = parse_dice(rolls.tests, sides=20, limit=10)
         lines.extend(await _fumble(scope, defender, arms[0] if arms else None, dice, payload))
         lines.extend(manoeuvres.fumble_losses(scope, doc, defender.id, payload["fumbles"][-1]))

@@ -37,27 +37,44 @@ from bot.context import AppContext
 from bot.rules import opposed
 from bot.rules.checks import ogl as ogl_checks
 from bot.rules.checks.common import CheckResult, Modifier, System, obtain_roll
-from bot.rules.combat import Combatant, Condition, RefusedError
 from bot.rules.combat import ogl as rules
-from bot.rules.combat.attack import Refusal
+from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import roll_dice, term
+from bot.rules.combat.effects import Condition
+from bot.rules.combat.state import Combatant
 from bot.rules.random_source import RandomSource
 from bot.rules.sheets import fold
 from bot.services import fight_ogl as ogl
-from bot.services import fights as shared
 from bot.services.caller import Caller
-from bot.services.fights import (
+from bot.services.fights._core import (
     DEFENCE_TIMEOUT,
-    AttackInput,
     DefenceRolls,
     Doc,
     FightOutcome,
     FightRefusal,
     RollNote,
     Scope,
+    custom_id,
     d100_or_none,
+    fight_here,
+    may_control,
     new_event,
+    outcome,
     parse_dice,
+    pending_defence,
+    require_gm,
+    run,
+)
+from bot.services.fights.attacks import AttackInput
+from bot.services.fights.systems import (
+    RANGED_KINDS,
+    actor,
+    check_line,
+    mention,
+    pass_turn,
+    pick_arm,
+    set_dead,
+    spend,
 )
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 
@@ -153,7 +170,7 @@ def _slot_passed(scope: Scope, doc: Doc, seen: Mapping[str, Any]) -> list[str]:
     notes = []
     for x in expired:
         if x.kind == "death_timer":
-            shared.set_dead(doc, c.id, "ogl.death_timer")
+            set_dead(doc, c.id, "ogl.death_timer")
             notes.append(scope.t("combat.round.death_timer", name=c.name))
         elif x.kind == LOST:
             notes.append(scope.t("manoeuvre.lost.over", name=c.name))
@@ -187,7 +204,7 @@ def attack_modifiers(doc: Doc, c: Combatant, foe: Combatant, arm: Mapping[str, A
     rider = mounted(doc, c.id)
     if rider and "two_handed" in (arm.get("flags") or []):
         raise FightRefusal("manoeuvre.refusal.two_handed_mounted", name=c.name, weapon=str(arm["name"]))
-    if arm["kind"] in shared.RANGED_KINDS:
+    if arm["kind"] in RANGED_KINDS:
         return []
     return list(rules.mounted_modifiers(rider=rider, opponent_on_foot=not mounted(doc, foe.id)))
 
@@ -266,7 +283,7 @@ def take_reaction(
 
 
 def _melee_arms(doc: Doc, cid: str) -> list[dict[str, Any]]:
-    return [a for a in doc.meta.get(cid, {}).get("arms") or [] if a["kind"] not in shared.RANGED_KINDS]
+    return [a for a in doc.meta.get(cid, {}).get("arms") or [] if a["kind"] not in RANGED_KINDS]
 
 
 def off_hand_score(doc: Doc, c: Combatant) -> int:
@@ -361,7 +378,7 @@ def _name(doc: Doc, cid: str) -> str:
 async def _ogl_fight(scope: Scope, *, in_round: bool = False) -> Doc:
     """The thread's fight, refused unless it is an `ogl` one (and, with ``in_round``, unless a round
     is under way)."""
-    doc = await shared.fight_here(scope)
+    doc = await fight_here(scope)
     if doc.row.ruleset != "ogl":
         raise FightRefusal("manoeuvre.error.not_ogl", ruleset=doc.row.ruleset or "renove")
     scope.ruleset = "ogl"
@@ -380,7 +397,7 @@ def _reply(
         kind=kind,
         result={"fight_id": doc.row.id, **result},
     )
-    return shared.outcome(scope, doc, reply)
+    return outcome(scope, doc, reply)
 
 
 async def hero_point(
@@ -398,7 +415,7 @@ async def hero_point(
 
     async def work(scope: Scope) -> FightOutcome:
         doc = await _ogl_fight(scope)
-        c = shared.actor(scope, doc, who)
+        c = actor(scope, doc, who)
         word = fold(use).replace(" ", "_").replace("'", "_")
         on_damage = word in DAMAGE_REROLL
         try:
@@ -436,7 +453,7 @@ async def hero_point(
             scope, doc, scope.t("manoeuvre.hero.title", name=c.name), lines, "manoeuvre.hero", result
         )
 
-    return await shared.run(ctx, caller, work, rng=rng)
+    return await run(ctx, caller, work, rng=rng)
 
 
 def _wound_from(record: Mapping[str, Any]) -> rules.LocationWound:
@@ -527,7 +544,7 @@ async def _second_chance(
         lines = [
             scope.t(f"combat.ogl.test.{last['decides']}", name=c.name)
             + " : "
-            + shared.check_line(scope.words, check, " %")
+            + check_line(scope.words, check, " %")
         ]
         result["reroll"] = {"kind": "endurance", "check": check.to_dict(), "before": last["success"]}
         if check.success and not last["success"]:
@@ -572,7 +589,7 @@ async def _reroll_exchange(
     w = scope.words
     check = melee.attack if mine == "attack" else melee.defence
     assert check is not None
-    lines = [w.t(f"manoeuvre.hero.reroll.{mine}") + " : " + shared.check_line(w, check, " %")]
+    lines = [w.t(f"manoeuvre.hero.reroll.{mine}") + " : " + check_line(w, check, " %")]
     payload: dict[str, Any] = {"fight_id": doc.row.id, "seq": pending["seq"], "exchange": melee.to_dict()}
     before = rules.Outcome(last["outcome"])
     result["reroll"] = {
@@ -609,9 +626,7 @@ async def _reroll_exchange(
             doc.pending[str(seq)] = fresh
             result["seq"] = seq
             result["pending"] = True
-            lines.append(
-                w.t("combat.defence.prompt", name=defender.name, owner=shared.mention(doc, defender.id))
-            )
+            lines.append(w.t("combat.defence.prompt", name=defender.name, owner=mention(doc, defender.id)))
             return lines
         snapshot = defender.to_dict()
         before_prompts = {int(p["id"]) for p in doc.prompts}
@@ -656,13 +671,13 @@ async def counter_attack(
 
     async def work(scope: Scope) -> FightOutcome:
         doc = await _ogl_fight(scope, in_round=True)
-        c = shared.actor(scope, doc, who)
+        c = actor(scope, doc, who)
         foe = doc.find(target)
         why = COUNTER_TRIGGERS.get(fold(trigger).replace(" ", "_").replace("'", "_").replace("-", "_"))
         if why is None:
             raise FightRefusal("manoeuvre.error.trigger", accepted=", ".join(COUNTER_TRIGGERS))
-        arm = shared.pick_arm(doc, c, weapon)
-        if arm["kind"] in shared.RANGED_KINDS:
+        arm = pick_arm(doc, c, weapon)
+        if arm["kind"] in RANGED_KINDS:
             raise FightRefusal("manoeuvre.refusal.counter_melee_only")
         event = f"{why.value}:{foe.id}:{doc.state.round}:{doc.state.turn}"
         take_reaction(scope, doc, c, rules.Reaction.COUNTER, why, event, 0)
@@ -688,7 +703,7 @@ async def counter_attack(
             head.append(scope.t(f"manoeuvre.counter.if_damage.{why.value}", name=foe.name))
         return await ogl.attack(scope, doc, data, free=True, extra=extra, tag="counter", head=head)
 
-    return await shared.run(ctx, caller, work, rng=rng)
+    return await run(ctx, caller, work, rng=rng)
 
 
 async def two_weapons(
@@ -709,7 +724,7 @@ async def two_weapons(
 
     async def work(scope: Scope) -> FightOutcome:
         doc = await _ogl_fight(scope, in_round=True)
-        c = shared.actor(scope, doc, who)
+        c = actor(scope, doc, who)
         choice = {
             "parade": "parry",
             "parer": "parry",
@@ -720,9 +735,7 @@ async def two_weapons(
         if choice is None:
             raise FightRefusal("manoeuvre.error.off_hand_use")
         require_free(scope, doc, c, reacting=choice == "parry")
-        melee_arms = [
-            a for a in doc.meta.get(c.id, {}).get("arms") or [] if a["kind"] not in shared.RANGED_KINDS
-        ]
+        melee_arms = [a for a in doc.meta.get(c.id, {}).get("arms") or [] if a["kind"] not in RANGED_KINDS]
         if len(melee_arms) < 2:
             raise FightRefusal("manoeuvre.refusal.needs_two", name=c.name)
         data = _round_data(doc)
@@ -747,7 +760,7 @@ async def two_weapons(
             )
         if not target:
             raise FightRefusal("manoeuvre.error.off_hand_target")
-        off = shared.pick_arm(doc, c, weapon) if weapon else melee_arms[1]
+        off = pick_arm(doc, c, weapon) if weapon else melee_arms[1]
         if off["kind"] == "shield" and not off.get("dice"):
             raise FightRefusal("combat.ogl.error.no_dice", weapon=str(off["name"]))
         new_event(scope, doc, "off_hand", c.id, {"combatant": c.id, "off_hand": choice})
@@ -763,7 +776,7 @@ async def two_weapons(
         head = [scope.t("manoeuvre.two.attack", name=c.name, weapon=str(off["name"]))]
         return await ogl.attack(scope, doc, attack, free=True, tag="off_hand", head=head)
 
-    return await shared.run(ctx, caller, work, rng=rng)
+    return await run(ctx, caller, work, rng=rng)
 
 
 async def set_mount(
@@ -771,7 +784,7 @@ async def set_mount(
 ) -> FightOutcome:
     async def work(scope: Scope) -> FightOutcome:
         doc = await _ogl_fight(scope)
-        c = shared.actor(scope, doc, who)
+        c = actor(scope, doc, who)
         riders = _ns(doc).setdefault("mounted", {})
         if mounted_now:
             riders[c.id] = True
@@ -792,7 +805,7 @@ async def set_mount(
             scope, doc, scope.t("manoeuvre.mount.title", name=c.name), lines, "manoeuvre.mount", result
         )
 
-    return await shared.run(ctx, caller, work)
+    return await run(ctx, caller, work)
 
 
 def _brawl(doc: Doc, c: Combatant, score: int | None) -> int:
@@ -826,7 +839,7 @@ async def grapple(
         kind = fold(action).replace(" ", "_").replace("-", "_")
         if kind not in GRAPPLE_ACTIONS:
             raise FightRefusal("manoeuvre.error.grapple_action", accepted=", ".join(GRAPPLE_ACTIONS))
-        c = shared.actor(scope, doc, who)
+        c = actor(scope, doc, who)
         left = lost_actions(c)
         if left:
             raise FightRefusal("manoeuvre.refusal.lost_actions", name=c.name, remaining=left)
@@ -852,7 +865,7 @@ async def grapple(
                     raise FightRefusal("manoeuvre.refusal.already_holding", name=c.name)
             elif grapples.get(c.id, {}).get("target") != foe.id:
                 raise FightRefusal("manoeuvre.refusal.not_holding", name=c.name, foe=foe.name)
-        shared.spend(scope, doc, c, "attaquer")
+        spend(scope, doc, c, "attaquer")
         own = _brawl(doc, c, None)
         opposed_test = kind == "saisir" or (kind == "se_degager" and not immobilised(doc, c.id))
         mods: list[Modifier] = []
@@ -865,9 +878,7 @@ async def grapple(
         )
         scope.rolls.append(RollNote("combat.grapple", "1d100", check.roll, {"check": check.to_dict()}))
         lines.append(
-            w.t(f"manoeuvre.grapple.{kind}", name=c.name, foe=foe.name)
-            + " : "
-            + shared.check_line(w, check, " %")
+            w.t(f"manoeuvre.grapple.{kind}", name=c.name, foe=foe.name) + " : " + check_line(w, check, " %")
         )
         result["check"] = check.to_dict()
         won = check.success
@@ -879,9 +890,7 @@ async def grapple(
                 base_label="manoeuvre.brawl",
             )
             scope.rolls.append(RollNote("combat.grapple", "1d100", other.roll, {"check": other.to_dict()}))
-            lines.append(
-                w.t("manoeuvre.grapple.resists", name=foe.name) + " : " + shared.check_line(w, other, " %")
-            )
+            lines.append(w.t("manoeuvre.grapple.resists", name=foe.name) + " : " + check_line(w, other, " %"))
             verdict, _ = opposed.compare(check, other, opposed.rules_for(System.OGL))
             won = verdict is opposed.Verdict.A
             result["opposed"] = {"check": other.to_dict(), "verdict": verdict.value}
@@ -907,7 +916,7 @@ async def grapple(
             result["wound"] = wound.to_dict()
         lines.append(w.t("manoeuvre.grapple.success" if won else "manoeuvre.grapple.failure"))
         new_event(scope, doc, "grapple", c.id, result)
-        lines.extend(shared.pass_turn(scope, doc))
+        lines.extend(pass_turn(scope, doc))
         doc.save()
         return _reply(
             scope,
@@ -918,7 +927,7 @@ async def grapple(
             result,
         )
 
-    return await shared.run(ctx, caller, work, rng=rng)
+    return await run(ctx, caller, work, rng=rng)
 
 
 # --- area effects and the dive ------------------------------------------------------------------
@@ -1001,10 +1010,10 @@ async def area_effect(
         doc = await _ogl_fight(scope, in_round=True)
         src = doc.find(source) if source else None
         if src is not None:
-            if not shared.may_control(scope, doc, src.id):
+            if not may_control(scope, doc, src.id):
                 raise FightRefusal("combat.error.not_yours", name=src.name)
         else:
-            shared.require_gm(scope)
+            require_gm(scope)
         expression = _area_dice(damage)
         caught = _area_targets(doc, targets, location)
         rolled = roll_dice(expression, scope.rng, parse_dice(dice, sides=100, limit=30))
@@ -1034,7 +1043,7 @@ async def area_effect(
         rows: list[tuple[Button, ...]] = []
         for c, locs, nowhere in caught:
             own = new_event(scope, doc, "area_caught", c.id, {"area": seq})
-            pending = shared.pending_defence(
+            pending = pending_defence(
                 scope,
                 doc,
                 own,
@@ -1055,15 +1064,13 @@ async def area_effect(
             else:
                 doc.pending[str(own)] = pending
                 entry["pending"] = True
-                lines.append(
-                    w.t("manoeuvre.area.caught", name=c.name, where=where, owner=shared.mention(doc, c.id))
-                )
+                lines.append(w.t("manoeuvre.area.caught", name=c.name, where=where, owner=mention(doc, c.id)))
                 if len(rows) < 5:
                     rows.append(
                         tuple(
                             Button(
                                 f"{c.name[:40]} — {w.t(f'combat.defence.button.{choice}')}",
-                                shared.custom_id(doc.row.id, "def", own, choice),
+                                custom_id(doc.row.id, "def", own, choice),
                                 ButtonStyle.SECONDARY if choice == "encaisser" else ButtonStyle.PRIMARY,
                             )
                             for choice in AREA_CHOICES
@@ -1079,9 +1086,9 @@ async def area_effect(
             kind="manoeuvre.area",
             result={"fight_id": doc.row.id, **result},
         )
-        return shared.outcome(scope, doc, reply)
+        return outcome(scope, doc, reply)
 
-    return await shared.run(ctx, caller, work, rng=rng)
+    return await run(ctx, caller, work, rng=rng)
 
 
 def resolve_area(
@@ -1128,7 +1135,7 @@ def resolve_area(
         )
         scope.rolls.append(RollNote("combat.defence", "1d100", check.roll, {"check": check.to_dict()}))
         lines.append(
-            w.t("combat.ogl.reaction.plonger", name=defender.name) + " : " + shared.check_line(w, check, " %")
+            w.t("combat.ogl.reaction.plonger", name=defender.name) + " : " + check_line(w, check, " %")
         )
         payload["dive"] = check.to_dict()
         # "Tout personnage qui plonge se retrouve à terre, que le test d'Esquive soit réussi ou non"
@@ -1307,7 +1314,7 @@ def _reroll_dive(
     undo_damage(doc, c.id, record["undo"])
     forget_damage(doc, c.id)
     w = scope.words
-    lines = [w.t("combat.ogl.reaction.plonger", name=c.name) + " : " + shared.check_line(w, check, " %")]
+    lines = [w.t("combat.ogl.reaction.plonger", name=c.name) + " : " + check_line(w, check, " %")]
     payload: dict[str, Any] = {"fight_id": doc.row.id, "seq": record["pending"]["seq"], "second_chance": True}
     lines.extend(_area_wound(scope, doc, record["pending"], int(record["rolled"]), check, [], payload))
     result["reroll"] = {

@@ -14,7 +14,7 @@ from typing import Any
 from bot.context import AppContext
 from bot.i18n import language_of
 from bot.rules.checks.common import CheckResult, Modifier
-from bot.rules.combat import Condition
+from bot.rules.combat.effects import Condition
 
 # family of a dynamic label → (table, is the id the whole rest of the key)
 _FAMILIES: dict[str, str] = {

@@ -41,24 +41,47 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.rules.combat import Combatant, Condition, RefusedError, apply_mechanics
 from bot.rules.combat import v1 as rules
-from bot.rules.combat.attack import Refusal
+from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import ordered_slots as order_of
 from bot.rules.combat.common import set_pool_loss, term
+from bot.rules.combat.effects import Condition, apply_mechanics
+from bot.rules.combat.state import Combatant
 from bot.rules.sheets import fold
-from bot.services import fights as shared
-from bot.services.fights import (
-    AttackInput,
+from bot.services.fights._core import (
     DefenceRolls,
     Doc,
     FightOutcome,
     FightRefusal,
     RollNote,
     Scope,
+    attack_payload,
     d100_or_none,
     new_event,
+    outcome,
     parse_dice,
+    pending_defence,
+)
+from bot.services.fights.attacks import AttackInput
+from bot.services.fights.rounds import close_open_round, named_entries, round_outcome, start_system_round
+from bot.services.fights.systems import (
+    BARE_HANDS,
+    RANGED_KINDS,
+    Recruit,
+    action_reply,
+    actor,
+    application_lines,
+    check_line,
+    generic_action,
+    mention,
+    parse_option_tokens,
+    pass_turn,
+    pending_buttons,
+    pick_arm,
+    settle,
+    situation_tokens,
+    spend,
+    system_tables,
 )
 from bot.ui.reply import Colour, Reply
 
@@ -139,7 +162,7 @@ _CACHE: dict[tuple[int, ...], rules.V1Tables] = {}
 
 
 async def tables_of(scope: Scope) -> rules.V1Tables:
-    docs = await shared.system_tables(scope, TABLES)
+    docs = await system_tables(scope, TABLES)
     key = tuple(id(docs[n]) for n in TABLES)
     if key not in _CACHE:
         _CACHE.clear()
@@ -153,7 +176,7 @@ def options_of(doc: Doc) -> dict[str, str]:
 
 
 def parse_options(text: str | None) -> dict[str, Any]:
-    chosen = {**DEFAULTS, **shared.parse_option_tokens(text, OPTIONS)}
+    chosen = {**DEFAULTS, **parse_option_tokens(text, OPTIONS)}
     return {f"v1_{k}": v for k, v in chosen.items()}
 
 
@@ -195,7 +218,7 @@ def parse_armour(text: str | None) -> dict[str, int]:
     return out
 
 
-def build(scope: Scope, doc: Doc, r: shared.Recruit) -> tuple[Combatant, dict[str, Any]]:
+def build(scope: Scope, doc: Doc, r: Recruit) -> tuple[Combatant, dict[str, Any]]:
     stats = r.stats(REQUIRED, ("Bact",))
     stats.setdefault("A", 1)
     combatant = r.combatant(stats, skills=frozenset(r.skills))
@@ -260,7 +283,7 @@ def due_test(
 
 def _draws(doc: Doc, text: str | None) -> dict[str, rules.Draw]:
     out: dict[str, rules.Draw] = {}
-    for name, what in shared.named_entries(text, "combat.v1.error.draw_format"):
+    for name, what in named_entries(text, "combat.v1.error.draw_format"):
         c = doc.find(name)
         word = fold(what.strip()).replace(" ", "_")
         if word not in DRAWS:
@@ -273,7 +296,7 @@ def _draws(doc: Doc, text: str | None) -> dict[str, rules.Draw]:
 
 async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
     tables = await tables_of(scope)
-    notes = shared.close_open_round(scope, doc)
+    notes = close_open_round(scope, doc)
     draws = _draws(doc, dice)
     spread = rules.Spread(options_of(doc)["attaques"])
     results = []
@@ -295,11 +318,11 @@ async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
             line += " " + scope.t("combat.v1.round.lost", n=len(result.lost))
         lines.append(line)
     order = order_of(t for r in results for t in r.timings())
-    shared.start_system_round(doc, order, "v1", {"prepared": {}, "defence": {}})
-    notes.extend(shared.settle(scope, doc))
+    start_system_round(doc, order, "v1", {"prepared": {}, "defence": {}})
+    notes.extend(settle(scope, doc))
     new_event(scope, doc, "round", None, {"initiative": [r.to_dict() for r in results]})
     doc.save()
-    return shared.round_outcome(scope, doc, lines, notes, [r.to_dict() for r in results])
+    return round_outcome(scope, doc, lines, notes, [r.to_dict() for r in results])
 
 
 async def simple_action(
@@ -313,12 +336,12 @@ async def simple_action(
     roll: int | None,
     target_roll: int | None,
 ) -> FightOutcome:
-    c, notes = shared.generic_action(scope, doc, action, who, SIMPLE)
+    c, notes = generic_action(scope, doc, action, who, SIMPLE)
     lines = list(notes)
     if action == "preparer_parade":
         doc.data.setdefault("v1", {}).setdefault("prepared", {})[c.id] = True
         lines.insert(0, scope.t("combat.v1.parry_prepared", name=c.name))
-    return shared.action_reply(scope, doc, c, action, lines)
+    return action_reply(scope, doc, c, action, lines)
 
 
 # -- attacks ---------------------------------------------------------------------------------
@@ -328,7 +351,7 @@ def _situation(text: str | None) -> tuple[rules.RangeBand, int, list[Any]]:
     band = rules.RangeBand.SHORT
     group = 0
     mods: list[Any] = []
-    for key, value in shared.situation_tokens(text):
+    for key, value in situation_tokens(text):
         if key in ("courte", "portee_courte", "short"):
             band = rules.RangeBand.SHORT
         elif key in ("longue", "portee_longue", "long"):
@@ -380,14 +403,14 @@ def _location_name(scope: Scope, loc: rules.Location) -> str:
 async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
     tables = await tables_of(scope)
     w = scope.words
-    c = shared.actor(scope, doc, data.attacker)
+    c = actor(scope, doc, data.attacker)
     foe = doc.find(data.target)
     if foe.id == c.id:
         raise FightRefusal("combat.error.self_attack")
     if foe.has("dead"):
         raise FightRefusal("combat.error.target_dead", name=foe.name)
-    arm = shared.pick_arm(doc, c, data.weapon)
-    ranged = arm["kind"] in shared.RANGED_KINDS
+    arm = pick_arm(doc, c, data.weapon)
+    ranged = arm["kind"] in RANGED_KINDS
     special = _special(data.special)
     skills = doc.meta.get(c.id, {}).get("skills") or {}
     if special == "disarm" and "desarmement" not in skills:
@@ -398,7 +421,7 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
     location_id = _location_id(tables, data)
     if location_id is not None and not ranged:
         raise FightRefusal("combat.v1.error.aim_melee")
-    shared.spend(scope, doc, c, "attaquer")
+    spend(scope, doc, c, "attaquer")
     bare = arm["kind"] == "bare"
     if ranged:
         result = rules.resolve_shot(
@@ -439,11 +462,9 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         )
     )
     lines = [
-        w.t("combat.attack.test", test="CT" if ranged else "CC")
-        + " : "
-        + shared.check_line(w, result.check, " %")
+        w.t("combat.attack.test", test="CT" if ranged else "CC") + " : " + check_line(w, result.check, " %")
     ]
-    payload = shared.attack_payload(doc, seq, c.id, foe.id, result.to_dict())
+    payload = attack_payload(doc, seq, c.id, foe.id, result.to_dict())
     buttons: tuple[Any, ...] = ()
     if result.hit and result.location is not None:
         loc = result.location
@@ -460,7 +481,7 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
             lines.append(w.t("combat.v1.location_aimed", location=_location_name(scope, loc)))
         if result.stunning and not ranged:
             lines.append(w.t("combat.v1.stun_attempt_note"))
-        pending = shared.pending_defence(
+        pending = pending_defence(
             scope,
             doc,
             seq,
@@ -483,11 +504,11 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         else:
             doc.pending[str(seq)] = pending
             payload["pending"] = True
-            lines.append(w.t("combat.defence.prompt", name=foe.name, owner=shared.mention(doc, foe.id)))
-            buttons = shared.pending_buttons(scope, doc, seq, ("parer", "esquiver", "encaisser"))
+            lines.append(w.t("combat.defence.prompt", name=foe.name, owner=mention(doc, foe.id)))
+            buttons = pending_buttons(scope, doc, seq, ("parer", "esquiver", "encaisser"))
     else:
         lines.append(w.t("combat.attack.missed", name=foe.name))
-    lines.extend(shared.pass_turn(scope, doc))
+    lines.extend(pass_turn(scope, doc))
     doc.save()
     reply = Reply(
         title=f"⚔️ {c.name} → {foe.name} ({arm['name']})",
@@ -497,7 +518,7 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         result=payload,
         kind="combat.attack",
     )
-    return shared.outcome(scope, doc, reply)
+    return outcome(scope, doc, reply)
 
 
 # -- defence and damage ------------------------------------------------------------------------
@@ -514,7 +535,7 @@ def _off_hand(doc: Doc, c: Combatant) -> rules.OffHand | None:
     arms = doc.meta.get(c.id, {}).get("arms") or []
     if any(a["kind"] == "shield" for a in arms):
         return rules.OffHand.SHIELD
-    melee = [a for a in arms if a["kind"] not in shared.RANGED_KINDS and a["kind"] not in ("shield", "bare")]
+    melee = [a for a in arms if a["kind"] not in RANGED_KINDS and a["kind"] not in ("shield", "bare")]
     return rules.OffHand.WEAPON if len(melee) >= 2 else None
 
 
@@ -579,9 +600,7 @@ async def resolve(
         else:
             how = "off_hand_free"
         lines.append(
-            w.t(f"combat.v1.parry.{how}", name=defender.name)
-            + " : "
-            + shared.check_line(w, defence.check, " %")
+            w.t(f"combat.v1.parry.{how}", name=defender.name) + " : " + check_line(w, defence.check, " %")
         )
     elif choice == "esquiver":
         if "esquive" not in skills:
@@ -600,9 +619,7 @@ async def resolve(
         if isinstance(defence, Refusal):
             raise RefusedError(defence)
         lines.append(
-            w.t("combat.defence.dodge", name=defender.name)
-            + " : "
-            + shared.check_line(w, defence.check, " %")
+            w.t("combat.defence.dodge", name=defender.name) + " : " + check_line(w, defence.check, " %")
         )
     elif choice == "encaisser":
         lines.append(w.t("combat.defence.takes", name=defender.name))
@@ -673,7 +690,7 @@ def _wound_lines(
             test_rolls=hand.get("effects") or (),
             duration_rolls=hand.get("durations") or (),
         )
-        lines.extend(shared.application_lines(scope, doc, defender, application, payload))
+        lines.extend(application_lines(scope, doc, defender, application, payload))
     return lines
 
 
@@ -812,8 +829,8 @@ def _disarm(scope: Scope, doc: Doc, pending: Mapping[str, Any], payload: dict[st
         raise RefusedError(result)
     payload["disarm"] = result.to_dict()
     lines = [
-        f"{attacker.name} : " + shared.check_line(w, result.attacker, " %"),
-        f"{defender.name} : " + shared.check_line(w, result.defender, " %"),
+        f"{attacker.name} : " + check_line(w, result.attacker, " %"),
+        f"{defender.name} : " + check_line(w, result.defender, " %"),
     ]
     if result.disarmed:
         meta = doc.meta.setdefault(defender.id, {})
@@ -821,7 +838,7 @@ def _disarm(scope: Scope, doc: Doc, pending: Mapping[str, Any], payload: dict[st
         held = next((a for a in arms if a["kind"] not in ("shield", "bare")), None)
         if held is not None:
             arms.remove(held)
-            meta["arms"] = arms or [dict(shared.BARE_HANDS)]
+            meta["arms"] = arms or [dict(BARE_HANDS)]
             doc.state = doc.state.put(replace(defender, weapons=tuple(a["id"] for a in meta["arms"])))
         lines.append(
             w.t(

@@ -43,8 +43,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.context import AppContext
 from bot.data_loading import DataError, Table, validate_document
+from bot.db.base import utcnow
 from bot.db.house_rules_models import HouseRuleTable
-from bot.db.models import utcnow
 from bot.db.repositories import get_server_config
 from bot.i18n import language_of
 from bot.services.caller import Caller

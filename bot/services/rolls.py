@@ -7,7 +7,9 @@ from dataclasses import replace
 from typing import Any
 
 from bot.context import AppContext
-from bot.rules.dice import DiceError, ManualDice, RollResult, roll
+from bot.rules.dice.engine import RollResult, roll
+from bot.rules.dice.errors import DiceError
+from bot.rules.dice.manual import ManualDice
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
 from bot.services.errors import UserError, user_error_reply

@@ -29,7 +29,9 @@ from bot.context import AppContext
 from bot.db.characters import CharacterSheet, find_character
 from bot.db.repositories import get_server_config
 from bot.i18n import language_of
-from bot.rules.combat import ArmourError, CombatTables, RefusedError, TableError, build_armour
+from bot.rules.combat.basics import RefusedError
+from bot.rules.combat.damage import ArmourError, build_armour
+from bot.rules.combat.tables import CombatTables, TableError
 from bot.rules.sheets import fold
 from bot.rules.simulation import (
     MAX_DUELS,
@@ -40,7 +42,8 @@ from bot.rules.simulation import (
     wilson,
 )
 from bot.services.caller import Caller
-from bot.services.fights import QUICK_NPC_DEFAULTS, QUICK_NPC_WEAPON, find_preset, preset_choices, tables_for
+from bot.services.fights._core import QUICK_NPC_DEFAULTS, QUICK_NPC_WEAPON, tables_for
+from bot.services.fights.roster import find_preset, preset_choices
 from bot.ui.reply import Colour, Field, Reply, error_reply
 
 DUELS_MAX: Final = MAX_DUELS

@@ -43,9 +43,10 @@ from bot.context import AppContext
 from bot.db.characters import find_character, get_active_character
 from bot.db.repositories import ServerConfig
 from bot.db.roll_log import log_row
-from bot.rules import checks, extended, opposed
+from bot.rules import extended, opposed
 from bot.rules.checks import d20, ogl, renove, v1
-from bot.rules.checks.common import CheckResult, DiceError, Modifier, System
+from bot.rules.checks.common import CheckResult, DiceError, Modifier, System, build_target, obtain_roll
+from bot.rules.checks.dispatch import die_for
 from bot.rules.random_source import RandomSource
 from bot.services import house_rules
 from bot.services.caller import Caller
@@ -375,9 +376,9 @@ def _check_modifier(value: int) -> int:
 def _hand_roll(system: System, value: int | None) -> int | None:
     if value is None:
         return None
-    die = checks.die_for(system)
+    die = die_for(system)
     try:
-        return checks.obtain_roll(die, None, value)
+        return obtain_roll(die, None, value)
     except DiceError:
         raise TestInputError("tests.error.bad_roll", value=value, die=die) from None
 
@@ -804,7 +805,7 @@ def _contestant(p: Participant, modifier: int) -> opposed.Contestant:
 
 
 def _bot_rolls(system: System, rng: RandomSource, count: int) -> list[int]:
-    die = checks.die_for(system)
+    die = die_for(system)
     return [rng.randint(1, die) for _ in range(count)]
 
 
@@ -1131,7 +1132,7 @@ def decode_extended(custom_id: str) -> ExtendedToken | None:
 
 def _placeholder(system: System, target: int, success: bool) -> CheckResult:
     # Past attempts travel in the button as their outcome only (the message shows their dice).
-    return CheckResult(system, 0, checks.die_for(system), target, (), success)
+    return CheckResult(system, 0, die_for(system), target, (), success)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1255,7 +1256,7 @@ async def extended_check(
                 base_label=base.label,
                 time_per_attempt=extended.Duration(int(amount), unit),
             )
-            target, items = checks.build_target(test.base, test.modifiers, test.base_label)
+            target, items = build_target(test.base, test.modifiers, test.base_label)
             rolls = _parse_rolls(system, request.rolls)
             manual = bool(rolls)
             if request.step and not manual:

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.rules.combat import Combatant, Condition, FightState
+from bot.rules.combat.effects import Condition
+from bot.rules.combat.state import Combatant, FightState
 from bot.ui.reply import Colour, Field, Reply
 
 FIELD_MAX = 1024

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.emulator import EmulatorConfig
+from bot.emulator.server import EmulatorConfig
 
 from .harness import E2E
 

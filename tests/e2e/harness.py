@@ -18,8 +18,10 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from bot.emulator import Emulator, EmulatorConfig, OffsetClock, Table
+from bot.emulator.client import Table
 from bot.emulator.gateway import GatewaySession
+from bot.emulator.server import Emulator, EmulatorConfig
+from bot.emulator.state import OffsetClock
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30.0

@@ -23,8 +23,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.emulator import Emulator, EmulatorConfig, OffsetClock, Table
-from bot.emulator.state import Guild, Interaction
+from bot.emulator.client import Table
+from bot.emulator.server import Emulator, EmulatorConfig
+from bot.emulator.state import Guild, Interaction, OffsetClock
 
 from .harness import START_TIMEOUT, BotProcess
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bot.emulator import Upload
+from bot.emulator.client import Upload
 
 from .harness import E2E
 

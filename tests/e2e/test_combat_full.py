@@ -22,7 +22,7 @@ from typing import Any
 from bot.data_loading import load_all
 from bot.emulator.client import Result
 from bot.emulator.state import Channel, Message
-from bot.services.fights import QUICK_NPC_DEFAULTS
+from bot.services.fights._core import QUICK_NPC_DEFAULTS
 
 from .harness import E2E
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.emulator import Upload
+from bot.emulator.client import Upload
 
 from ..test_console_combat_systems import D20_BODY, d20_malus, d20_pool_max, d20_test
 from ..test_console_fire import SEED_AIR_HITS, artillery, band_die, burst_single

@@ -30,8 +30,9 @@ from bot.config import load_settings
 from bot.db.characters import MAX_CHARACTERS_PER_USER
 from bot.db.models import Character, RollLog
 from bot.db.session import create_engine
-from bot.emulator import Emulator, EmulatorConfig, Player, Result, Table
+from bot.emulator.client import Player, Result, Table
 from bot.emulator.gateway import CLOSE_ALREADY_AUTHENTICATED, CLOSE_INVALID_SHARD
+from bot.emulator.server import Emulator, EmulatorConfig
 
 from .harness import BotProcess
 from .multi import Cluster, Node, shard_of

@@ -15,8 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_target import point_at
-from bot.emulator import Emulator
 from bot.emulator.limits import COMMAND_MAX_CHARS, command_size
+from bot.emulator.server import Emulator
 
 from .harness import E2E
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.emulator import Upload
+from bot.emulator.client import Upload
 
 from .harness import E2E
 

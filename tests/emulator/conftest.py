@@ -11,7 +11,9 @@ import discord.http
 import pytest
 
 from bot.discord_target import point_at
-from bot.emulator import Emulator, EmulatorConfig, FakeClock, Table
+from bot.emulator.client import Table
+from bot.emulator.server import Emulator, EmulatorConfig
+from bot.emulator.state import FakeClock
 
 from .minibot import MiniBot
 

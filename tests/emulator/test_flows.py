@@ -7,7 +7,9 @@ import json
 import aiohttp
 import pytest
 
-from bot.emulator import ClientRefused, Emulator, FakeClock, Table, Upload
+from bot.emulator.client import ClientRefused, Table, Upload
+from bot.emulator.server import Emulator
+from bot.emulator.state import FakeClock
 
 from .minibot import MiniBot
 

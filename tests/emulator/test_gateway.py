@@ -12,7 +12,9 @@ import discord.http
 import pytest
 
 from bot.discord_target import point_at
-from bot.emulator import Emulator, Intents, Table
+from bot.emulator.client import Table
+from bot.emulator.server import Emulator
+from bot.emulator.state import Intents
 
 from .minibot import MiniBot
 

@@ -7,7 +7,6 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.emulator import Emulator
 from bot.emulator.limits import (
     command_size,
     valid_command_name,
@@ -15,7 +14,7 @@ from bot.emulator.limits import (
     validate_message,
     validate_modal,
 )
-from bot.emulator.server import effective_mentions
+from bot.emulator.server import Emulator, effective_mentions
 
 
 def cmd(**extra: Any) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bot.emulator import EmulatorConfig
+from bot.emulator.server import EmulatorConfig
 from bot.emulator.state import Channel, Interaction, Json, Message, User
 from bot.i18n import default_catalog, language_of
 from bot.ui.reply import Colour

@@ -30,7 +30,7 @@ from bot.db.session import create_engine
 from bot.emulator.client import Result
 from bot.emulator.state import Message
 from bot.i18n import default_catalog
-from bot.services.fights import QUICK_NPC_DEFAULTS
+from bot.services.fights._core import QUICK_NPC_DEFAULTS
 
 from .conftest import running
 from .support import Harness, Outcome, embed_text, language_problems, outcome_of, settled

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.emulator import ApiError, Upload
+from bot.emulator.client import Upload
+from bot.emulator.server import ApiError
 from bot.i18n import default_catalog
 
 from .support import Harness, embed_text, language_problems, outcome_of

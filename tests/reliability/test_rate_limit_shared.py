@@ -17,7 +17,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from bot.db.session import create_engine, upgrade
-from bot.emulator import Result
+from bot.emulator.client import Result
 from tests.e2e.multi import Cluster
 
 from .support import embed_text, language_problems, outcome_of

@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.emulator import Table, Upload
-from bot.emulator.client import Player, Result
+from bot.emulator.client import Player, Result, Table, Upload
 
 from .conftest import check_since
 from .support import Harness, dump, dump_diff, embed_text, language_problems, outcome_of

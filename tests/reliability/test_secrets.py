@@ -19,7 +19,7 @@ from packaging.requirements import Requirement
 
 from bot.config import load_settings
 from bot.db import session as db_session
-from bot.emulator import Upload
+from bot.emulator.client import Upload
 
 from .support import Harness
 

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.checks import DiceError, Modifier, Outcome, d20
+from bot.rules.checks import d20
+from bot.rules.checks.common import DiceError, Modifier, Outcome
 from bot.rules.checks.d20 import Difficulty, SkillKind, SkillNotUsable
 
 

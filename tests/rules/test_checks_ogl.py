@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.checks import Modifier, Outcome, ogl
+from bot.rules.checks import ogl
+from bot.rules.checks.common import Modifier, Outcome
 from bot.rules.checks.ogl import OglOptions
 
 

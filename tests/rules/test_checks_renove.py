@@ -11,7 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.checks import DiceError, Modifier, Outcome, System, check, d20, renove, v1
+from bot.rules.checks import d20, renove, v1
+from bot.rules.checks.common import DiceError, Modifier, Outcome, System
+from bot.rules.checks.dispatch import check
 from bot.rules.checks.renove import Lenient, Secrecy, SecretTest, lenient_reading, secrecy
 from bot.rules.extended import ExtendedStatus
 from bot.rules.opposed import Status

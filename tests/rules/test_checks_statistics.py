@@ -15,7 +15,8 @@ from fractions import Fraction
 
 import pytest
 
-from bot.rules.checks import CheckResult, d20, ogl, renove, v1
+from bot.rules.checks import d20, ogl, renove, v1
+from bot.rules.checks.common import CheckResult
 
 N = 100_000
 SIGMAS = 4.0

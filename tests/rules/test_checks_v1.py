@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.checks import Modifier, Outcome, v1
+from bot.rules.checks import v1
+from bot.rules.checks.common import Modifier, Outcome
 from bot.rules.checks.v1 import Band, StandardTest, StandardTestNotComputable, find_standard_test
 
 

@@ -11,20 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.rules.dice import (
-    MAX_DICE,
-    MAX_EXPLOSIONS,
-    MAX_LABEL,
-    MAX_REROLLS,
-    DiceError,
-    Die,
-    Expression,
-    ManualDice,
-    RollResult,
-    parse,
-    roll,
-)
-from bot.rules.dice.syntax import Dice
+from bot.rules.dice.engine import Die, RollResult, roll
+from bot.rules.dice.errors import MAX_DICE, MAX_EXPLOSIONS, MAX_LABEL, MAX_REROLLS, DiceError
+from bot.rules.dice.manual import ManualDice
+from bot.rules.dice.syntax import Dice, Expression, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "bot" / "i18n" / "locales"

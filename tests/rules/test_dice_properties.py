@@ -8,16 +8,9 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.rules.dice import (
-    MAX_DICE,
-    MAX_EXPLOSIONS,
-    MAX_LENGTH,
-    MAX_REROLLS,
-    DiceError,
-    RollResult,
-    parse,
-    roll,
-)
+from bot.rules.dice.engine import RollResult, roll
+from bot.rules.dice.errors import MAX_DICE, MAX_EXPLOSIONS, MAX_LENGTH, MAX_REROLLS, DiceError
+from bot.rules.dice.syntax import parse
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

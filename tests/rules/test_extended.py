@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.rules.checks import Modifier, System, renove
+from bot.rules.checks import renove
+from bot.rules.checks.common import Modifier, System
 from bot.rules.extended import (
     Duration,
     ExtendedStatus,

@@ -16,7 +16,7 @@ from bot.data_loading import load_all
 from bot.db.roll_log import RollLogWriter
 from bot.db.session import create_engine, create_sessionmaker, upgrade
 from bot.i18n import default_catalog
-from bot.services.fights import FightOutcome
+from bot.services.fights._core import FightOutcome
 
 
 @pytest.fixture

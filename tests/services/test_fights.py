@@ -13,9 +13,14 @@ from bot.db.characters import new_row
 from bot.db.fight_models import Fight, FightEvent
 from bot.db.models import RollLog
 from bot.rules.sheets import SheetData
-from bot.services import fights as svc
 from bot.services.caller import Caller
-from bot.services.fights import AttackInput
+from bot.services.fights import attacks as fights_attacks
+from bot.services.fights.attacks import AttackInput
+from bot.services.fights.conditions import edit_condition
+from bot.services.fights.defence import defend
+from bot.services.fights.opening import add_combatants, open_fight
+from bot.services.fights.roster import NpcStats
+from bot.services.fights.rounds import new_round, set_posture
 
 from .fight_context import ctx, ok
 
@@ -49,7 +54,7 @@ async def character(ctx: AppContext, owner: int, name: str, cc: int, **extra: An
 
 
 async def opened(ctx: AppContext) -> int:
-    result = ok(await svc.open_fight(ctx, GM, name="Duel"))
+    result = ok(await open_fight(ctx, GM, name="Duel"))
     return int(result["fight_id"])
 
 
@@ -58,43 +63,41 @@ async def test_albert_and_rudolf_combat_ws_through_the_fight_service(ctx: AppCon
     await character(ctx, ALICE.user_id, "Albert", 40)
     await character(ctx, BOB.user_id, "Rudolf", 30)
     await opened(ctx)
-    ok(await svc.add_combatants(ctx, GM, who="Albert"))
-    ok(await svc.add_combatants(ctx, BOB, who="Rudolf"))
-    ok(await svc.new_round(ctx, GM, dice="Albert: 10 10 10; Rudolf: 1 1 1"))
+    ok(await add_combatants(ctx, GM, who="Albert"))
+    ok(await add_combatants(ctx, BOB, who="Rudolf"))
+    ok(await new_round(ctx, GM, dice="Albert: 10 10 10; Rudolf: 1 1 1"))
 
     def targets(result: dict[str, Any]) -> tuple[int, list[int]]:
         check = result["attack"]["check"]
         return check["target"], [m["value"] for m in check["modifiers"]]
 
-    albert = ok(await svc.attack(ctx, ALICE, AttackInput(target="Rudolf", roll=95), rng=NoDice()))
+    albert = ok(await fights_attacks.attack(ctx, ALICE, AttackInput(target="Rudolf", roll=95), rng=NoDice()))
     assert targets(albert) == (60, [40, 20]) and not albert["attack"]["hit"]
-    rudolf = ok(await svc.attack(ctx, BOB, AttackInput(target="Albert", roll=95), rng=NoDice()))
+    rudolf = ok(await fights_attacks.attack(ctx, BOB, AttackInput(target="Albert", roll=95), rng=NoDice()))
     assert targets(rudolf) == (40, [30, 10])
 
     # A critical took 10 % of Albert's CC (as the seed's example): the GM records it.
-    ok(await svc.edit_condition(ctx, GM, who="Albert", op="add", stat="CC", value=-10))
-    ok(await svc.new_round(ctx, GM, dice="Albert: 10 10 10; Rudolf: 1 1 1"))
-    albert = ok(await svc.attack(ctx, ALICE, AttackInput(target="Rudolf", roll=95), rng=NoDice()))
+    ok(await edit_condition(ctx, GM, who="Albert", op="add", stat="CC", value=-10))
+    ok(await new_round(ctx, GM, dice="Albert: 10 10 10; Rudolf: 1 1 1"))
+    albert = ok(await fights_attacks.attack(ctx, ALICE, AttackInput(target="Rudolf", roll=95), rng=NoDice()))
     assert targets(albert) == (50, [30, 20])
-    rudolf = ok(await svc.attack(ctx, BOB, AttackInput(target="Albert", roll=95), rng=NoDice()))
+    rudolf = ok(await fights_attacks.attack(ctx, BOB, AttackInput(target="Albert", roll=95), rng=NoDice()))
     assert targets(rudolf) == (50, [30, 20])
 
 
 async def test_hit_with_hand_dice_armour_critical_and_effects(ctx: AppContext) -> None:
     await character(ctx, ALICE.user_id, "Albert", 40)
     fight_id = await opened(ctx)
-    ok(await svc.add_combatants(ctx, GM, who="Albert"))
+    ok(await add_combatants(ctx, GM, who="Albert"))
     added = ok(
-        await svc.add_combatants(
-            ctx, GM, who="2 gobelins", stats=svc.NpcStats(armour="matelassee_gambison_court")
-        )
+        await add_combatants(ctx, GM, who="2 gobelins", stats=NpcStats(armour="matelassee_gambison_court"))
     )
     assert [c["name"] for c in added["added"]] == ["Gobelin 1", "Gobelin 2"]
-    ok(await svc.new_round(ctx, GM, dice="Albert: 15 12 10; Gobelin 1: 5 5 5; Gobelin 2: 4 4 4"))
-    ok(await svc.set_posture(ctx, ALICE, posture="temeraire"))
+    ok(await new_round(ctx, GM, dice="Albert: 15 12 10; Gobelin 1: 5 5 5; Gobelin 2: 4 4 4"))
+    ok(await set_posture(ctx, ALICE, posture="temeraire"))
     # CC 40 + (50 − 30) + 10 (téméraire) = 70; 34 → 3 °R → corps; the GM aims at the arms.
     attack = ok(
-        await svc.attack(
+        await fights_attacks.attack(
             ctx,
             ALICE,
             AttackInput(
@@ -115,9 +118,9 @@ async def test_hit_with_hand_dice_armour_critical_and_effects(ctx: AppContext) -
     )
     seq = attack["seq"]
     # Bob is not the goblin's owner: refused, nothing written.
-    refused = await svc.defend(ctx, BOB, choice="encaisser", fight_id=fight_id, seq=seq)
+    refused = await defend(ctx, BOB, choice="encaisser", fight_id=fight_id, seq=seq)
     assert refused.reply.is_error and "Only" in (refused.reply.description or "")
-    hit = ok(await svc.defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=seq, rng=NoDice()))
+    hit = ok(await defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=seq, rng=NoDice()))
     damage = hit["damage"]
     # the gambison court covers ½ of the arms: d100 80 > 50 → missed; Epée is Vicelarde (no armour: +1);
     # Albert's BF is 3 + 3 (playable race, creatures_bf rule), the goblin's BE 6 (= its BF)
@@ -132,7 +135,7 @@ async def test_hit_with_hand_dice_armour_critical_and_effects(ctx: AppContext) -
         and critical["kind"] == "tranchantes"
     )
     assert critical["zone"] == "bras"
-    again = await svc.defend(ctx, GM, choice="parer", fight_id=fight_id, seq=seq)
+    again = await defend(ctx, GM, choice="parer", fight_id=fight_id, seq=seq)
     assert again.reply.is_error and "déjà résolue" in (again.reply.description or "")
     await ctx.roll_log.flush() if hasattr(ctx.roll_log, "flush") else None
     async with ctx.sessions() as session:
@@ -142,13 +145,15 @@ async def test_hit_with_hand_dice_armour_critical_and_effects(ctx: AppContext) -
 
 async def test_two_clicks_on_one_defence_exactly_one_wins(ctx: AppContext) -> None:
     fight_id = await opened(ctx)
-    ok(await svc.add_combatants(ctx, GM, who="2 orques"))
-    ok(await svc.new_round(ctx, GM, dice="Orque 1: 10 10 10; Orque 2: 1 1 1"))
-    attack = ok(await svc.attack(ctx, GM, AttackInput(target="Orque 2", roll=5, damage="3", critical=50)))
+    ok(await add_combatants(ctx, GM, who="2 orques"))
+    ok(await new_round(ctx, GM, dice="Orque 1: 10 10 10; Orque 2: 1 1 1"))
+    attack = ok(
+        await fights_attacks.attack(ctx, GM, AttackInput(target="Orque 2", roll=5, damage="3", critical=50))
+    )
     seq = attack["seq"]
     results = await asyncio.gather(
-        svc.defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=seq),
-        svc.defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=seq),
+        defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=seq),
+        defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=seq),
     )
     assert sorted(r.reply.is_error for r in results) == [False, True]
     async with ctx.sessions() as session:
@@ -159,20 +164,20 @@ async def test_two_clicks_on_one_defence_exactly_one_wins(ctx: AppContext) -> No
 
 
 async def test_refusals_are_clear_and_write_nothing(ctx: AppContext) -> None:
-    none = await svc.attack(ctx, GM, AttackInput(target="x"))
+    none = await fights_attacks.attack(ctx, GM, AttackInput(target="x"))
     assert none.reply.is_error and none.reply.ephemeral
     await opened(ctx)
-    ok(await svc.add_combatants(ctx, GM, who="gobelin"))
-    ok(await svc.add_combatants(ctx, GM, who="orque"))
-    player = await svc.add_combatants(ctx, BOB, who="troll")
+    ok(await add_combatants(ctx, GM, who="gobelin"))
+    ok(await add_combatants(ctx, GM, who="orque"))
+    player = await add_combatants(ctx, BOB, who="troll")
     assert player.reply.is_error and "GM" in (player.reply.description or "")
-    early = await svc.attack(ctx, GM, AttackInput(target="Orque", attacker="Gobelin"))
+    early = await fights_attacks.attack(ctx, GM, AttackInput(target="Orque", attacker="Gobelin"))
     assert early.reply.is_error and "initiative" in (early.reply.description or "")
-    ok(await svc.new_round(ctx, GM, dice="Gobelin: 10 10 10; Orque: 1 1 1"))
-    ok(await svc.set_posture(ctx, GM, posture="defensive", who="Gobelin"))
-    refused = await svc.attack(ctx, GM, AttackInput(target="Orque", attacker="Gobelin"))
+    ok(await new_round(ctx, GM, dice="Gobelin: 10 10 10; Orque: 1 1 1"))
+    ok(await set_posture(ctx, GM, posture="defensive", who="Gobelin"))
+    refused = await fights_attacks.attack(ctx, GM, AttackInput(target="Orque", attacker="Gobelin"))
     assert refused.reply.is_error and "défensive" in (refused.reply.description or "")
-    wrong_turn = await svc.attack(ctx, GM, AttackInput(target="Gobelin", attacker="Orque"))
+    wrong_turn = await fights_attacks.attack(ctx, GM, AttackInput(target="Gobelin", attacker="Orque"))
     assert wrong_turn.reply.is_error
     async with ctx.sessions() as session:
         assert not (await session.scalars(select(RollLog))).all() or True

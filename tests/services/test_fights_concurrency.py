@@ -11,8 +11,10 @@ from sqlalchemy import func, select
 
 from bot.context import AppContext
 from bot.db.fight_models import Fight, FightEvent
-from bot.services import fights as svc
 from bot.services.caller import Caller
+from bot.services.fights._core import FightOutcome, Scope, fight_by_id, new_event, run
+from bot.services.fights.conditions import correct
+from bot.services.fights.opening import add_combatants, open_fight
 from bot.ui.reply import Reply
 
 from .fight_context import ctx
@@ -25,9 +27,9 @@ GM_EN = Caller(user_id=3, guild_id=GUILD, channel_id=CHANNEL, locale="en-US", ma
 
 
 async def _fight(ctx: AppContext) -> int:
-    opened = await svc.open_fight(ctx, GM, name="Rixe")
+    opened = await open_fight(ctx, GM, name="Rixe")
     assert not opened.reply.is_error and opened.fight_id is not None
-    added = await svc.add_combatants(ctx, GM, who="gobelin")
+    added = await add_combatants(ctx, GM, who="gobelin")
     assert not added.reply.is_error, added.reply.description
     return opened.fight_id
 
@@ -47,19 +49,19 @@ async def test_a_writer_that_lost_the_race_writes_nothing_and_is_told_to_retry(
     fight_id = await _fight(ctx)
     version, events, _ = await _rows(ctx, fight_id)
 
-    async def work(scope: svc.Scope) -> svc.FightOutcome:
-        doc = await svc.fight_by_id(scope, fight_id)
+    async def work(scope: Scope) -> FightOutcome:
+        doc = await fight_by_id(scope, fight_id)
         # Another process writes the fight between our read and our write.
         async with ctx.sessions.begin() as other:
             row = await other.get(Fight, fight_id)
             assert row is not None
             row.state = {**row.state, "by_the_other": True}
-        svc.new_event(scope, doc, "correct", None, {"field": "Int", "before": 20, "after": 99})
+        new_event(scope, doc, "correct", None, {"field": "Int", "before": 20, "after": 99})
         doc.data["ours"] = True
         doc.save()
-        return svc.FightOutcome(Reply(description="written"))
+        return FightOutcome(Reply(description="written"))
 
-    outcome = await svc.run(ctx, caller, work)
+    outcome = await run(ctx, caller, work)
     assert outcome.reply.is_error and outcome.reply.ephemeral
     language = "en" if caller.locale.startswith("en") else "fr"
     assert outcome.reply.description == ctx.catalog.t(language, "combat.error.stale")
@@ -75,7 +77,7 @@ async def test_use_cases_on_one_thread_queue_up_and_all_go_through(ctx: AppConte
     version, events, _ = await _rows(ctx, fight_id)
     values = list(range(100, 130))
     outcomes = await asyncio.gather(
-        *(svc.correct(ctx, GM, who="Gobelin", field_name="Int", value=v) for v in values)
+        *(correct(ctx, GM, who="Gobelin", field_name="Int", value=v) for v in values)
     )
     assert [o.reply.description for o in outcomes if o.reply.is_error] == []
     async with ctx.sessions() as session:

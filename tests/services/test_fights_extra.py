@@ -18,9 +18,17 @@ from bot.db.characters import new_row
 from bot.db.fight_models import Fight
 from bot.db.models import Character
 from bot.rules.sheets import SheetData, fold
-from bot.services import fights as svc
 from bot.services.caller import Caller
-from bot.services.fights import QUICK_NPC_DEFAULTS, AttackInput, DefenceRolls
+from bot.services.fights import attacks as fights_attacks
+from bot.services.fights._core import MAX_COMBATANTS, QUICK_NPC_DEFAULTS, DefenceRolls, FightOutcome
+from bot.services.fights.actions import take_simple_action
+from bot.services.fights.attacks import AttackInput
+from bot.services.fights.conditions import correct, edit_condition
+from bot.services.fights.damage import answer_proposal
+from bot.services.fights.defence import defend
+from bot.services.fights.ending import end_fight, show
+from bot.services.fights.opening import add_combatants, open_fight
+from bot.services.fights.rounds import advance, new_round
 from bot.ui.discord_render import to_embed
 
 from .fight_context import ctx, ok
@@ -95,13 +103,13 @@ async def character(
         session.add(new_row(GUILD, owner, data))
 
 
-def refused(outcome: svc.FightOutcome, text: str) -> None:
+def refused(outcome: FightOutcome, text: str) -> None:
     assert outcome.reply.is_error and outcome.reply.ephemeral, outcome.reply
     assert text in (outcome.reply.description or ""), outcome.reply.description
 
 
 async def opened(ctx: AppContext, *, mort_subite: bool = False, name: str = "Duel") -> int:
-    return int(ok(await svc.open_fight(ctx, GM, name=name, mort_subite=mort_subite))["fight_id"])
+    return int(ok(await open_fight(ctx, GM, name=name, mort_subite=mort_subite))["fight_id"])
 
 
 async def albert_against_a_goblin(
@@ -115,17 +123,17 @@ async def albert_against_a_goblin(
     goblin first by default); the fight's id."""
     await character(ctx, ALICE.user_id, "Albert", CC=45, weapons=weapons, armour=armour)
     fight_id = await opened(ctx)
-    ok(await svc.add_combatants(ctx, ALICE, who="Albert"))
-    ok(await svc.add_combatants(ctx, GM, who="gobelin"))
-    ok(await svc.new_round(ctx, GM, dice=dice))
+    ok(await add_combatants(ctx, ALICE, who="Albert"))
+    ok(await add_combatants(ctx, GM, who="gobelin"))
+    ok(await new_round(ctx, GM, dice=dice))
     return fight_id
 
 
 async def albert_parries(
     ctx: AppContext, fight_id: int, attack: dict[str, Any], roll: int, side_effect: int
-) -> svc.FightOutcome:
+) -> FightOutcome:
     """Alice answers ``attack`` with a parry, the d100 and the side effect's d100 typed."""
-    return await svc.defend(
+    return await defend(
         ctx,
         ALICE,
         choice="parer",
@@ -137,7 +145,7 @@ async def albert_parries(
 
 
 async def shown(ctx: AppContext) -> dict[str, Any]:
-    return ok(await svc.show(ctx, GM))
+    return ok(await show(ctx, GM))
 
 
 async def combatant(ctx: AppContext, cid: str) -> dict[str, Any]:
@@ -150,9 +158,9 @@ def kinds(c: dict[str, Any]) -> list[str]:
 
 
 async def goblins_round(ctx: AppContext, count: int = 2, **kw: Any) -> None:
-    ok(await svc.add_combatants(ctx, GM, who=f"{count} gobelins", **kw))
+    ok(await add_combatants(ctx, GM, who=f"{count} gobelins", **kw))
     dice = "; ".join(f"Gobelin {i}: {11 - i} {11 - i} {11 - i}" for i in range(1, count + 1))
-    ok(await svc.new_round(ctx, GM, dice=dice))
+    ok(await new_round(ctx, GM, dice=dice))
 
 
 async def hit(
@@ -165,10 +173,10 @@ async def hit(
     d100: int,
     caller: Caller = GM,
     **hand: Any,
-) -> svc.FightOutcome:
+) -> FightOutcome:
     """The acting combatant hits ``target`` (roll 05), the victim takes it; every die by hand."""
     attack = ok(
-        await svc.attack(
+        await fights_attacks.attack(
             ctx,
             caller,
             AttackInput(target=target, roll=5, zone=zone, damage=str(die), critical=d100, **hand),
@@ -176,7 +184,7 @@ async def hit(
         )
     )
     assert attack["pending"], attack
-    return await svc.defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=attack["seq"], rng=NoDice())
+    return await defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=attack["seq"], rng=NoDice())
 
 
 HAND = {"effects": "50 50 50 50", "durations": "5 5 5 5 5 5"}
@@ -228,9 +236,9 @@ async def test_mort_subite_for_an_npc(ctx: AppContext, d100: int, damage: int) -
 async def test_mort_subite_is_for_npcs_only_and_optional(ctx: AppContext) -> None:
     await character(ctx, ALICE.user_id, "Albert", CC=30)
     fight_id = await opened(ctx, mort_subite=True)
-    ok(await svc.add_combatants(ctx, ALICE, who="Albert"))
-    ok(await svc.add_combatants(ctx, GM, who="2 gobelins"))
-    ok(await svc.new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Albert: 1 1 1"))
+    ok(await add_combatants(ctx, ALICE, who="Albert"))
+    ok(await add_combatants(ctx, GM, who="2 gobelins"))
+    ok(await new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Albert: 1 1 1"))
     # value 13 on the body: tranchantes corps 13 does not kill by itself, mort subite does
     assert not any(m["type"] == "death" for m in mechanics("tranchantes", "corps", 13))
     taken = await hit(ctx, fight_id, target="Gobelin 2", zone="corps", die=9, d100=45, **HAND)
@@ -240,7 +248,7 @@ async def test_mort_subite_is_for_npcs_only_and_optional(ctx: AppContext) -> Non
     # Gobelin 2's slot passes (dead); Albert's turn, then round 2: Gobelin 1 hits Albert for 13
     state = (await shown(ctx))["state"]
     assert state["order"][state["turn"]]["combatant"] == "albert"
-    ok(await svc.new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Albert: 1 1 1"))
+    ok(await new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Albert: 1 1 1"))
     be = STATS["E"] // 10 + PLAYABLE["BE"]
     taken = await hit(ctx, fight_id, target="Albert", zone="corps", die=9 + be - GOBLIN_BF, d100=45, **HAND)
     result = ok(taken)
@@ -267,9 +275,9 @@ async def test_without_mort_subite_an_npc_fights_on(ctx: AppContext) -> None:
 async def test_permanent_change_confirmed_by_the_gm_goes_onto_the_sheet(ctx: AppContext) -> None:
     await character(ctx, ALICE.user_id, "Rudolf", CC=30, E=40)
     fight_id = await opened(ctx)
-    ok(await svc.add_combatants(ctx, ALICE, who="Rudolf"))
-    ok(await svc.add_combatants(ctx, GM, who="gobelin"))
-    ok(await svc.new_round(ctx, GM, dice="Gobelin: 10 10 10; Rudolf: 1 1 1"))
+    ok(await add_combatants(ctx, ALICE, who="Rudolf"))
+    ok(await add_combatants(ctx, GM, who="gobelin"))
+    ok(await new_round(ctx, GM, dice="Gobelin: 10 10 10; Rudolf: 1 1 1"))
     # Goblin 30 + (50 − 30) = 50; 05 → 4 °R → the head. 9 + BF 6 − BE (4 + 3) = 8; d100 55 → 9.
     be = STATS["E"] // 10 + PLAYABLE["BE"]
     damage = 9 + GOBLIN_BF - be
@@ -278,12 +286,12 @@ async def test_permanent_change_confirmed_by_the_gm_goes_onto_the_sheet(ctx: App
     wanted = [m for m in mechanics("tranchantes", "tete", value) if m["type"] == "permanent"]
     assert [(m["stat"], m["value"]) for m in wanted] == [("Soc", -10), ("intimidation", 5)]
     attack = ok(
-        await svc.attack(ctx, GM, AttackInput(target="Rudolf", roll=5, damage="9", critical=55), rng=NoDice())
+        await fights_attacks.attack(
+            ctx, GM, AttackInput(target="Rudolf", roll=5, damage="9", critical=55), rng=NoDice()
+        )
     )
     assert attack["attack"]["zone"] == "tete"
-    taken = await svc.defend(
-        ctx, ALICE, choice="encaisser", fight_id=fight_id, seq=attack["seq"], rng=NoDice()
-    )
+    taken = await defend(ctx, ALICE, choice="encaisser", fight_id=fight_id, seq=attack["seq"], rng=NoDice())
     result = ok(taken)
     soc, intimidation = result["proposals"]
     text = taken.reply.description or ""
@@ -295,17 +303,17 @@ async def test_permanent_change_confirmed_by_the_gm_goes_onto_the_sheet(ctx: App
     assert ids[0] == f"melee:fight:{fight_id}:perm:{soc}:ok"
 
     # only the GM confirms; nothing is written before
-    refused(await svc.answer_proposal(ctx, ALICE, fight_id=fight_id, number=soc, accept=True), "MJ")
-    applied = await svc.answer_proposal(ctx, GM, fight_id=fight_id, number=soc, accept=True)
+    refused(await answer_proposal(ctx, ALICE, fight_id=fight_id, number=soc, accept=True), "MJ")
+    applied = await answer_proposal(ctx, GM, fight_id=fight_id, number=soc, accept=True)
     assert ok(applied)["accepted"] is True
     assert applied.reply.description == f"Fiche de Rudolf : Soc {STATS['Soc']} → {STATS['Soc'] - 10}."
     async with ctx.sessions() as session:
         row = (await session.scalars(select(Character).where(Character.name == "Rudolf"))).one()
         assert row.characteristics["Soc"] == STATS["Soc"] - 10
     # a second click on the same button: already done, the sheet untouched
-    refused(await svc.answer_proposal(ctx, GM, fight_id=fight_id, number=soc, accept=True), "déjà résolue")
+    refused(await answer_proposal(ctx, GM, fight_id=fight_id, number=soc, accept=True), "déjà résolue")
     # the GM may drop a proposal: nothing changes
-    dropped = await svc.answer_proposal(ctx, GM, fight_id=fight_id, number=intimidation, accept=False)
+    dropped = await answer_proposal(ctx, GM, fight_id=fight_id, number=intimidation, accept=False)
     assert dropped.reply.description == "Changement permanent ignoré."
     async with ctx.sessions() as session:
         row = (await session.scalars(select(Character).where(Character.name == "Rudolf"))).one()
@@ -316,17 +324,19 @@ async def test_permanent_change_confirmed_by_the_gm_goes_onto_the_sheet(ctx: App
 async def test_a_permanent_skill_change_goes_to_the_skill(ctx: AppContext) -> None:
     await character(ctx, ALICE.user_id, "Rudolf", CC=30, E=40)
     fight_id = await opened(ctx)
-    ok(await svc.add_combatants(ctx, ALICE, who="Rudolf"))
-    ok(await svc.add_combatants(ctx, GM, who="gobelin"))
-    ok(await svc.new_round(ctx, GM, dice="Gobelin: 10 10 10; Rudolf: 1 1 1"))
+    ok(await add_combatants(ctx, ALICE, who="Rudolf"))
+    ok(await add_combatants(ctx, GM, who="gobelin"))
+    ok(await new_round(ctx, GM, dice="Gobelin: 10 10 10; Rudolf: 1 1 1"))
     attack = ok(
-        await svc.attack(ctx, GM, AttackInput(target="Rudolf", roll=5, damage="9", critical=55), rng=NoDice())
+        await fights_attacks.attack(
+            ctx, GM, AttackInput(target="Rudolf", roll=5, damage="9", critical=55), rng=NoDice()
+        )
     )
     result = ok(
-        await svc.defend(ctx, ALICE, choice="encaisser", fight_id=fight_id, seq=attack["seq"], rng=NoDice())
+        await defend(ctx, ALICE, choice="encaisser", fight_id=fight_id, seq=attack["seq"], rng=NoDice())
     )
     _, intimidation = result["proposals"]
-    ok(await svc.answer_proposal(ctx, GM, fight_id=fight_id, number=intimidation, accept=True))
+    ok(await answer_proposal(ctx, GM, fight_id=fight_id, number=intimidation, accept=True))
     async with ctx.sessions() as session:
         row = (await session.scalars(select(Character).where(Character.name == "Rudolf"))).one()
         assert "intimidation" not in {fold(k) for k in row.characteristics}
@@ -344,16 +354,16 @@ async def test_a_forty_fighter_tracker_stays_within_discords_limits(ctx: AppCont
     for i in range(2):
         name = f"Chevalier {i} " + "de la Très Longue Lignée des Seigneurs du Nord"[: 64 - 13]
         await character(ctx, GM.user_id, name)
-        ok(await svc.add_combatants(ctx, GM, who=name))
+        ok(await add_combatants(ctx, GM, who=name))
     for who in ("12 gobelins", "12 orques", "12 humains", "2 trolls"):
-        ok(await svc.add_combatants(ctx, GM, who=who))
+        ok(await add_combatants(ctx, GM, who=who))
     state = (await shown(ctx))["state"]
-    assert len(state["combatants"]) == svc.MAX_COMBATANTS
-    refused(await svc.add_combatants(ctx, GM, who="gobelin"), str(svc.MAX_COMBATANTS))
+    assert len(state["combatants"]) == MAX_COMBATANTS
+    refused(await add_combatants(ctx, GM, who="gobelin"), str(MAX_COMBATANTS))
     # many conditions each: the GM's way for one fighter, then written straight into the state for all
     for stat, value in (("CC", -10), ("CT", -20), ("Ag", -5), ("F", -15), ("E", -10), ("all_tests", -10)):
-        ok(await svc.edit_condition(ctx, GM, who="Gobelin 1", op="add", stat=stat, value=value, rounds=9))
-    ok(await svc.edit_condition(ctx, GM, who="Gobelin 1", op="add", kind="prone"))
+        ok(await edit_condition(ctx, GM, who="Gobelin 1", op="add", stat=stat, value=value, rounds=9))
+    ok(await edit_condition(ctx, GM, who="Gobelin 1", op="add", kind="prone"))
     many = next(c for c in (await shown(ctx))["state"]["combatants"] if c["name"] == "Gobelin 1")[
         "conditions"
     ]
@@ -364,9 +374,9 @@ async def test_a_forty_fighter_tracker_stays_within_discords_limits(ctx: AppCont
         fight = dict(document["fight"])
         fight["combatants"] = [{**c, "conditions": many + many} for c in fight["combatants"]]
         row.state = {**document, "fight": fight}
-    outcome = await svc.new_round(ctx, GM)
+    outcome = await new_round(ctx, GM)
     assert outcome.tracker is not None
-    for reply in (outcome.tracker, (await svc.show(ctx, GM)).reply):
+    for reply in (outcome.tracker, (await show(ctx, GM)).reply):
         embed = to_embed(reply)
         assert len(embed) <= 6000, len(embed)
         assert len(embed.fields) <= 25
@@ -379,11 +389,11 @@ async def test_a_forty_fighter_tracker_stays_within_discords_limits(ctx: AppCont
         # the cut is graceful: the fighters not shown are named in a last "… and N more" field
         shown_fighters = [f for f in embed.fields if f.name not in ("Ordre",) and not f.name.startswith("…")]
         more = [f for f in embed.fields if (f.name or "").startswith("… et ")]
-        hidden = svc.MAX_COMBATANTS - len(shown_fighters)
+        hidden = MAX_COMBATANTS - len(shown_fighters)
         assert hidden > 0 and more and more[0].name == f"… et {hidden} de plus"
         # the order lists 30 slots then how many more
         order = next(f.value for f in embed.fields if f.name == "Ordre")
-        assert order.split("\n")[-1] == f"… et {svc.MAX_COMBATANTS - 30} de plus"
+        assert order.split("\n")[-1] == f"… et {MAX_COMBATANTS - 30} de plus"
 
 
 # ==========================================================================================
@@ -408,25 +418,25 @@ async def test_a_death_timer_running_out_kills(ctx: AppContext) -> None:
     assert "• mourra s'il n'est pas soigné · 2 round(s)" in (taken.reply.description or "")
     assert "Mort subite" not in (taken.reply.description or "")
     # the same for Gobelin 3, but the GM records the care in time
-    ok(await svc.advance(ctx, GM))  # Gobelin 2's slot
-    ok(await svc.new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Gobelin 3: 1 1 1"))
+    ok(await advance(ctx, GM))  # Gobelin 2's slot
+    ok(await new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Gobelin 3: 1 1 1"))
     ok(await hit(ctx, fight_id, target="Gobelin 3", zone="corps", die=8, d100=25, durations="1"))
     # (Gobelin 3: 1 round; Gobelin 2: 1 round left after round 1)
     g2 = await combatant(ctx, "gobelin-2")
     assert [c["remaining"] for c in g2["conditions"] if c["kind"] == "death_timer"] == [1]
-    ok(await svc.edit_condition(ctx, GM, who="Gobelin 3", op="treated"))
-    ok(await svc.advance(ctx, GM))
-    ending = await svc.advance(ctx, GM)
+    ok(await edit_condition(ctx, GM, who="Gobelin 3", op="treated"))
+    ok(await advance(ctx, GM))
+    ending = await advance(ctx, GM)
     text = ending.reply.description or ""
     assert "☠️ Gobelin 2 n'a pas été soigné à temps et meurt." in text
     assert "Gobelin 3 n'a pas été soigné" not in text
     assert "dead" in kinds(await combatant(ctx, "gobelin-2"))
     assert "dead" not in kinds(await combatant(ctx, "gobelin-3"))
-    assert any(f.name == "💀 Gobelin 2" for f in (await svc.show(ctx, GM)).reply.fields)
+    assert any(f.name == "💀 Gobelin 2" for f in (await show(ctx, GM)).reply.fields)
     # the dead roll no initiative and have no slot
-    nxt = ok(await svc.new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 3: 1 1 1"))
+    nxt = ok(await new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 3: 1 1 1"))
     assert [i["combatant"] for i in nxt["initiative"]] == ["gobelin-1", "gobelin-3"]
-    refused(await svc.attack(ctx, GM, AttackInput(target="Gobelin 2", roll=5)), "Gobelin 2")
+    refused(await fights_attacks.attack(ctx, GM, AttackInput(target="Gobelin 2", roll=5)), "Gobelin 2")
 
 
 async def test_lost_rounds_skip_turns(ctx: AppContext) -> None:
@@ -446,21 +456,19 @@ async def test_lost_rounds_skip_turns(ctx: AppContext) -> None:
     state = (await shown(ctx))["state"]
     assert state["order"][state["turn"]]["combatant"] == "gobelin-3"
     # it may not even act freely while its round is lost
-    refused(
-        await svc.take_simple_action(ctx, GM, action="se_positionner", who="Gobelin 2"), "Ce round est perdu"
-    )
-    ok(await svc.advance(ctx, GM))
-    ok(await svc.new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Gobelin 3: 1 1 1"))
-    turn = await svc.advance(ctx, GM)  # Gobelin 1 does nothing; Gobelin 2's round is lost
+    refused(await take_simple_action(ctx, GM, action="se_positionner", who="Gobelin 2"), "Ce round est perdu")
+    ok(await advance(ctx, GM))
+    ok(await new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Gobelin 3: 1 1 1"))
+    turn = await advance(ctx, GM)  # Gobelin 1 does nothing; Gobelin 2's round is lost
     assert (turn.reply.description or "").split("\n") == [
         "Gobelin 2 ne peut pas agir : son créneau passe.",
         "▶ Au tour de **Gobelin 3**.",
     ]
-    ended = await svc.advance(ctx, GM)
+    ended = await advance(ctx, GM)
     assert "Gobelin 2 : fin de « perd du temps »." in (ended.reply.description or "")
     # round 3: the two rounds are over, Gobelin 2 acts again
-    ok(await svc.new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Gobelin 3: 1 1 1"))
-    ok(await svc.advance(ctx, GM))
+    ok(await new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Gobelin 3: 1 1 1"))
+    ok(await advance(ctx, GM))
     state = (await shown(ctx))["state"]
     assert state["order"][state["turn"]]["combatant"] == "gobelin-2"
     assert "lose_time" not in kinds(await combatant(ctx, "gobelin-2"))
@@ -474,33 +482,35 @@ async def test_lost_rounds_skip_turns(ctx: AppContext) -> None:
 async def test_the_gm_corrects_a_result(ctx: AppContext) -> None:
     fight_id = await albert_against_a_goblin(ctx)
     # the goblin's blow parried with the shield: 9 + 6 − 8 = 7 PV off the shield
-    attack = ok(await svc.attack(ctx, GM, AttackInput(target="Albert", roll=25, damage="9"), rng=NoDice()))
+    attack = ok(
+        await fights_attacks.attack(ctx, GM, AttackInput(target="Albert", roll=25, damage="9"), rng=NoDice())
+    )
     parried = ok(await albert_parries(ctx, fight_id, attack, 10, 5))
     shield = shield_of("bouclier")
     worn = shield["pv"] - (9 + GOBLIN_BF - shield["be"])
     assert parried["shield"]["pv_after"] == worn
     # the GM overrides it (the table agreed the blow missed the shield), and the goblin's CC
-    refused(await svc.correct(ctx, ALICE, who="Albert", field_name="bouclier", value=80), "MJ")
-    fixed = await svc.correct(ctx, GM, who="Albert", field_name="bouclier", value=shield["pv"])
+    refused(await correct(ctx, ALICE, who="Albert", field_name="bouclier", value=80), "MJ")
+    fixed = await correct(ctx, GM, who="Albert", field_name="bouclier", value=shield["pv"])
     assert fixed.reply.description == f"Albert : bouclier {worn} → {shield['pv']}."
     assert fixed.tracker is not None
     albert = next(f for f in fixed.tracker.fields if f.name.endswith("Albert"))
     assert f"Bouclier {shield['pv']}/{shield['pv']} PV" in albert.value
-    ok(await svc.correct(ctx, GM, who="Gobelin", field_name="cc", value=40))
+    ok(await correct(ctx, GM, who="Gobelin", field_name="cc", value=40))
     assert (await combatant(ctx, "gobelin"))["characteristics"]["CC"] == 40
     # the next round, Albert's combat WS against the corrected goblin: 45 + (50 − 40) = 55
-    ok(await svc.new_round(ctx, GM, dice="Gobelin: 1 1 1; Albert: 10 10 10"))
-    swing = ok(await svc.attack(ctx, ALICE, AttackInput(target="Gobelin", roll=95), rng=NoDice()))
+    ok(await new_round(ctx, GM, dice="Gobelin: 1 1 1; Albert: 10 10 10"))
+    swing = ok(await fights_attacks.attack(ctx, ALICE, AttackInput(target="Gobelin", roll=95), rng=NoDice()))
     assert swing["attack"]["check"]["target"] == 45 + (50 - 40)
     assert [m["value"] for m in swing["attack"]["check"]["modifiers"]] == [45, 10]
     # A spent this round, BE; unknown fields and fighters are refused
-    ok(await svc.correct(ctx, GM, who="Gobelin", field_name="BE", value=9))
+    ok(await correct(ctx, GM, who="Gobelin", field_name="BE", value=9))
     assert (await combatant(ctx, "gobelin"))["characteristics"]["BE"] == 9
-    used = ok(await svc.correct(ctx, GM, who="Gobelin", field_name="a_utilisees", value=1))
+    used = ok(await correct(ctx, GM, who="Gobelin", field_name="a_utilisees", value=1))
     assert used == {"field": "a_utilisees", "before": 0, "after": 1}
-    refused(await svc.correct(ctx, GM, who="Gobelin", field_name="charisme", value=1), "Champ inconnu")
-    refused(await svc.correct(ctx, GM, who="Gobelin", field_name="bouclier", value=1), "n'a pas de bouclier")
-    refused(await svc.correct(ctx, GM, who="Personne", field_name="CC", value=1), "Personne")
+    refused(await correct(ctx, GM, who="Gobelin", field_name="charisme", value=1), "Champ inconnu")
+    refused(await correct(ctx, GM, who="Gobelin", field_name="bouclier", value=1), "n'a pas de bouclier")
+    refused(await correct(ctx, GM, who="Personne", field_name="CC", value=1), "Personne")
 
 
 # ==========================================================================================
@@ -508,11 +518,11 @@ async def test_the_gm_corrects_a_result(ctx: AppContext) -> None:
 # ==========================================================================================
 
 
-async def _albert_parries_a_heavy_blow(ctx: AppContext, **hand: Any) -> svc.FightOutcome:
+async def _albert_parries_a_heavy_blow(ctx: AppContext, **hand: Any) -> FightOutcome:
     """Goblin 9 damage on the legs; Albert's shield parry 30, side effect 95 + 30 − 35 + 7 = 97."""
     fight_id = await albert_against_a_goblin(ctx)
     attack = ok(
-        await svc.attack(
+        await fights_attacks.attack(
             ctx,
             GM,
             AttackInput(
@@ -529,15 +539,17 @@ async def test_summary_counts_damage_taken_through_a_parry_side_effect(ctx: AppC
     outcome = await _albert_parries_a_heavy_blow(ctx)
     side = ok(outcome)["side_effect"]
     assert side["band"] == "chute_quart_degats" and side["damage_taken"] == 2
-    end = ok(await svc.end_fight(ctx, GM))
+    end = ok(await end_fight(ctx, GM))
     [albert] = [h for h in end["hits"] if h["victim"] == "albert"]
     assert albert["damage"] == 2 and albert["critical"] == grid(15, 2)
 
 
 async def test_tracker_counts_the_second_weapons_a(ctx: AppContext) -> None:
     fight_id = await albert_against_a_goblin(ctx, dice="Albert: 10 10 10; Gobelin: 1 1 1")
-    ok(await svc.attack(ctx, ALICE, AttackInput(target="Gobelin", roll=95), rng=NoDice()))
-    attack = ok(await svc.attack(ctx, GM, AttackInput(target="Albert", roll=25, damage="1"), rng=NoDice()))
+    ok(await fights_attacks.attack(ctx, ALICE, AttackInput(target="Gobelin", roll=95), rng=NoDice()))
+    attack = ok(
+        await fights_attacks.attack(ctx, GM, AttackInput(target="Albert", roll=25, damage="1"), rng=NoDice())
+    )
     # Albert's own A is spent: he parries with the shield's A ("une A de ce round", not reactive)
     outcome = await albert_parries(ctx, fight_id, attack, 30, 5)
     assert "une A de ce round, Bouclier" in (outcome.reply.description or "")
@@ -550,9 +562,9 @@ async def test_tracker_counts_the_second_weapons_a(ctx: AppContext) -> None:
 async def test_a_shield_in_the_left_hand_costs_5_ag(ctx: AppContext) -> None:
     await character(ctx, ALICE.user_id, "Albert", CC=45, Ag=38, weapons=("epee", "bouclier"))
     await opened(ctx)
-    ok(await svc.add_combatants(ctx, ALICE, who="Albert"))
+    ok(await add_combatants(ctx, ALICE, who="Albert"))
     penalty = next(r for r in DOCS["shields"]["rules"] if r["id"] == "port_seconde_arme")["effect"]
-    result = ok(await svc.new_round(ctx, GM, dice="Albert: 15 12 15"))
+    result = ok(await new_round(ctx, GM, dice="Albert: 15 12 15"))
     [albert] = result["initiative"]
     assert albert["ag"] == 38 + penalty["value"] and albert["total"] == 42 + 38 + penalty["value"]
 
@@ -561,7 +573,7 @@ async def test_side_effect_damage_uses_the_hand_coverage_roll(ctx: AppContext) -
     # Albert wears a short gambeson (½ of the legs); the goblin's blow hits the legs (°R 1).
     fight_id = await albert_against_a_goblin(ctx, armour=(GAMBISON,))
     attack = ok(
-        await svc.attack(
+        await fights_attacks.attack(
             ctx,
             GM,
             AttackInput(
@@ -578,8 +590,10 @@ async def test_side_effect_damage_uses_the_hand_coverage_roll(ctx: AppContext) -
 
 async def test_a_prone_defender_parries_at_minus_20(ctx: AppContext) -> None:
     fight_id = await albert_against_a_goblin(ctx, weapons=("epee",))
-    ok(await svc.edit_condition(ctx, GM, who="Albert", op="add", kind="prone"))
-    attack = ok(await svc.attack(ctx, GM, AttackInput(target="Albert", roll=25, damage="1"), rng=NoDice()))
+    ok(await edit_condition(ctx, GM, who="Albert", op="add", kind="prone"))
+    attack = ok(
+        await fights_attacks.attack(ctx, GM, AttackInput(target="Albert", roll=25, damage="1"), rng=NoDice())
+    )
     parry = ok(await albert_parries(ctx, fight_id, attack, 95, 5))
     # 45 + (50 − 30) + 10 (Défensive sword) + 10 (Lente axe) − 20 (prone)
     assert parry["defence"]["check"]["target"] == 45 + 20 + 10 + 10 - 20

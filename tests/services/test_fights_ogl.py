@@ -9,8 +9,14 @@ from typing import Any
 
 from bot.context import AppContext
 from bot.db.repositories import set_channel_ruleset
-from bot.services import fights as svc
-from bot.services.fights import AttackInput, DefenceRolls, NpcStats
+from bot.services.fights import attacks as fights_attacks
+from bot.services.fights._core import DefenceRolls
+from bot.services.fights.attacks import AttackInput
+from bot.services.fights.conditions import roll_due_test
+from bot.services.fights.defence import defend
+from bot.services.fights.opening import add_combatants, open_fight
+from bot.services.fights.roster import NpcStats
+from bot.services.fights.rounds import new_round
 
 from .test_fights import CHANNEL, GM, GUILD, NoDice, ctx, ok
 
@@ -23,14 +29,10 @@ BODY = "STR:13 CON:12 SIZ:12 INT:10 POW:10 DEX:14 CHA:10 Esquive:40"
 async def ogl_fight(ctx: AppContext, options: str | None = None) -> int:
     async with ctx.sessions.begin() as session:
         await set_channel_ruleset(session, GUILD, CHANNEL, "ogl")
-    fight_id = int(ok(await svc.open_fight(ctx, GM, name="Arène", options=options))["fight_id"])
+    fight_id = int(ok(await open_fight(ctx, GM, name="Arène", options=options))["fight_id"])
+    ok(await add_combatants(ctx, GM, who="Guerrier", stats=NpcStats(caracs=BODY, weapons="Épée 1d8+1 60%")))
     ok(
-        await svc.add_combatants(
-            ctx, GM, who="Guerrier", stats=NpcStats(caracs=BODY, weapons="Épée 1d8+1 60%")
-        )
-    )
-    ok(
-        await svc.add_combatants(
+        await add_combatants(
             ctx, GM, who="Cible", stats=NpcStats(caracs=BODY + " RA:2", weapons="Dague 1d4+1 50%")
         )
     )
@@ -38,9 +40,9 @@ async def ogl_fight(ctx: AppContext, options: str | None = None) -> int:
 
 
 async def blow(ctx: AppContext, fight_id: int, roll: int, where: str, dice: str) -> dict[str, Any]:
-    ok(await svc.new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
+    ok(await new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
     hit = ok(
-        await svc.attack(
+        await fights_attacks.attack(
             ctx,
             GM,
             AttackInput(
@@ -49,19 +51,21 @@ async def blow(ctx: AppContext, fight_id: int, roll: int, where: str, dice: str)
             rng=NoDice(),
         )
     )
-    return ok(await svc.defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=hit["seq"], rng=NoDice()))
+    return ok(await defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=hit["seq"], rng=NoDice()))
 
 
 async def test_wound_levels_through_the_fight_service(ctx: AppContext) -> None:
     fight_id = await ogl_fight(ctx)
     # ranks: Guerrier 5 + 0 = 5, Cible 1 + 2 = 3
-    ok(await svc.new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
+    ok(await new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
     # parry: both succeed (30 ≤ 60, 45 ≤ 50) → the higher roll (45) wins
     attack = ok(
-        await svc.attack(ctx, GM, AttackInput(target="Cible", attacker="Guerrier", roll=30, location="tete"))
+        await fights_attacks.attack(
+            ctx, GM, AttackInput(target="Cible", attacker="Guerrier", roll=30, location="tete")
+        )
     )
     parried = ok(
-        await svc.defend(
+        await defend(
             ctx, GM, choice="parer", fight_id=fight_id, seq=attack["seq"], rolls=DefenceRolls(roll=45)
         )
     )
@@ -88,7 +92,7 @@ async def test_wound_levels_through_the_fight_service(ctx: AppContext) -> None:
     # exactly −HP stays serious by the seed: chest 5, 9 → −4 … then 1 more → −5 = −HP
     chest = await blow(ctx, fight_id, 30, "poitrine", "8")
     assert chest["wound"]["hp_after"] == -4 and chest["wound"]["level"] == "serious"
-    due = ok(await svc.roll_due_test(ctx, GM, who="Cible", roll=20))
+    due = ok(await roll_due_test(ctx, GM, who="Cible", roll=20))
     assert due["check"]["target"] == 60 and due["check"]["success"]  # CON 12 × 5
 
 
@@ -97,7 +101,7 @@ async def test_major_threshold_option(ctx: AppContext) -> None:
     # left leg 4 HP, 7 + 1 = 8 → −4 = −HP: major with RULES.md's reading
     leg = await blow(ctx, fight_id, 30, "jambe_g", "7")
     assert leg["wound"]["hp_after"] == -4 and leg["wound"]["level"] == "major"
-    nowhere = await svc.attack(ctx, GM, AttackInput(target="Guerrier", attacker="Cible", roll=30))
+    nowhere = await fights_attacks.attack(ctx, GM, AttackInput(target="Guerrier", attacker="Cible", roll=30))
     assert nowhere.reply.is_error and "localisation" in (nowhere.reply.description or "")
 
 
@@ -105,8 +109,8 @@ async def test_a_fumble_rolls_the_weapon_table(ctx: AppContext) -> None:
     """00 fumbles (reading): 1d20 on the weapon table (``data/ogl_fumbles.json``); 19 rolls three more
     times; 5 drops the weapon, 20 wounds oneself, 2 is not printed by the seed → the GM decides."""
     fight_id = await ogl_fight(ctx)
-    ok(await svc.new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
-    out = await svc.attack(
+    ok(await new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
+    out = await fights_attacks.attack(
         ctx,
         GM,
         AttackInput(target="Cible", attacker="Guerrier", roll=0, location="tete", effects="19 5 20 2"),
@@ -122,14 +126,14 @@ async def test_a_fumble_rolls_the_weapon_table(ctx: AppContext) -> None:
     text = out.reply.description or ""
     assert "Arme lâchée" in text and "le MJ décide" in text
     # the defender's fumble reads its d20s from ``tests``; a natural weapon uses its own table
-    ok(await svc.new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
+    ok(await new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
     hit = ok(
-        await svc.attack(
+        await fights_attacks.attack(
             ctx, GM, AttackInput(target="Cible", attacker="Guerrier", roll=30, location="tete", damage="3")
         )
     )
     parried = ok(
-        await svc.defend(
+        await defend(
             ctx,
             GM,
             choice="parer",

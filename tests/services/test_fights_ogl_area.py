@@ -16,8 +16,15 @@ from typing import Any
 from bot.context import AppContext
 from bot.db.repositories import set_channel_ruleset
 from bot.services import fight_ogl_manoeuvres as man
-from bot.services import fights as svc
-from bot.services.fights import AttackInput, DefenceRolls, NpcStats
+from bot.services.fights import attacks as fights_attacks
+from bot.services.fights._core import DefenceRolls, FightOutcome
+from bot.services.fights.attacks import AttackInput
+from bot.services.fights.conditions import roll_due_test
+from bot.services.fights.defence import defend
+from bot.services.fights.ending import show
+from bot.services.fights.opening import add_combatants, open_fight
+from bot.services.fights.roster import NpcStats
+from bot.services.fights.rounds import new_round
 
 from .test_fights import ALICE, CHANNEL, GM, GUILD, NoDice, ctx, ok
 from .test_fights_ogl_manoeuvres import refused, tracker_field
@@ -31,23 +38,23 @@ ESQUIVE = 40  # critical at ⌊40/10⌋ = 4
 async def fight(ctx: AppContext) -> int:
     async with ctx.sessions.begin() as session:
         await set_channel_ruleset(session, GUILD, CHANNEL, "ogl")
-    fight_id = int(ok(await svc.open_fight(ctx, GM, name="Brasier"))["fight_id"])
+    fight_id = int(ok(await open_fight(ctx, GM, name="Brasier"))["fight_id"])
     knight = NpcStats(caracs=BODY + " PH:3", weapons="Épée 1d8+1 60%", armour="poitrine:2")
-    ok(await svc.add_combatants(ctx, GM, who="Chevalier", stats=knight))
+    ok(await add_combatants(ctx, GM, who="Chevalier", stats=knight))
     ok(
-        await svc.add_combatants(
+        await add_combatants(
             ctx, GM, who="Orc", stats=NpcStats(caracs=BODY + " RA:2 PH:1", weapons="Hache 1d8 50%")
         )
     )
-    ok(await svc.add_combatants(ctx, GM, who="Gobelin", stats=NpcStats(caracs=BODY, weapons="Dague 1d4 40%")))
+    ok(await add_combatants(ctx, GM, who="Gobelin", stats=NpcStats(caracs=BODY, weapons="Dague 1d4 40%")))
     return fight_id
 
 
 async def answer(
     ctx: AppContext, fight_id: int, seq: int, choice: str, roll: int | None = None, tests: str | None = None
-) -> svc.FightOutcome:
+) -> FightOutcome:
     rolls = DefenceRolls(roll=roll, tests=tests)
-    return await svc.defend(ctx, GM, choice=choice, fight_id=fight_id, seq=seq, rolls=rolls, rng=NoDice())
+    return await defend(ctx, GM, choice=choice, fight_id=fight_id, seq=seq, rolls=rolls, rng=NoDice())
 
 
 def seqs(area: dict[str, Any]) -> dict[str, int]:
@@ -56,7 +63,7 @@ def seqs(area: dict[str, Any]) -> dict[str, int]:
 
 async def test_dive_halves_a_critical_avoids_taking_it_hurts_and_refusals(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
     # 3d6: 4 + 5 + 6 = 15, rolled once for the whole effect
     area = ok(
         await man.area_effect(
@@ -77,7 +84,7 @@ async def test_dive_halves_a_critical_avoids_taking_it_hurts_and_refusals(ctx: A
     assert dive["area_damage"] == {"rolled": 15, "dive": "halved", "taken": 15 // 2}
     chest = dive["wounds"][0]
     assert (chest["damage"], chest["hp_after"], chest["level"]) == (7 - 2, 0, "minor")
-    knight = tracker_field(await svc.show(ctx, GM), "Chevalier")
+    knight = tracker_field(await show(ctx, GM), "Chevalier")
     assert "à terre" in knight.lower() and "réactions 1/1" in knight
     # the Gobelin has nowhere to dive; parrying does not answer an area effect; he takes it:
     # 15 on the left leg 4 → −11 below −4: a major wound (prone, Endurance tests, CON + POU = 22 actions)
@@ -90,7 +97,7 @@ async def test_dive_halves_a_critical_avoids_taking_it_hurts_and_refusals(ctx: A
     # the Orc dives with a critical (3 ≤ 4): no damage, but prone
     crit = ok(await answer(ctx, fight_id, seq["orc"], "plonger", 3))
     assert crit["area_damage"] == {"rolled": 15, "dive": "avoided", "taken": 0} and "wounds" not in crit
-    orc = tracker_field(await svc.show(ctx, GM), "Orc")
+    orc = tracker_field(await show(ctx, GM), "Orc")
     assert "Tête 4/4" in orc and "à terre" in orc.lower()
     # a second effect: the Orc is prone now, he cannot dive; the Chevalier has lost his next action
     # (the minor wound): no reaction; a typed 7 on the Orc's abdomen 4 → −3: serious, 1d4 (2) lost
@@ -112,10 +119,12 @@ async def test_dive_halves_a_critical_avoids_taking_it_hurts_and_refusals(ctx: A
 async def test_mounted_dive_everywhere_and_the_reaction_limit(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
     ok(await man.set_mount(ctx, GM, mounted_now=True, who="Chevalier"))
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 1; Orc: 9; Gobelin: 1"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 1; Orc: 9; Gobelin: 1"))
     # the Orc attacks the Gobelin (30 ≤ 50); the Gobelin dodges 35 ≤ 40 and 35 > 30: his one reaction
     attack = ok(
-        await svc.attack(ctx, GM, AttackInput(target="Gobelin", attacker="Orc", roll=30, location="tete"))
+        await fights_attacks.attack(
+            ctx, GM, AttackInput(target="Gobelin", attacker="Orc", roll=30, location="tete")
+        )
     )
     assert ok(await answer(ctx, fight_id, attack["seq"], "esquiver", 35))["outcome"] == "defended"
     # a breath: 2d6 3 + 4 = 7 on every location
@@ -146,7 +155,7 @@ async def test_mounted_dive_everywhere_and_the_reaction_limit(ctx: AppContext) -
         "bras_g": 3 - 3,
         "tete": 4 - 3,
     }
-    knight = tracker_field(await svc.show(ctx, GM), "Chevalier")
+    knight = tracker_field(await show(ctx, GM), "Chevalier")
     assert "monté" not in knight and "à terre" in knight.lower()  # unhorsed whatever the result
     # the Gobelin takes 7 everywhere: serious wounds (1d4 by hand, in location order) but the arms
     # 3 → −4, below −3: major
@@ -163,7 +172,7 @@ async def test_who_may_place_an_effect_and_an_unconscious_fighter(ctx: AppContex
     fight_id = await fight(ctx)
     no_round = refused(await man.area_effect(ctx, GM, name="x", damage="1d6", targets="Orc: tete"))
     assert "Aucun round" in no_round
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
     assert "MJ" in refused(await man.area_effect(ctx, ALICE, name="x", damage="1d6", targets="Orc: tete"))
     assert "Orc" in refused(
         await man.area_effect(ctx, ALICE, name="x", damage="1d6", targets="Orc: tete", source="Orc")
@@ -175,7 +184,7 @@ async def test_who_may_place_an_effect_and_an_unconscious_fighter(ctx: AppContex
     )
     # the Orc is knocked out (a failed Endurance test): caught, he takes it at once (Hors de Combat)
     hit = ok(
-        await svc.attack(
+        await fights_attacks.attack(
             ctx,
             GM,
             AttackInput(
@@ -184,7 +193,7 @@ async def test_who_may_place_an_effect_and_an_unconscious_fighter(ctx: AppContex
         )
     )
     ok(await answer(ctx, fight_id, hit["seq"], "encaisser"))
-    ok(await svc.roll_due_test(ctx, GM, who="Orc", roll=90))  # CON 12 × 5 = 60: fails, unconscious
+    ok(await roll_due_test(ctx, GM, who="Orc", roll=90))  # CON 12 × 5 = 60: fails, unconscious
     area = ok(await man.area_effect(ctx, GM, name="Éboulis", damage="1d6", dice="4", targets="Orc: tete"))
     orc = area["caught"][0]
     assert not orc["pending"] and orc["result"]["wounds"][0]["hp_after"] == 4 - 4
@@ -192,7 +201,7 @@ async def test_who_may_place_an_effect_and_an_unconscious_fighter(ctx: AppContex
 
 async def test_second_chance_on_the_dive_and_on_damage(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
     area = ok(
         await man.area_effect(
             ctx, GM, name="Boule de feu", damage="3d6", dice="4 5 6", targets="Chevalier: poitrine"
@@ -212,19 +221,19 @@ async def test_second_chance_on_the_dive_and_on_damage(ctx: AppContext) -> None:
     assert (
         again["reroll"]["wounds"][0]["hp_after"] == 5 - 2 and again["reroll"]["wounds"][0]["level"] == "none"
     )
-    knight = tracker_field(await svc.show(ctx, GM), "Chevalier")
+    knight = tracker_field(await show(ctx, GM), "Chevalier")
     assert "Poitrine **3/5**" in knight and "PH 1" in knight
-    shown = ok(await svc.show(ctx, GM))
+    shown = ok(await show(ctx, GM))
     assert shown["prompts"] == []  # the major wound's Endurance tests went with it
 
 
 async def test_second_chance_on_an_attack_damage_roll(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
     assert "dégâts" in refused(await man.hero_point(ctx, GM, use="seconde_chance_degats", who="Orc"))
     # Épée 1d8 5 + 1 = 6 on the Orc's chest 5 → −1: serious, an Endurance test
     hit = ok(
-        await svc.attack(
+        await fights_attacks.attack(
             ctx,
             GM,
             AttackInput(
@@ -238,8 +247,8 @@ async def test_second_chance_on_an_attack_damage_roll(ctx: AppContext) -> None:
     orc = ok(await man.hero_point(ctx, GM, use="seconde_chance_degats", who="Orc", dice="2"))
     assert orc["reroll"]["before"] == 6 and orc["reroll"]["damage"]["total"] == 3
     assert orc["reroll"]["wounds"][0]["hp_after"] == 5 - 3
-    assert ok(await svc.show(ctx, GM))["prompts"] == []
-    assert "Poitrine **2/5**" in tracker_field(await svc.show(ctx, GM), "Orc")
+    assert ok(await show(ctx, GM))["prompts"] == []
+    assert "Poitrine **2/5**" in tracker_field(await show(ctx, GM), "Orc")
     # the Chevalier rerolls his weapon's damage: 1d8 7 + 1 = 8: chest 5 → −3: serious again
     knight = ok(await man.hero_point(ctx, GM, use="seconde_chance_degats", who="Chevalier", dice="7"))
     assert (
@@ -247,7 +256,7 @@ async def test_second_chance_on_an_attack_damage_roll(ctx: AppContext) -> None:
         and knight["reroll"]["wounds"][0]["level"] == "serious"
     )
     # once the Endurance test is rolled, the damage is settled
-    ok(await svc.roll_due_test(ctx, GM, who="Orc", roll=20))
+    ok(await roll_due_test(ctx, GM, who="Orc", roll=20))
     assert "Trop tard" in refused(
         await man.hero_point(ctx, GM, use="seconde_chance_degats", who="Chevalier", dice="1")
     )

@@ -9,8 +9,15 @@ from typing import Any
 from bot.context import AppContext
 from bot.db.repositories import set_channel_ruleset
 from bot.services import fight_ogl_manoeuvres as man
-from bot.services import fights as svc
-from bot.services.fights import AttackInput, DefenceRolls, NpcStats
+from bot.services.fights import attacks as fights_attacks
+from bot.services.fights._core import DefenceRolls, FightOutcome
+from bot.services.fights.attacks import AttackInput
+from bot.services.fights.conditions import roll_due_test
+from bot.services.fights.defence import defend
+from bot.services.fights.ending import show
+from bot.services.fights.opening import add_combatants, open_fight
+from bot.services.fights.roster import NpcStats
+from bot.services.fights.rounds import advance, new_round
 
 from .test_fights import ALICE, CHANNEL, GM, GUILD, NoDice, ctx, ok
 
@@ -25,15 +32,15 @@ AXE = 50  # Hache 1d8 50%
 async def fight(ctx: AppContext, *, orc_ca: int = 1) -> int:
     async with ctx.sessions.begin() as session:
         await set_channel_ruleset(session, GUILD, CHANNEL, "ogl")
-    fight_id = int(ok(await svc.open_fight(ctx, GM, name="Lice"))["fight_id"])
+    fight_id = int(ok(await open_fight(ctx, GM, name="Lice"))["fight_id"])
     knight = NpcStats(caracs=BODY + " PH:3 Bagarre:50", weapons="Épée 1d8+1 60%, Bouclier 1d4 40%")
-    ok(await svc.add_combatants(ctx, GM, who="Chevalier", stats=knight))
+    ok(await add_combatants(ctx, GM, who="Chevalier", stats=knight))
     orc = NpcStats(caracs=BODY + f" RA:2 CA:{orc_ca} PH:1 Bagarre:40", weapons="Hache 1d8 50%")
-    ok(await svc.add_combatants(ctx, GM, who="Orc", stats=orc))
+    ok(await add_combatants(ctx, GM, who="Orc", stats=orc))
     return fight_id
 
 
-def refused(outcome: svc.FightOutcome) -> str:
+def refused(outcome: FightOutcome) -> str:
     assert outcome.reply.is_error
     return outcome.reply.description or ""
 
@@ -41,9 +48,9 @@ def refused(outcome: svc.FightOutcome) -> str:
 async def hit(
     ctx: AppContext, fight_id: int, data: AttackInput, choice: str = "encaisser", roll: int | None = None
 ) -> dict[str, Any]:
-    out = ok(await svc.attack(ctx, GM, data, rng=NoDice()))
+    out = ok(await fights_attacks.attack(ctx, GM, data, rng=NoDice()))
     return ok(
-        await svc.defend(
+        await defend(
             ctx,
             GM,
             choice=choice,
@@ -62,7 +69,7 @@ def orc_conditions(ctx_result: dict[str, Any]) -> list[dict[str, Any]]:
 async def test_lost_combat_actions_stop_actions_and_reactions_and_count_down(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
     # ranks: Chevalier 5 + 0 = 5, Orc 1 + 2 = 3 → Chevalier first
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # right arm 3 HP: 1d8 4 + 1 = 5 → −2: serious, the 1d4 (3) next combat actions lost
     taken = await hit(
         ctx,
@@ -73,45 +80,53 @@ async def test_lost_combat_actions_stop_actions_and_reactions_and_count_down(ctx
     assert [c["remaining"] for c in orc_conditions(taken)] == [3]
     # the Orc's slot had begun; he has not acted: he may not attack on it
     text = refused(
-        await svc.attack(ctx, GM, AttackInput(target="Chevalier", attacker="Orc", roll=10, location="tete"))
+        await fights_attacks.attack(
+            ctx, GM, AttackInput(target="Chevalier", attacker="Orc", roll=10, location="tete")
+        )
     )
     assert "Orc" in text and "encore 3" in text
-    nxt = ok(await svc.advance(ctx, GM))
+    nxt = ok(await advance(ctx, GM))
     assert nxt["round_over"]
-    assert "actions perdues : 2" in tracker_field(await svc.show(ctx, GM), "Orc")
+    assert "actions perdues : 2" in tracker_field(await show(ctx, GM), "Orc")
     # round 2: the Orc's slot starts under the condition; no reaction either
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     attack = ok(
-        await svc.attack(
+        await fights_attacks.attack(
             ctx, GM, AttackInput(target="Orc", attacker="Chevalier", roll=30, location="tete", damage="1")
         )
     )
     text = refused(
-        await svc.defend(
+        await defend(
             ctx, GM, choice="parer", fight_id=fight_id, seq=attack["seq"], rolls=DefenceRolls(roll=20)
         )
     )
     assert "encore 2" in text
-    ok(await svc.defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=attack["seq"], rng=NoDice()))
-    assert ok(await svc.advance(ctx, GM))["round_over"]  # the lost slot passes: 1 left
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
-    ok(await svc.advance(ctx, GM))  # the Chevalier passes
+    ok(await defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=attack["seq"], rng=NoDice()))
+    assert ok(await advance(ctx, GM))["round_over"]  # the lost slot passes: 1 left
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await advance(ctx, GM))  # the Chevalier passes
     text = refused(
-        await svc.attack(ctx, GM, AttackInput(target="Chevalier", attacker="Orc", roll=10, location="tete"))
+        await fights_attacks.attack(
+            ctx, GM, AttackInput(target="Chevalier", attacker="Orc", roll=10, location="tete")
+        )
     )
     assert "encore 1" in text
-    over = await svc.advance(ctx, GM)
+    over = await advance(ctx, GM)
     assert "Orc peut de nouveau agir" in (over.reply.description or "")
     # round 4: free again
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
-    ok(await svc.advance(ctx, GM))
-    ok(await svc.attack(ctx, GM, AttackInput(target="Chevalier", attacker="Orc", roll=99, location="tete")))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await advance(ctx, GM))
+    ok(
+        await fights_attacks.attack(
+            ctx, GM, AttackInput(target="Chevalier", attacker="Orc", roll=99, location="tete")
+        )
+    )
 
 
 async def test_mounted_modifiers_apply_to_attacks_and_reactions(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
     ok(await man.set_mount(ctx, GM, mounted_now=True, who="Chevalier"))
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # rider against a foe on foot: Épée 60 + 20 = 80, so 75 hits; the Orc's parry 50 − 20 = 30, 35 fails
     out = await hit(
         ctx,
@@ -140,7 +155,7 @@ async def test_mounted_modifiers_apply_to_attacks_and_reactions(ctx: AppContext)
 async def test_two_weapons_once_a_round_and_the_counter_attack(ctx: AppContext) -> None:
     fight_id = await fight(ctx, orc_ca=2)
     # Orc 8 + 2 = 10 before the Chevalier's 5; the Orc has 2 combat actions: slots Orc, Chevalier, Orc
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 8"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 8"))
     ok(await man.two_weapons(ctx, GM, use="parade", who="Chevalier"))
     first = await hit(
         ctx,
@@ -154,7 +169,7 @@ async def test_two_weapons_once_a_round_and_the_counter_attack(ctx: AppContext) 
         await man.two_weapons(ctx, GM, use="attaque", who="Chevalier", target="Orc", roll=10, location="tete")
     )
     assert "seconde arme" in again
-    ok(await svc.advance(ctx, GM))  # the Chevalier's slot
+    ok(await advance(ctx, GM))  # the Chevalier's slot
     # one reaction a round (1 combat action) — the second parry is the off hand's
     # the off hand parries with the Bouclier's 40 %: 35 ≤ 40 and 35 > 30
     second = await hit(
@@ -167,15 +182,13 @@ async def test_two_weapons_once_a_round_and_the_counter_attack(ctx: AppContext) 
     assert second["outcome"] == "defended" and second["exchange"]["defence"]["target"] == 40
     assert second["off_hand_parry"]
     # round 2: the off hand's extra attack (Bouclier 1d4 40 %): 20 hits; left arm 3 → 0: minor wound
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 8"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 8"))
     extra = ok(
         await man.two_weapons(
             ctx, GM, use="attaque", who="Chevalier", target="Orc", roll=20, location="bras_g", damage="3"
         )
     )
-    took = ok(
-        await svc.defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=extra["seq"], rng=NoDice())
-    )
+    took = ok(await defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=extra["seq"], rng=NoDice()))
     assert took["wound"]["hp_after"] == 3 - 3 and took["wound"]["level"] == "minor"
     # the Orc runs past: a counter-attack at 60 + 20 = 80 (70 hits); the Orc has lost his next action
     # (minor wound) so he cannot dodge; he takes it: 1d8 2 + 1 = 3 on the chest 5 → 2
@@ -186,14 +199,12 @@ async def test_two_weapons_once_a_round_and_the_counter_attack(ctx: AppContext) 
     )
     assert counter["attack"]["check"]["target"] == SWORD + 20 and counter["pending"]
     text = refused(
-        await svc.defend(
+        await defend(
             ctx, GM, choice="esquiver", fight_id=fight_id, seq=counter["seq"], rolls=DefenceRolls(roll=10)
         )
     )
     assert "encore 1" in text
-    chest = ok(
-        await svc.defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=counter["seq"], rng=NoDice())
-    )
+    chest = ok(await defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=counter["seq"], rng=NoDice()))
     assert chest["wound"]["hp_after"] == 5 - 3
     # one reaction per triggering event; a counter-attack is a melee attack
     text = refused(
@@ -206,24 +217,26 @@ async def test_two_weapons_once_a_round_and_the_counter_attack(ctx: AppContext) 
 
 async def test_grapple_grab_immobilise_escape_throw(ctx: AppContext) -> None:
     await fight(ctx)
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # grab: Bagarre 50 (30) against 40 (20): both succeed, the higher roll (30) wins
     grab = ok(
         await man.grapple(ctx, GM, action="saisir", who="Chevalier", target="Orc", roll=30, target_roll=20)
     )
     assert grab["success"] and grab["opposed"]["verdict"] == "a"
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # immobilise: 50 − (DEX 14 + STR 13) = 23; 20 succeeds
     pin = ok(await man.grapple(ctx, GM, action="immobiliser", who="Chevalier", target="Orc", roll=20))
     assert pin["check"]["target"] == 50 - (14 + 13) and pin["success"]
     text = refused(
-        await svc.attack(ctx, GM, AttackInput(target="Chevalier", attacker="Orc", roll=10, location="tete"))
+        await fights_attacks.attack(
+            ctx, GM, AttackInput(target="Chevalier", attacker="Orc", roll=10, location="tete")
+        )
     )
     assert "immobilisé" in text
     # escape: 40 − (STR 13 + SIZ 12) = 15; 50 fails
     escape = ok(await man.grapple(ctx, GM, action="se_degager", who="Orc", roll=50))
     assert escape["check"]["target"] == 40 - (13 + 12) and not escape["success"]
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # throw: Bagarre 10 ≤ 50; 2 m and 1d6 (5) on the head 4 → −1: serious, 1d4 (1) action lost
     throw = ok(
         await man.grapple(
@@ -246,10 +259,10 @@ async def test_grapple_grab_immobilise_escape_throw(ctx: AppContext) -> None:
 
 async def test_hero_points(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # second chance on a missed attack (90 > 60): the new 25 hits, the Orc may react now
     miss = ok(
-        await svc.attack(
+        await fights_attacks.attack(
             ctx, GM, AttackInput(target="Orc", attacker="Chevalier", roll=90, location="jambe_d", damage="3")
         )
     )
@@ -257,7 +270,7 @@ async def test_hero_points(ctx: AppContext) -> None:
     again = ok(await man.hero_point(ctx, GM, use="seconde_chance", who="Chevalier", roll=25))
     assert again["reroll"]["outcome"] == "hit" and again["pending"] and again["spend"]["points_after"] == 2
     leg = ok(
-        await svc.defend(
+        await defend(
             ctx,
             GM,
             choice="parer",
@@ -271,19 +284,19 @@ async def test_hero_points(ctx: AppContext) -> None:
     # the Orc rerolls his failed parry: 45 ≤ 50 and 45 > 25 → defended, the wound is undone
     saved = ok(await man.hero_point(ctx, GM, use="seconde_chance", who="Orc", roll=45))
     assert saved["reroll"]["before"] == "hit" and saved["reroll"]["outcome"] == "defended"
-    orc = tracker_field(await svc.show(ctx, GM), "Orc")
+    orc = tracker_field(await show(ctx, GM), "Orc")
     assert "Jambe D 4/4" in orc and "PH" not in orc  # the Orc's only point is spent
     text = refused(await man.hero_point(ctx, GM, use="eraflure", who="Orc"))
     assert "Plus de point d'héroïsme" in text
     # graze: the Orc's critical (5 ≤ ⌊50/10⌋): 1d8 at its maximum 8 on the left arm 3 → −5 < −3: major;
     # the graze cuts the damage to 3 + 3 = 6 so the arm ends at −3: a serious wound, 1d4 (2) actions lost
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 1; Orc: 9"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 1; Orc: 9"))
     crit = ok(
-        await svc.attack(ctx, GM, AttackInput(target="Chevalier", attacker="Orc", roll=5, location="bras_g"))
+        await fights_attacks.attack(
+            ctx, GM, AttackInput(target="Chevalier", attacker="Orc", roll=5, location="bras_g")
+        )
     )
-    major = ok(
-        await svc.defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=crit["seq"], rng=NoDice())
-    )
+    major = ok(await defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=crit["seq"], rng=NoDice()))
     assert (
         major["damage"]["total"] == 8
         and major["wound"]["hp_after"] == 3 - 8
@@ -293,7 +306,7 @@ async def test_hero_points(ctx: AppContext) -> None:
     assert graze["spend"]["detail"] == {"damage_before": 8, "damage_after": 6, "hp_after": -3}
     assert graze["graze"]["hp_after"] == -3 and graze["graze"]["level"] == "serious"
     assert [c["remaining"] for c in graze["graze"]["conditions"] if c["kind"] == "lose_combat_actions"] == [2]
-    knight = tracker_field(await svc.show(ctx, GM), "Chevalier")
+    knight = tracker_field(await show(ctx, GM), "Chevalier")
     assert "Bras G **-3/3**" in knight and "PH 1" in knight and "actions perdues : 2" in knight
     # hero's luck needs the GM: a player is refused, the GM may
     text = refused(await man.hero_point(ctx, ALICE, use="chance_du_heros", who="Chevalier"))
@@ -303,7 +316,7 @@ async def test_hero_points(ctx: AppContext) -> None:
     assert "Plus de point" in refused(await man.hero_point(ctx, GM, use="chance_du_heros", who="Chevalier"))
 
 
-def tracker_field(outcome: svc.FightOutcome, name: str) -> str:
+def tracker_field(outcome: FightOutcome, name: str) -> str:
     tracker = outcome.tracker or outcome.reply  # /combat voir answers with the tracker itself
     return next(f.value for f in tracker.fields if name in f.name)
 
@@ -311,7 +324,7 @@ def tracker_field(outcome: svc.FightOutcome, name: str) -> str:
 async def test_refused_outside_ogl(ctx: AppContext) -> None:
     async with ctx.sessions.begin() as session:
         await set_channel_ruleset(session, GUILD, CHANNEL, "d20")
-    ok(await svc.open_fight(ctx, GM, name="Autre"))
+    ok(await open_fight(ctx, GM, name="Autre"))
     text = refused(await man.set_mount(ctx, GM, mounted_now=True, who="X"))
     assert "ogl" in text and "d20" in text
     text = refused(await man.hero_point(ctx, ALICE, use="chance_du_heros"))
@@ -320,7 +333,7 @@ async def test_refused_outside_ogl(ctx: AppContext) -> None:
 
 async def test_second_chance_on_a_failed_endurance_test(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
-    ok(await svc.new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     text = refused(await man.hero_point(ctx, GM, use="seconde_chance", who="Orc", roll=20))
     assert "pas de jet à relancer" in text
     # chest 5: 1d8 5 + 1 = 6 → −1: serious, an Endurance test (CON 12 × 5 = 60) or unconscious
@@ -332,14 +345,14 @@ async def test_second_chance_on_a_failed_endurance_test(ctx: AppContext) -> None
         ),
     )
     assert chest["wound"]["hp_after"] == 5 - 6 and chest["wound"]["endurance_tests"] == ["unconscious"]
-    failed = ok(await svc.roll_due_test(ctx, GM, who="Orc", roll=75))
+    failed = ok(await roll_due_test(ctx, GM, who="Orc", roll=75))
     assert failed["check"]["target"] == 60 and not failed["check"]["success"]
-    assert asleep(await svc.show(ctx, GM), "Orc")
+    assert asleep(await show(ctx, GM), "Orc")
     saved = ok(await man.hero_point(ctx, GM, use="seconde_chance", who="Orc", roll=20))
     assert saved["reroll"]["check"]["success"] and saved["spend"]["points_after"] == 0
-    assert not asleep(await svc.show(ctx, GM), "Orc")
+    assert not asleep(await show(ctx, GM), "Orc")
 
 
-def asleep(outcome: svc.FightOutcome, name: str) -> bool:
+def asleep(outcome: FightOutcome, name: str) -> bool:
     tracker = outcome.tracker or outcome.reply
     return next(f.name for f in tracker.fields if name in f.name).startswith("💤")

@@ -14,7 +14,7 @@ from bot.data_loading import load_all
 from bot.db.roll_log import RollLogWriter
 from bot.db.session import create_engine, create_sessionmaker, upgrade
 from bot.i18n import default_catalog
-from bot.rules.combat import CombatTables
+from bot.rules.combat.tables import CombatTables
 from bot.services import characters as characters_svc
 from bot.services import simulation as svc
 from bot.services.caller import Caller

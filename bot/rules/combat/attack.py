@@ -23,33 +23,10 @@ from typing import Any
 
 from bot.rules.checks import renove
 from bot.rules.checks.common import CheckResult, Modifier
+from bot.rules.combat.basics import Refusal, RefusedError, mod
 from bot.rules.combat.dicefeed import d
 from bot.rules.combat.tables import CombatTables, NaturalRoll, RangeBand, Weapon
 from bot.rules.random_source import RandomSource
-
-PREFIX = "combat.modifier."
-
-
-def mod(key: str, value: int) -> Modifier:
-    return Modifier(PREFIX + key, value)
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """Why an action or a defence is not allowed; ``reason`` is a catalogue key."""
-
-    reason: str
-    params: tuple[tuple[str, Any], ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"reason": self.reason, "params": dict(self.params)}
-
-
-class RefusedError(ValueError):
-    def __init__(self, refusal: Refusal) -> None:
-        super().__init__(refusal.reason)
-        self.refusal = refusal
-
 
 # --- combat WS ---------------------------------------------------------------------------------
 

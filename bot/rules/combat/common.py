@@ -25,7 +25,7 @@ from bot.rules.combat.dicefeed import HandThenRandom
 from bot.rules.combat.effects import Condition
 from bot.rules.combat.initiative import Slot
 from bot.rules.combat.state import Combatant, FightState, RoundActions
-from bot.rules.dice import roll
+from bot.rules.dice.engine import roll
 from bot.rules.random_source import RandomSource
 
 Term = Modifier

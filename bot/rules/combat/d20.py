@@ -44,7 +44,7 @@ from typing import Any
 
 from bot.rules.checks import d20 as d20_checks
 from bot.rules.checks.common import CheckResult, Modifier
-from bot.rules.combat.attack import Refusal
+from bot.rules.combat.basics import Refusal
 from bot.rules.combat.common import (
     DiceRoll,
     Term,

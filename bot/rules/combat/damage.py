@@ -24,7 +24,8 @@ from fractions import Fraction
 from typing import Any
 
 from bot.rules.checks.common import Modifier
-from bot.rules.combat.attack import AttackResult, attribute_mechanics, mod
+from bot.rules.combat.attack import AttackResult, attribute_mechanics
+from bot.rules.combat.basics import mod
 from bot.rules.combat.dicefeed import HandThenRandom, d
 from bot.rules.combat.tables import (
     CombatTables,
@@ -35,7 +36,7 @@ from bot.rules.combat.tables import (
     TableError,
     Weapon,
 )
-from bot.rules.dice import roll
+from bot.rules.dice.engine import roll
 from bot.rules.random_source import RandomSource
 
 # --- armour ------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.rules.checks.common import DiceError, obtain_roll
-from bot.rules.dice import RollResult, roll
+from bot.rules.dice.engine import RollResult, roll
 from bot.rules.random_source import RandomSource
 
 __all__ = ["DiceError", "HandThenRandom", "d", "roll_expression"]

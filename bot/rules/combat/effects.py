@@ -31,10 +31,10 @@ from typing import Any
 
 from bot.rules.checks import renove
 from bot.rules.checks.common import CheckResult, Modifier
-from bot.rules.combat.attack import mod
+from bot.rules.combat.basics import mod
 from bot.rules.combat.dicefeed import HandThenRandom, d
 from bot.rules.combat.tables import Mechanic, _thaw
-from bot.rules.dice import roll
+from bot.rules.dice.engine import roll
 from bot.rules.random_source import RandomSource
 
 ROUND_UNITS = ("round", "half_round")

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.rules.combat.dicefeed import HandThenRandom
 from bot.rules.combat.tables import CombatTables
-from bot.rules.dice import roll
+from bot.rules.dice.engine import roll
 from bot.rules.random_source import RandomSource
 
 

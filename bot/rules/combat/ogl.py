@@ -39,7 +39,7 @@ from typing import Any
 from bot.rules import opposed
 from bot.rules.checks import ogl as ogl_checks
 from bot.rules.checks.common import CheckResult, Modifier, System
-from bot.rules.combat.attack import Refusal
+from bot.rules.combat.basics import Refusal
 from bot.rules.combat.common import (
     DiceRoll,
     Term,

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.rules.combat.attack import Refusal, RefusedError, combat_ws_pair
+from bot.rules.combat.attack import combat_ws_pair
+from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.damage import ArmourLayer
 from bot.rules.combat.effects import Condition, EffectApplication, TickResult, current, tick
 from bot.rules.combat.initiative import InitiativeResult, Slot, order_slots

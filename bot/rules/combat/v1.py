@@ -47,7 +47,7 @@ from typing import Any
 from bot.rules import opposed
 from bot.rules.checks import v1 as v1_checks
 from bot.rules.checks.common import CheckResult, Modifier, System
-from bot.rules.combat.attack import Refusal
+from bot.rules.combat.basics import Refusal
 from bot.rules.combat.common import (
     DiceRoll,
     Term,

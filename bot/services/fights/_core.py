@@ -23,15 +23,10 @@ from bot.context import AppContext
 from bot.db.fight_models import Fight, FightEvent
 from bot.db.repositories import ServerConfig, get_server_config
 from bot.rules.checks.common import DiceError
-from bot.rules.combat import (
-    ArmourError,
-    Combatant,
-    CombatTables,
-    FightState,
-    RefusedError,
-    TableError,
-)
-from bot.rules.combat.tables import REQUIRED_TABLES
+from bot.rules.combat.basics import RefusedError
+from bot.rules.combat.damage import ArmourError
+from bot.rules.combat.state import Combatant, FightState
+from bot.rules.combat.tables import REQUIRED_TABLES, CombatTables, TableError
 from bot.rules.random_source import RandomSource
 from bot.rules.sheets import fold
 from bot.services.caller import Caller

@@ -6,9 +6,7 @@ from typing import Any, Final
 
 from bot.context import AppContext
 from bot.rules.checks.common import Modifier
-from bot.rules.combat import (
-    signal,
-)
+from bot.rules.combat.state import signal
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     OTHER_RULESETS,

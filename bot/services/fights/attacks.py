@@ -7,11 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.context import AppContext
-from bot.rules.combat import (
-    RefusedError,
-    can_act,
-    resolve_attack,
-)
+from bot.rules.combat.attack import resolve_attack
+from bot.rules.combat.basics import RefusedError
+from bot.rules.combat.state import can_act
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
 from bot.services.fights._core import (

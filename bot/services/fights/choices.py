@@ -13,9 +13,7 @@ from bot.db.characters import (
     get_active_character,
 )
 from bot.db.fight_models import Fight
-from bot.rules.combat import (
-    FightState,
-)
+from bot.rules.combat.state import FightState
 from bot.rules.sheets import fold
 from bot.services.caller import Caller
 from bot.services.fight_text import Words

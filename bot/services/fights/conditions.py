@@ -6,12 +6,8 @@ from dataclasses import replace
 from typing import Any, Final
 
 from bot.context import AppContext
-from bot.rules.combat import (
-    Combatant,
-    Condition,
-    resolve_pending,
-    signal,
-)
+from bot.rules.combat.effects import Condition, resolve_pending
+from bot.rules.combat.state import Combatant, signal
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     OTHER_RULESETS,

@@ -14,20 +14,18 @@ from bot.db.characters import (
     write_data,
 )
 from bot.db.fight_models import Fight
-from bot.rules.combat import (
-    AttackResult,
-    Combatant,
-    Condition,
-    EffectApplication,
-    apply_effects,
-    apply_mechanics,
+from bot.rules.combat.attack import AttackResult
+from bot.rules.combat.damage import (
+    CriticalResult,
+    DamageResult,
     damage_to_parry_implement,
     damage_to_target,
     parry_side_effect,
     roll_critical,
     wear_shield,
 )
-from bot.rules.combat.damage import CriticalResult, DamageResult
+from bot.rules.combat.effects import Condition, EffectApplication, apply_mechanics
+from bot.rules.combat.state import Combatant, apply_effects
 from bot.rules.combat.tables import Mechanic
 from bot.rules.sheets import Change, SheetError, apply_skill_changes, fold, sheet_for
 from bot.services.caller import Caller

@@ -11,9 +11,7 @@ from sqlalchemy import select
 
 from bot.context import AppContext
 from bot.db.fight_models import FightEvent
-from bot.rules.combat import (
-    signal,
-)
+from bot.rules.combat.state import signal
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     Doc,

@@ -7,22 +7,19 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.rules.combat import (
+from bot.rules.combat.attack import (
     AttackRequest,
     AttackResult,
-    Combatant,
     DefenceResult,
     DodgeRequest,
     ParryRequest,
-    RefusedError,
-    can_act,
-    record_parry,
     resolve_attack,
     resolve_dodge,
     resolve_parry,
-    roll_damage_die,
-    take_action,
 )
+from bot.rules.combat.basics import RefusedError
+from bot.rules.combat.damage import roll_damage_die
+from bot.rules.combat.state import Combatant, can_act, record_parry, take_action
 from bot.rules.sheets import fold
 from bot.services.fights._core import (
     DefenceRolls,

@@ -16,10 +16,7 @@ from bot.db.characters import (
 )
 from bot.db.fight_models import Fight
 from bot.db.repositories import ruleset_in_force
-from bot.rules.combat import (
-    Combatant,
-    FightState,
-)
+from bot.rules.combat.state import Combatant, FightState
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     _COUNT,

@@ -9,19 +9,11 @@ from fractions import Fraction
 from typing import Any
 
 from bot.context import AppContext
-from bot.rules.combat import (
-    Combatant,
-    CombatTables,
-    Condition,
-    Slot,
-    choose_posture,
-    end_round,
-    next_turn,
-    roll_initiative,
-    start_round,
-    take_action,
-)
 from bot.rules.combat.common import start_round_with
+from bot.rules.combat.effects import Condition
+from bot.rules.combat.initiative import Slot, roll_initiative
+from bot.rules.combat.state import Combatant, choose_posture, end_round, next_turn, start_round, take_action
+from bot.rules.combat.tables import CombatTables
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     OTHER_RULESETS,

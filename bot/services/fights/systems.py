@@ -12,12 +12,8 @@ from bot.db.characters import (
     CharacterSheet,
     find_character,
 )
-from bot.rules.combat import (
-    Combatant,
-    Condition,
-    EffectApplication,
-    signal,
-)
+from bot.rules.combat.effects import Condition, EffectApplication
+from bot.rules.combat.state import Combatant, signal
 from bot.rules.sheets import SheetError, fold, sheet_for
 from bot.services.fight_text import Words
 from bot.services.fights._core import (

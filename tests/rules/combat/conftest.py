@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from bot.data_loading import load_all
-from bot.rules.combat import CombatTables
+from bot.rules.combat.tables import CombatTables
 
 
 @pytest.fixture(scope="session")

@@ -6,17 +6,17 @@ from fractions import Fraction
 
 import pytest
 
-from bot.rules.combat import (
+from bot.rules.combat.attack import (
     AttackRequest,
-    CombatTables,
     DodgeRequest,
     ParryRequest,
-    RefusedError,
     resolve_attack,
     resolve_dodge,
     resolve_parry,
-    roll_damage_die,
 )
+from bot.rules.combat.basics import RefusedError
+from bot.rules.combat.damage import roll_damage_die
+from bot.rules.combat.tables import CombatTables
 
 
 def melee(tables: CombatTables, weapon: str = "epee", **kw: object) -> AttackRequest:

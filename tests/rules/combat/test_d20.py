@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.rules.checks import d20 as d20_checks
-from bot.rules.combat import Combatant, FightState, Refusal
+from bot.rules.combat.basics import Refusal
 from bot.rules.combat.d20 import (
     BrawlLocation,
     Case,
@@ -34,6 +34,7 @@ from bot.rules.combat.d20 import (
     resolve_melee,
     take_damage,
 )
+from bot.rules.combat.state import Combatant, FightState
 
 # Attack score 14, defence score 12: MR = score − roll, failure margin = roll − score.
 CASES = [

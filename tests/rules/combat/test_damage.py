@@ -6,24 +6,21 @@ from fractions import Fraction
 
 import pytest
 
-from bot.rules.combat import (
+from bot.rules.combat.attack import AttackRequest, ParryRequest, resolve_attack, resolve_parry
+from bot.rules.combat.damage import (
     ArmourError,
-    AttackRequest,
-    CombatTables,
-    ParryRequest,
     build_armour,
     critical_value,
     damage_to_parry_implement,
     damage_to_target,
     mort_subite,
     parry_side_effect,
-    resolve_attack,
-    resolve_parry,
     roll_critical,
     roll_damage_die,
     shield_max_pv,
     wear_shield,
 )
+from bot.rules.combat.tables import CombatTables
 
 
 def _terms(mods: tuple[object, ...]) -> dict[str, int]:

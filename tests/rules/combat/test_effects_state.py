@@ -4,25 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules.combat import (
+from bot.rules.combat.basics import RefusedError
+from bot.rules.combat.effects import Condition, apply_mechanics, resolve_pending, tick
+from bot.rules.combat.initiative import roll_initiative
+from bot.rules.combat.state import (
     Combatant,
-    CombatTables,
-    Condition,
     FightState,
-    RefusedError,
     apply_effects,
-    apply_mechanics,
     can_act,
     choose_posture,
     end_round,
-    resolve_pending,
-    roll_initiative,
     signal,
     start_round,
     take_action,
-    tick,
 )
-from bot.rules.dice import ManualDice
+from bot.rules.combat.tables import CombatTables
+from bot.rules.dice.manual import ManualDice
 
 VICTIM = {"CC": 40, "E": 40, "Ag": 35, "FM": 30, "BE": 7, "A": 2}
 

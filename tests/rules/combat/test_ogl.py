@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.data_loading import load_all
-from bot.rules.combat import Combatant, FightState, Refusal, tick
+from bot.rules.combat.basics import Refusal
 from bot.rules.combat.common import start_round_with
+from bot.rules.combat.effects import tick
 from bot.rules.combat.ogl import (
     FumbleTables,
     HeroSpend,
@@ -42,6 +43,7 @@ from bot.rules.combat.ogl import (
     spend_hero_point,
     wound_level,
 )
+from bot.rules.combat.state import Combatant, FightState
 
 
 @pytest.fixture(scope="module")

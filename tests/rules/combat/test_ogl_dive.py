@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bot.rules.checks import ogl as ogl_checks
-from bot.rules.combat.attack import Refusal
+from bot.rules.combat.basics import Refusal
 from bot.rules.combat.ogl import (
     DiveResult,
     Reaction,

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.data_loading import load_all
-from bot.rules.combat import Combatant, FightState, Refusal
+from bot.rules.combat.basics import Refusal
 from bot.rules.combat.common import ordered_slots, start_round_with
+from bot.rules.combat.state import Combatant, FightState
 from bot.rules.combat.v1 import (
     Defence,
     DieMethod,

@@ -6,18 +6,12 @@ from fractions import Fraction
 
 import pytest
 
-from bot.rules.combat import (
-    Combatant,
-    CombatTables,
-    FightState,
-    apply_effects,
-    apply_mechanics,
-    combat_ws,
-    combat_ws_pair,
-    order_slots,
-    roll_initiative,
-)
-from bot.rules.dice import ManualDice
+from bot.rules.combat.attack import combat_ws, combat_ws_pair
+from bot.rules.combat.effects import apply_mechanics
+from bot.rules.combat.initiative import order_slots, roll_initiative
+from bot.rules.combat.state import Combatant, FightState, apply_effects
+from bot.rules.combat.tables import CombatTables
+from bot.rules.dice.manual import ManualDice
 
 
 @pytest.mark.parametrize(
