@@ -40,7 +40,7 @@ class Result:
 def _matchup() -> tuple[Any, Any, Any]:
     from bot.data_loading import load_all
     from bot.rules.combat.tables import CombatTables
-    from bot.rules.simulation import Fighter
+    from bot.rules.renove.simulation import Fighter
 
     tables = CombatTables.from_documents({n: t.document for n, t in load_all().items()})
     a = Fighter("A", {"CC": 45, "F": 35, "E": 40, "Ag": 30, "A": 1, "BF": 6, "BE": 7, "FM": 30}, "epee")
@@ -50,7 +50,7 @@ def _matchup() -> tuple[Any, Any, Any]:
 
 def seed_figures(tables: Any) -> list[str]:
     """The seed author's figures, exact from the simulator's tables."""
-    from bot.rules.simulation import DuelSimulator, Fighter, Options
+    from bot.rules.renove.simulation import DuelSimulator, Fighter, Options
 
     stats = {"CC": 30, "F": 30, "E": 30, "Ag": 30, "A": 1, "BF": 6, "BE": 6, "FM": 30}
     out = []
@@ -72,7 +72,7 @@ def _timed(call: Any) -> tuple[Any, float, float]:
 
 
 def measure(quick: bool = False) -> Result:
-    from bot.rules.simulation import MAX_DUELS, DuelSimulator
+    from bot.rules.renove.simulation import MAX_DUELS, DuelSimulator
     from bot.services.simulation_fast import FastSampler
 
     tables, a, b = _matchup()

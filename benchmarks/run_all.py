@@ -14,7 +14,7 @@ pass, ``--profile`` to sample the bot process with py-spy during the ``/roll`` l
    emulator), every roll checked in the roll log; targets ≥ 500/s and p99 < 50 ms.
 4. Resident memory of the bot process (VmRSS) with 50 fights open through ``/combat ouvrir`` (two
    quick NPCs each); target < 120 MiB.
-5. Duel simulator (numpy sampler ``bot.services.simulation_fast`` over ``bot.rules.simulation``):
+5. Duel simulator (numpy sampler ``bot.services.simulation_fast`` over ``bot.rules.renove.simulation``):
    duels per second on a reference matchup, warm tables
    (and cold, building included); target ≥ 100 000/s.
 

@@ -13,8 +13,8 @@ from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
 from bot.cogs._common import _message_kwargs as message_kwargs
-from bot.services import flow_chase as service
-from bot.services.flows import Board, FlowResult
+from bot.services.flows import chase as service
+from bot.services.flows.common import Board, FlowResult
 from bot.ui.discord_render import content_of, to_embed, to_view
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
-from bot.services import flow_fortune as service
+from bot.services.flows import fortune as service
 
 if TYPE_CHECKING:
     from bot.app import MeleeBot

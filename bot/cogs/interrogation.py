@@ -12,8 +12,8 @@ from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
 from bot.cogs._guard import form_values, register_form, unregister_form
-from bot.services import flow_interrogation as service
-from bot.services.flows import t
+from bot.services.flows import interrogation as service
+from bot.services.flows.common import t
 
 if TYPE_CHECKING:
     from bot.app import MeleeBot

@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
-from bot.services import flow_tavern as service
+from bot.services.flows import tavern as service
 
 if TYPE_CHECKING:
     from bot.app import MeleeBot

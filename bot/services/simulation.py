@@ -3,7 +3,7 @@
 A GM tool. Each side is, in this order: a raw profile (``"CC=45 F=35 E=40 Ag=30 A=1 arme=epee
 armure=…"``), a character of the server by name, or a creature preset of ``creatures_bf``. The
 duels run in a worker thread (the event loop keeps serving other interactions) under
-:func:`bot.rules.simulation.simulate`, bounded in number (:data:`DUELS_MAX`) and in time
+:func:`bot.rules.renove.simulation.simulate`, bounded in number (:data:`DUELS_MAX`) and in time
 (:data:`BUDGET_SECONDS`): the answer says how many were done. Simulators are kept (a few, per
 matchup and tables) so asking again is fast.
 
@@ -30,10 +30,9 @@ from bot.db.characters import CharacterSheet, find_character
 from bot.db.repositories import get_server_config
 from bot.i18n import language_of
 from bot.rules.combat.basics import RefusedError
-from bot.rules.combat.damage import ArmourError, build_armour
 from bot.rules.combat.tables import CombatTables, TableError
-from bot.rules.sheets import fold
-from bot.rules.simulation import (
+from bot.rules.renove.damage import ArmourError, build_armour
+from bot.rules.renove.simulation import (
     MAX_DUELS,
     DuelSimulator,
     Fighter,
@@ -41,6 +40,7 @@ from bot.rules.simulation import (
     Tally,
     wilson,
 )
+from bot.rules.sheets import fold
 from bot.services.caller import Caller
 from bot.services.fights._core import QUICK_NPC_DEFAULTS, QUICK_NPC_WEAPON, tables_for
 from bot.services.fights.roster import find_preset, preset_choices
@@ -281,7 +281,7 @@ def run_duels(
 
     ``fast`` (default :data:`USE_FAST_PATH`) samples with the vectorised sampler of
     :mod:`bot.services.simulation_fast` (same tables, numpy generator seeded from ``rng``); otherwise,
-    or when that sampler cannot follow the matchup, the pure sampler of :mod:`bot.rules.simulation`.
+    or when that sampler cannot follow the matchup, the pure sampler of :mod:`bot.rules.renove.simulation`.
     """
     global _last_used
     with _RUN_LOCK:

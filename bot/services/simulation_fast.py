@@ -1,4 +1,5 @@
-"""A vectorised duel sampler (numpy) over the exact tables of :class:`bot.rules.simulation.DuelSimulator`.
+"""A vectorised duel sampler (numpy) over the exact tables of the pure simulator
+(:class:`bot.rules.renove.simulation.DuelSimulator`).
 
 Nothing here knows a rule. Every probability and every transition is read from the pure simulator,
 which enumerates the combat core: its round models and per-attack distributions, its critical
@@ -38,7 +39,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from bot.rules.simulation import MAX_DUELS, DuelSimulator, Tally, _Dist
+from bot.rules.renove.simulation import MAX_DUELS, DuelSimulator, Tally, _Dist
 
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]

@@ -44,10 +44,13 @@ from bot.db.characters import find_character, get_active_character
 from bot.db.repositories import ServerConfig
 from bot.db.roll_log import log_row
 from bot.rules import extended, opposed
-from bot.rules.checks import d20, ogl, renove, v1
 from bot.rules.checks.common import CheckResult, DiceError, Modifier, System, build_target, obtain_roll
 from bot.rules.checks.dispatch import die_for
+from bot.rules.d20 import checks as d20
+from bot.rules.ogl import checks as ogl
 from bot.rules.random_source import RandomSource
+from bot.rules.renove import checks as renove
+from bot.rules.v1 import checks as v1
 from bot.services import house_rules
 from bot.services.caller import Caller
 from bot.services.config import HouseRuleStamp, SecretDestination, config_cache, secret_destination

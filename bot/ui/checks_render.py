@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from bot.i18n import Catalog
 from bot.rules.checks.common import CheckResult, Modifier, Outcome, System
-from bot.rules.checks.d20 import ChanceResult
+from bot.rules.d20.checks import ChanceResult
 from bot.rules.extended import Duration, ExtendedState
 from bot.rules.opposed import GroupOpposedResult, OpposedResult, OpposedRound, Status, Verdict
 from bot.ui.reply import Colour, Field

@@ -95,7 +95,7 @@ def test_secret_tests_list() -> None:
 
 
 def test_secret_tests_work_with_the_renove_module() -> None:
-    from bot.rules.checks.renove import Secrecy, SecretTest, secrecy
+    from bot.rules.renove.checks import Secrecy, SecretTest, secrecy
 
     table = [SecretTest(r["skill"], r["always"]) for r in entries("secret_tests")]
     assert secrecy("Fouille", table) is Secrecy.ALWAYS
@@ -121,7 +121,7 @@ def test_v1_margin_bands() -> None:
 
 
 def test_v1_margin_band_ids_match_the_v1_module() -> None:
-    from bot.rules.checks.v1 import Band
+    from bot.rules.v1.checks import Band
 
     assert {e["id"] for e in entries("v1_margin_bands")} == {b.value for b in Band}
 
@@ -158,7 +158,7 @@ def test_v1_standard_tests_pins() -> None:
 
 
 def test_v1_standard_tests_work_with_the_v1_module() -> None:
-    from bot.rules.checks.v1 import StandardTest, find_standard_test
+    from bot.rules.v1.checks import StandardTest, find_standard_test
 
     table = [StandardTest.from_dict(r) for r in entries("v1_standard_tests")]
     sheet = {"Soc": 35, "F": 4, "E": 3, "FM": 41, "Cl": 29}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.rules.chase import (
+from bot.rules.renove.chase import (
     ChaseError,
     ChaseState,
     Ending,

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.checks import d20
 from bot.rules.checks.common import DiceError, Modifier, Outcome
-from bot.rules.checks.d20 import Difficulty, SkillKind, SkillNotUsable
+from bot.rules.d20 import checks as d20
+from bot.rules.d20.checks import Difficulty, SkillKind, SkillNotUsable
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.checks import ogl
 from bot.rules.checks.common import Modifier, Outcome
-from bot.rules.checks.ogl import OglOptions
+from bot.rules.ogl import checks as ogl
+from bot.rules.ogl.checks import OglOptions
 
 
 @pytest.mark.parametrize(

@@ -11,12 +11,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.checks import d20, renove, v1
 from bot.rules.checks.common import DiceError, Modifier, Outcome, System
 from bot.rules.checks.dispatch import check
-from bot.rules.checks.renove import Lenient, Secrecy, SecretTest, lenient_reading, secrecy
+from bot.rules.d20 import checks as d20
 from bot.rules.extended import ExtendedStatus
 from bot.rules.opposed import Status
+from bot.rules.renove import checks as renove
+from bot.rules.renove.checks import Lenient, Secrecy, SecretTest, lenient_reading, secrecy
+from bot.rules.v1 import checks as v1
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,11 @@ from fractions import Fraction
 
 import pytest
 
-from bot.rules.checks import d20, ogl, renove, v1
 from bot.rules.checks.common import CheckResult
+from bot.rules.d20 import checks as d20
+from bot.rules.ogl import checks as ogl
+from bot.rules.renove import checks as renove
+from bot.rules.v1 import checks as v1
 
 N = 100_000
 SIGMAS = 4.0

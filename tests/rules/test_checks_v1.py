@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rules.checks import v1
 from bot.rules.checks.common import Modifier, Outcome
-from bot.rules.checks.v1 import Band, StandardTest, StandardTestNotComputable, find_standard_test
+from bot.rules.v1 import checks as v1
+from bot.rules.v1.checks import Band, StandardTest, StandardTestNotComputable, find_standard_test
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.rules.checks import renove
 from bot.rules.checks.common import Modifier, System
 from bot.rules.extended import (
     Duration,
@@ -22,6 +21,7 @@ from bot.rules.extended import (
     run,
     start,
 )
+from bot.rules.renove import checks as renove
 
 LOCK = ExtendedTest(
     System.RENOVE,

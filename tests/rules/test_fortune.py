@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules.fortune import DestinyAgainst, FortuneUse, PointsError, spend_destiny, spend_fortune
+from bot.rules.renove.fortune import DestinyAgainst, FortuneUse, PointsError, spend_destiny, spend_fortune
 
 
 def test_fortune_reroll_and_scenery() -> None:

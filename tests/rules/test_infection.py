@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.rules.infection import InfectionError, amputation_test, infection_test, modifiers_for
+from bot.rules.renove.infection import InfectionError, amputation_test, infection_test, modifiers_for
 
 DATA = json.loads(
     (Path(__file__).resolve().parents[2] / "data" / "infection.json").read_text(encoding="utf-8")

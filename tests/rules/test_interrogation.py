@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.rules.checks.common import DiceError
-from bot.rules.interrogation import (
+from bot.rules.renove.interrogation import (
     Approach,
     InterrogationError,
     InterrogationState,

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.rules.checks import ogl
 from bot.rules.checks.common import DiceError, System
+from bot.rules.ogl import checks as ogl
 from bot.rules.opposed import (
     Contestant,
     OppositionEntry,

@@ -9,10 +9,10 @@ from fractions import Fraction
 import pytest
 
 from bot.data_loading import load_all
-from bot.rules.combat.damage import roll_damage_die
 from bot.rules.combat.effects import apply_mechanics, tick
 from bot.rules.combat.tables import CombatTables
-from bot.rules.simulation import (
+from bot.rules.renove.damage import roll_damage_die
+from bot.rules.renove.simulation import (
     DuelSimulator,
     Fighter,
     Options,
@@ -164,7 +164,7 @@ def test_attack_roll_classes_match_the_100_rolls(
     tables: CombatTables, cc_a: int, cc_b: int, weapon: str
 ) -> None:
     """The sampler calls resolve_attack once per class of renove results: same groups as 100 calls."""
-    from bot.rules.combat.attack import AttackRequest, resolve_attack
+    from bot.rules.renove.attack import AttackRequest, resolve_attack
 
     sim = DuelSimulator(tables, fighter("a", cc_a, weapon=weapon), fighter("b", cc_b))
     ea = sim._effs[sim.info(0, ())[0]]

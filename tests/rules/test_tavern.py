@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.rules.checks.common import DiceError
-from bot.rules.tavern import (
+from bot.rules.renove.tavern import (
     Dice,
     Drinker,
     Gambler,

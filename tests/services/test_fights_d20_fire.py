@@ -10,7 +10,6 @@ from typing import Any
 
 from bot.context import AppContext
 from bot.db.repositories import set_channel_ruleset
-from bot.services import fight_d20_fire as fire
 from bot.services import house_rules
 from bot.services.caller import Caller
 from bot.services.fights import attacks as fights_attacks
@@ -21,6 +20,7 @@ from bot.services.fights.ending import end_fight, show
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
 from bot.services.fights.rounds import new_round
+from bot.services.fights.systems import d20_fire as fire
 
 from .test_fights import ALICE, BOB, GM, GUILD, NoDice, ctx, ok
 

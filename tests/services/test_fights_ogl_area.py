@@ -15,7 +15,6 @@ from typing import Any
 
 from bot.context import AppContext
 from bot.db.repositories import set_channel_ruleset
-from bot.services import fight_ogl_manoeuvres as man
 from bot.services.fights import attacks as fights_attacks
 from bot.services.fights._core import DefenceRolls, FightOutcome
 from bot.services.fights.attacks import AttackInput
@@ -25,6 +24,7 @@ from bot.services.fights.ending import show
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
 from bot.services.fights.rounds import new_round
+from bot.services.fights.systems import ogl_manoeuvres as man
 
 from .test_fights import ALICE, CHANNEL, GM, GUILD, NoDice, ctx, ok
 from .test_fights_ogl_manoeuvres import refused, tracker_field

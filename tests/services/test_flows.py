@@ -16,9 +16,13 @@ from bot.data_loading import Table, load_all
 from bot.db.characters import new_row, set_active
 from bot.db.flow_models import GameSession
 from bot.rules.sheets import SheetData
-from bot.services import flow_chase, flow_fortune, flow_infection, flow_interrogation, flow_tavern
 from bot.services.caller import Caller
-from bot.services.flows import FlowResult
+from bot.services.flows import chase as flow_chase
+from bot.services.flows import fortune as flow_fortune
+from bot.services.flows import infection as flow_infection
+from bot.services.flows import interrogation as flow_interrogation
+from bot.services.flows import tavern as flow_tavern
+from bot.services.flows.common import FlowResult
 from bot.ui.reply import Reply
 
 GUILD, CHANNEL = 900, 77

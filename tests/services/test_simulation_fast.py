@@ -17,7 +17,7 @@ from bot.data_loading import load_all
 from bot.rules.combat.effects import tick
 from bot.rules.combat.state import Combatant
 from bot.rules.combat.tables import CombatTables
-from bot.rules.simulation import DuelSimulator, Fighter, Options, Tally, condition_key
+from bot.rules.renove.simulation import DuelSimulator, Fighter, Options, Tally, condition_key
 from bot.services import simulation as svc
 from bot.services.simulation_fast import FastSampler, numpy_seed
 

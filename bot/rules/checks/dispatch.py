@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.rules.checks import d20, ogl, renove, v1
 from bot.rules.checks.common import BASE_LABEL, CheckResult, Modifier, System, build_target, obtain_roll
+from bot.rules.d20 import checks as d20
+from bot.rules.ogl import checks as ogl
 from bot.rules.random_source import RandomSource
+from bot.rules.renove import checks as renove
+from bot.rules.v1 import checks as v1
 
 _DICE = {System.RENOVE: renove.DIE, System.V1: v1.DIE, System.D20: d20.DIE, System.OGL: ogl.DIE}
 

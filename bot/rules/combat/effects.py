@@ -29,13 +29,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.rules.checks import renove
 from bot.rules.checks.common import CheckResult, Modifier
 from bot.rules.combat.basics import mod
 from bot.rules.combat.dicefeed import HandThenRandom, d
 from bot.rules.combat.tables import Mechanic, _thaw
 from bot.rules.dice.engine import roll
 from bot.rules.random_source import RandomSource
+from bot.rules.renove import checks as renove
 
 ROUND_UNITS = ("round", "half_round")
 

@@ -14,12 +14,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.rules.combat.attack import combat_ws_pair
 from bot.rules.combat.basics import Refusal, RefusedError
-from bot.rules.combat.damage import ArmourLayer
 from bot.rules.combat.effects import Condition, EffectApplication, TickResult, current, tick
 from bot.rules.combat.initiative import InitiativeResult, Slot, order_slots
 from bot.rules.combat.tables import CombatTables
+from bot.rules.renove.attack import combat_ws_pair
+from bot.rules.renove.damage import ArmourLayer
 
 SECOND_WEAPON_USES = frozenset({"attaquer", "feinter", "preparer_parade", "parade_reactive"})
 DEFENCES = frozenset({"parade_reactive", "esquiver"})

@@ -38,8 +38,8 @@ Readings (besides the core's):
 Other rulesets: the ruleset of a fight is the one in force in the channel when ``/combat ouvrir``
 runs (``Fight.ruleset``). The shared machinery (thread, tracker, turns, pending defences, buttons,
 events, optimistic locking) stays here; each use case hands a `v1`, `d20` or `ogl` fight to its
-adapter (:mod:`bot.services.fight_v1`, :mod:`~bot.services.fight_d20`,
-:mod:`~bot.services.fight_ogl`), which calls the system's rules module. Their GM options (given
+adapter (:mod:`bot.services.fights.systems.v1`, :mod:`~bot.services.fights.systems.d20`,
+:mod:`~bot.services.fights.systems.ogl`), which calls the system's rules module. Their GM options (given
 with ``/combat ouvrir options:…``) live in the fight document's ``options``.
 
 The package is split by use case: :mod:`._core` (scope, transaction, document, events, refusals),

@@ -24,13 +24,14 @@ from bot.db.fight_models import Fight, FightEvent
 from bot.db.repositories import ServerConfig, get_server_config
 from bot.rules.checks.common import DiceError
 from bot.rules.combat.basics import RefusedError
-from bot.rules.combat.damage import ArmourError
 from bot.rules.combat.state import Combatant, FightState
 from bot.rules.combat.tables import REQUIRED_TABLES, CombatTables, TableError
 from bot.rules.random_source import RandomSource
+from bot.rules.renove.damage import ArmourError
 from bot.rules.sheets import fold
 from bot.services.caller import Caller
-from bot.services.fight_text import Words
+from bot.services.fights.registry import system_of
+from bot.services.fights.text import Words
 from bot.services.house_rules import overridden_tables, table_in_force
 from bot.ui.reply import Colour, Reply, error_reply
 from bot.ui.tracker import TrackerView, render_tracker
@@ -436,11 +437,3 @@ class DefenceRolls:
     side_effect: int | None = None
     tests: str | None = None
     situation: str | None = None  # renove: defence situations typed (combat_modifiers.json ids/names)
-
-
-def system_of(ruleset: str) -> Any:
-    """The adapter module of a ruleset (imported lazily: the adapters import this package)."""
-    from bot.services import fight_d20, fight_ogl, fight_v1
-
-    adapters: dict[str, Any] = {"v1": fight_v1, "d20": fight_d20, "ogl": fight_ogl}
-    return adapters[ruleset]

@@ -19,8 +19,8 @@ from bot.services.fights._core import (
     new_event,
     outcome,
     run,
-    system_of,
 )
+from bot.services.fights.registry import system_of
 from bot.services.fights.rounds import _actor, _spend, _turn_line
 from bot.ui.reply import Colour, Reply
 
@@ -74,7 +74,7 @@ async def take_simple_action(
                 raise FightRefusal("combat.error.feint_needs_target")
             foe = doc.find(target)
             ws_a, ws_b = doc.state.combat_ws(c.id, foe.id, scope.tables)
-            from bot.rules.checks import renove
+            from bot.rules.renove import checks as renove
 
             mine = renove.result_from_roll(
                 ws_a,

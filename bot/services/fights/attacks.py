@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.context import AppContext
-from bot.rules.combat.attack import resolve_attack
 from bot.rules.combat.basics import RefusedError
 from bot.rules.combat.state import can_act
 from bot.rules.random_source import RandomSource
+from bot.rules.renove.attack import resolve_attack
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     OTHER_RULESETS,
@@ -29,9 +29,9 @@ from bot.services.fights._core import (
     parse_dice,
     pending_defence,
     run,
-    system_of,
 )
 from bot.services.fights.hits import _pick_weapon, _request, _resolve_hit, _situations
+from bot.services.fights.registry import system_of
 from bot.services.fights.rounds import _actor, _pass_turn, _spend, _turn_line
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 

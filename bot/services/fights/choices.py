@@ -16,9 +16,9 @@ from bot.db.fight_models import Fight
 from bot.rules.combat.state import FightState
 from bot.rules.sheets import fold
 from bot.services.caller import Caller
-from bot.services.fight_text import Words
 from bot.services.fights._core import TEXT_TABLES
 from bot.services.fights.roster import preset_choices
+from bot.services.fights.text import Words
 
 
 async def combatant_choices(ctx: AppContext, caller: Caller, current: str) -> list[tuple[str, str]]:

@@ -25,9 +25,9 @@ from bot.services.fights._core import (
     require_gm,
     run,
     saved_outcome,
-    system_of,
 )
 from bot.services.fights.damage import _application_lines, _proposal_buttons
+from bot.services.fights.registry import system_of
 from bot.ui.reply import Colour, Reply
 
 

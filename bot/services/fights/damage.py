@@ -14,8 +14,11 @@ from bot.db.characters import (
     write_data,
 )
 from bot.db.fight_models import Fight
-from bot.rules.combat.attack import AttackResult
-from bot.rules.combat.damage import (
+from bot.rules.combat.effects import Condition, EffectApplication, apply_mechanics
+from bot.rules.combat.state import Combatant, apply_effects
+from bot.rules.combat.tables import Mechanic
+from bot.rules.renove.attack import AttackResult
+from bot.rules.renove.damage import (
     CriticalResult,
     DamageResult,
     damage_to_parry_implement,
@@ -24,12 +27,8 @@ from bot.rules.combat.damage import (
     roll_critical,
     wear_shield,
 )
-from bot.rules.combat.effects import Condition, EffectApplication, apply_mechanics
-from bot.rules.combat.state import Combatant, apply_effects
-from bot.rules.combat.tables import Mechanic
 from bot.rules.sheets import Change, SheetError, apply_skill_changes, fold, sheet_for
 from bot.services.caller import Caller
-from bot.services.fight_text import Words
 from bot.services.fights._core import (
     DefenceRolls,
     Doc,
@@ -45,6 +44,7 @@ from bot.services.fights._core import (
     run,
     saved_outcome,
 )
+from bot.services.fights.text import Words
 from bot.ui.reply import Button, ButtonStyle
 
 

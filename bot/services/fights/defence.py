@@ -22,10 +22,10 @@ from bot.services.fights._core import (
     may_control,
     outcome,
     run,
-    system_of,
 )
 from bot.services.fights.damage import _proposal_buttons
 from bot.services.fights.hits import _resolve_hit
+from bot.services.fights.registry import system_of
 from bot.services.fights.rounds import _settle_turn, _turn_line
 from bot.ui.reply import Colour, Reply, error_reply
 

@@ -7,7 +7,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.rules.combat.attack import (
+from bot.rules.combat.basics import RefusedError
+from bot.rules.combat.state import Combatant, can_act, record_parry, take_action
+from bot.rules.renove.attack import (
     AttackRequest,
     AttackResult,
     DefenceResult,
@@ -17,9 +19,7 @@ from bot.rules.combat.attack import (
     resolve_dodge,
     resolve_parry,
 )
-from bot.rules.combat.basics import RefusedError
-from bot.rules.combat.damage import roll_damage_die
-from bot.rules.combat.state import Combatant, can_act, record_parry, take_action
+from bot.rules.renove.damage import roll_damage_die
 from bot.rules.sheets import fold
 from bot.services.fights._core import (
     DefenceRolls,

@@ -35,8 +35,9 @@ from bot.services.fights._core import (
     outcome,
     require_gm,
     run,
-    system_of,
 )
+from bot.services.fights.kit import add_other
+from bot.services.fights.registry import system_of
 from bot.services.fights.roster import (
     NpcStats,
     _combatant_from_sheet,
@@ -48,7 +49,6 @@ from bot.services.fights.roster import (
     check_sheet_free,
     find_preset,
 )
-from bot.services.fights.systems import add_other
 from bot.ui.reply import Colour, Reply
 
 

@@ -12,8 +12,8 @@ from bot.db.characters import (
     CharacterSheet,
 )
 from bot.rules.checks.common import Modifier
-from bot.rules.combat.damage import build_armour, shield_max_pv
 from bot.rules.combat.state import Combatant
+from bot.rules.renove.damage import build_armour, shield_max_pv
 from bot.rules.sheets import fold
 from bot.services.fights._core import Doc, FightRefusal, Scope, slug
 

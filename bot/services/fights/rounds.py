@@ -31,8 +31,8 @@ from bot.services.fights._core import (
     parse_dice,
     require_gm,
     run,
-    system_of,
 )
+from bot.services.fights.registry import system_of
 from bot.services.fights.roster import _carry_penalty
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 
@@ -126,8 +126,7 @@ def _slot_hook(scope: Scope, doc: Doc) -> list[str]:
     """A system adapter's bookkeeping each time the slot may have changed (ogl: combat actions lost)."""
     if doc.row.ruleset not in OTHER_RULESETS:
         return []
-    hook = getattr(system_of(doc.row.ruleset), "on_slot", None)
-    return list(hook(scope, doc)) if hook is not None else []
+    return system_of(doc.row.ruleset).on_slot(scope, doc)
 
 
 def _end_round(scope: Scope, doc: Doc) -> list[str]:

@@ -6,7 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from bot.rules.combat.attack import (
+from bot.rules.combat.basics import RefusedError
+from bot.rules.combat.tables import CombatTables
+from bot.rules.renove.attack import (
     AttackRequest,
     DodgeRequest,
     ParryRequest,
@@ -14,9 +16,7 @@ from bot.rules.combat.attack import (
     resolve_dodge,
     resolve_parry,
 )
-from bot.rules.combat.basics import RefusedError
-from bot.rules.combat.damage import roll_damage_die
-from bot.rules.combat.tables import CombatTables
+from bot.rules.renove.damage import roll_damage_die
 
 
 def melee(tables: CombatTables, weapon: str = "epee", **kw: object) -> AttackRequest:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules.checks import d20 as d20_checks
 from bot.rules.combat.basics import Refusal
-from bot.rules.combat.d20 import (
+from bot.rules.combat.state import Combatant, FightState
+from bot.rules.d20 import checks as d20_checks
+from bot.rules.d20.combat import (
     BrawlLocation,
     Case,
     Context,
@@ -34,7 +35,6 @@ from bot.rules.combat.d20 import (
     resolve_melee,
     take_damage,
 )
-from bot.rules.combat.state import Combatant, FightState
 
 # Attack score 14, defence score 12: MR = score − roll, failure margin = roll − score.
 CASES = [

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from bot.data_loading import DATA_DIR
-from bot.rules.checks import d20 as d20_checks
-from bot.rules.combat.d20 import (
+from bot.rules.d20 import checks as d20_checks
+from bot.rules.d20.combat import (
     RANGED_MODIFIERS,
     air_hit,
     air_hit_faces,

@@ -6,8 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from bot.rules.combat.attack import AttackRequest, ParryRequest, resolve_attack, resolve_parry
-from bot.rules.combat.damage import (
+from bot.rules.combat.tables import CombatTables
+from bot.rules.renove.attack import AttackRequest, ParryRequest, resolve_attack, resolve_parry
+from bot.rules.renove.damage import (
     ArmourError,
     build_armour,
     critical_value,
@@ -20,7 +21,6 @@ from bot.rules.combat.damage import (
     shield_max_pv,
     wear_shield,
 )
-from bot.rules.combat.tables import CombatTables
 
 
 def _terms(mods: tuple[object, ...]) -> dict[str, int]:

@@ -8,7 +8,8 @@ from bot.data_loading import load_all
 from bot.rules.combat.basics import Refusal
 from bot.rules.combat.common import start_round_with
 from bot.rules.combat.effects import tick
-from bot.rules.combat.ogl import (
+from bot.rules.combat.state import Combatant, FightState
+from bot.rules.ogl.combat import (
     FumbleTables,
     HeroSpend,
     HeroUse,
@@ -43,7 +44,6 @@ from bot.rules.combat.ogl import (
     spend_hero_point,
     wound_level,
 )
-from bot.rules.combat.state import Combatant, FightState
 
 
 @pytest.fixture(scope="module")

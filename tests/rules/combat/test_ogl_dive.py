@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rules.checks import ogl as ogl_checks
 from bot.rules.combat.basics import Refusal
-from bot.rules.combat.ogl import (
+from bot.rules.ogl import checks as ogl_checks
+from bot.rules.ogl.combat import (
     DiveResult,
     Reaction,
     ReactionLedger,

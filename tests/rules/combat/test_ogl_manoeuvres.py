@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.rules.combat.effects import Condition
-from bot.rules.combat.ogl import (
+from bot.rules.ogl.combat import (
     ACTION_UNIT,
     Reaction,
     ReactionLedger,

@@ -8,7 +8,7 @@ from bot.data_loading import load_all
 from bot.rules.combat.basics import Refusal
 from bot.rules.combat.common import ordered_slots, start_round_with
 from bot.rules.combat.state import Combatant, FightState
-from bot.rules.combat.v1 import (
+from bot.rules.v1.combat import (
     Defence,
     DieMethod,
     Draw,

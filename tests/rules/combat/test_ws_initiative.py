@@ -6,12 +6,12 @@ from fractions import Fraction
 
 import pytest
 
-from bot.rules.combat.attack import combat_ws, combat_ws_pair
 from bot.rules.combat.effects import apply_mechanics
 from bot.rules.combat.initiative import order_slots, roll_initiative
 from bot.rules.combat.state import Combatant, FightState, apply_effects
 from bot.rules.combat.tables import CombatTables
 from bot.rules.dice.manual import ManualDice
+from bot.rules.renove.attack import combat_ws, combat_ws_pair
 
 
 @pytest.mark.parametrize(

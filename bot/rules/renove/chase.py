@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from bot.rules.checks import renove
 from bot.rules.checks.common import CheckResult, Modifier
 from bot.rules.random_source import RandomSource
+from bot.rules.renove import checks as renove
 
 FLEE_TALENT = "Fuite"
 MAX_RUNNERS = 12

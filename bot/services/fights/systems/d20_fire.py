@@ -1,7 +1,7 @@
 """Special fire of the `d20` system (seed 003, lines 121-127, 196-262) in an open d20 fight:
 ``/tir rafale``, ``/tir couverture``, ``/tir artillerie``, ``/tir chasse``; the rules are
-:mod:`bot.rules.combat.d20`, the fight machinery :mod:`bot.services.fights` and the damage path
-:mod:`bot.services.fight_d20` (the server's ``d20_damage_by_location`` table, PV/PC).
+:mod:`bot.rules.d20.combat`, the fight machinery :mod:`bot.services.fights` and the damage path
+:mod:`bot.services.fights.systems.d20` (the server's ``d20_damage_by_location`` table, PV/PC).
 
 Each command is the shooter's action on his own slot (like ``/combat attaque``): the test is a d20
 ≤ the weapon's score with the ranged modifiers, the wound malus and the malus left by a previous
@@ -32,14 +32,13 @@ from typing import Any, Final
 
 from bot.context import AppContext
 from bot.i18n import language_of
-from bot.rules.checks import d20 as d20_checks
 from bot.rules.checks.common import CheckResult, Modifier
-from bot.rules.combat import d20 as rules
 from bot.rules.combat.common import roll_dice
 from bot.rules.combat.dicefeed import d
 from bot.rules.combat.state import Combatant
+from bot.rules.d20 import checks as d20_checks
+from bot.rules.d20 import combat as rules
 from bot.rules.random_source import RandomSource
-from bot.services import fight_d20 as d20
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     Doc,
@@ -53,8 +52,7 @@ from bot.services.fights._core import (
     parse_dice,
     run,
 )
-from bot.services.fights.roster import _list
-from bot.services.fights.systems import (
+from bot.services.fights.kit import (
     RANGED_KINDS,
     actor,
     check_line,
@@ -64,6 +62,8 @@ from bot.services.fights.systems import (
     spend,
     system_tables,
 )
+from bot.services.fights.roster import _list
+from bot.services.fights.systems import d20
 from bot.ui.reply import Colour, Reply
 
 SYSTEM: Final = "d20"

@@ -1,6 +1,6 @@
 """`v1` fights (WFRP 1e complements, seed 001) on the shared fight machinery of :mod:`bot.services.fights`.
 
-The rules are :mod:`bot.rules.combat.v1`; this adapter keeps the fight document, the turns and the
+The rules are :mod:`bot.rules.v1.combat`; this adapter keeps the fight document, the turns and the
 replies. What a `v1` fight does:
 
 * ``/combat round des:"Albert: epee; Gobelin: dague"`` — effective initiative from I and A (attacks
@@ -41,13 +41,13 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.rules.combat import v1 as rules
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import ordered_slots as order_of
 from bot.rules.combat.common import set_pool_loss, term
 from bot.rules.combat.effects import Condition, apply_mechanics
 from bot.rules.combat.state import Combatant
 from bot.rules.sheets import fold
+from bot.rules.v1 import combat as rules
 from bot.services.fights._core import (
     DefenceRolls,
     Doc,
@@ -63,8 +63,7 @@ from bot.services.fights._core import (
     pending_defence,
 )
 from bot.services.fights.attacks import AttackInput
-from bot.services.fights.rounds import close_open_round, named_entries, round_outcome, start_system_round
-from bot.services.fights.systems import (
+from bot.services.fights.kit import (
     BARE_HANDS,
     RANGED_KINDS,
     Recruit,
@@ -83,6 +82,7 @@ from bot.services.fights.systems import (
     spend,
     system_tables,
 )
+from bot.services.fights.rounds import close_open_round, named_entries, round_outcome, start_system_round
 from bot.ui.reply import Colour, Reply
 
 SYSTEM: Final = "v1"
@@ -270,6 +270,11 @@ def correct_pool(scope: Scope, doc: Doc, c: Combatant, key: str, value: int) -> 
     before = rules.current_wounds(c)
     doc.state = doc.state.put(set_pool_loss(c, SYSTEM, "B", int(c.characteristics.get("B", 0)) - value))
     return "Bact", before
+
+
+def on_slot(scope: Scope, doc: Doc) -> list[str]:
+    """Nothing to keep when the slot changes (the `ogl` adapter counts lost combat actions there)."""
+    return []
 
 
 def due_test(

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from bot.rules.checks import renove
 from bot.rules.checks.common import CheckResult, DiceError, Modifier, obtain_roll
 from bot.rules.random_source import RandomSource
+from bot.rules.renove import checks as renove
 
 TIERS = (0, 1, 2, 3)
 MAX_TIER = 3

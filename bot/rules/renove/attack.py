@@ -2,7 +2,7 @@
 
 Every step is itemised as :class:`~bot.rules.checks.common.Modifier` (label = catalogue key under
 ``combat.modifier.…``, value) so a renderer can show how each target was reached. Rolls go through
-the colleague's renove resolver (:func:`bot.rules.checks.renove.check`): °R/°E, 01-02 / 99-00.
+the colleague's renove resolver (:func:`bot.rules.renove.checks.check`): °R/°E, 01-02 / 99-00.
 
 Readings (besides those recorded in the data files):
 
@@ -21,12 +21,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.rules.checks import renove
 from bot.rules.checks.common import CheckResult, Modifier
 from bot.rules.combat.basics import Refusal, RefusedError, mod
 from bot.rules.combat.dicefeed import d
 from bot.rules.combat.tables import CombatTables, NaturalRoll, RangeBand, Weapon
 from bot.rules.random_source import RandomSource
+from bot.rules.renove import checks as renove
 
 # --- combat WS ---------------------------------------------------------------------------------
 

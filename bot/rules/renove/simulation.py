@@ -3,7 +3,7 @@
 Nothing here re-implements a rule. For a matchup the simulator *enumerates* the combat core
 (:mod:`bot.rules.combat`): every d100 attack roll through :func:`resolve_attack`, the defender's
 parry and dodge through :func:`resolve_parry` / :func:`resolve_dodge` (their target, then every d100
-through :func:`bot.rules.checks.renove.resolve`), every damage die through :func:`roll_damage_die`,
+through :func:`bot.rules.renove.checks.resolve`), every damage die through :func:`roll_damage_die`,
 every armour coverage roll through :func:`resolve_armour`, damage through :func:`damage_to_target`,
 every parry side-effect d100 through :func:`parry_side_effect` and every critical d100 through
 :func:`roll_critical`. Critical effects are enumerated through :func:`apply_mechanics`, the end of
@@ -44,8 +44,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final, TypeVar
 
-from bot.rules.checks import renove
-from bot.rules.combat.attack import (
+from bot.rules.combat.basics import Refusal, RefusedError
+from bot.rules.combat.effects import ROUND_UNITS, Condition, EffectApplication, resolve_pending, tick
+from bot.rules.combat.effects import apply_mechanics as core_apply_mechanics
+from bot.rules.combat.initiative import roll_initiative
+from bot.rules.combat.state import Combatant, can_act
+from bot.rules.combat.tables import CombatTables, CriticalEntry, Mechanic
+from bot.rules.random_source import RandomSource
+from bot.rules.renove import checks as renove
+from bot.rules.renove.attack import (
     AttackRequest,
     AttackResult,
     DodgeRequest,
@@ -55,8 +62,7 @@ from bot.rules.combat.attack import (
     resolve_dodge,
     resolve_parry,
 )
-from bot.rules.combat.basics import Refusal, RefusedError
-from bot.rules.combat.damage import (
+from bot.rules.renove.damage import (
     ArmourLayer,
     DamageDie,
     damage_to_parry_implement,
@@ -67,12 +73,6 @@ from bot.rules.combat.damage import (
     roll_critical,
     roll_damage_die,
 )
-from bot.rules.combat.effects import ROUND_UNITS, Condition, EffectApplication, resolve_pending, tick
-from bot.rules.combat.effects import apply_mechanics as core_apply_mechanics
-from bot.rules.combat.initiative import roll_initiative
-from bot.rules.combat.state import Combatant, can_act
-from bot.rules.combat.tables import CombatTables, CriticalEntry, Mechanic
-from bot.rules.random_source import RandomSource
 
 T = TypeVar("T")
 

@@ -24,7 +24,6 @@ from fractions import Fraction
 from typing import Any
 
 from bot.rules.checks.common import Modifier
-from bot.rules.combat.attack import AttackResult, attribute_mechanics
 from bot.rules.combat.basics import mod
 from bot.rules.combat.dicefeed import HandThenRandom, d
 from bot.rules.combat.tables import (
@@ -38,6 +37,7 @@ from bot.rules.combat.tables import (
 )
 from bot.rules.dice.engine import roll
 from bot.rules.random_source import RandomSource
+from bot.rules.renove.attack import AttackResult, attribute_mechanics
 
 # --- armour ------------------------------------------------------------------------------------
 

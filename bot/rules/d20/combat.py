@@ -23,7 +23,7 @@ fired ones cannot be; burst fire (several targets: −1 per target, 1d4 − 2 bu
 (d20 direction, distance table); fighter gunnery hit table; PV = 35 + Con, death when the PV lost
 reach it; PC = Con × 2, beyond which shock comes off PV; malus 1 per PV and PC lost beyond Con.
 
-Readings (``data/d20_*.json`` notes): margins as in :mod:`bot.rules.checks.d20`; the "damage by
+Readings (``data/d20_*.json`` notes): margins as in :mod:`bot.rules.d20.checks`; the "damage by
 location" and "effective locations" tables are not in the seed — the index and the die are returned,
 and read from a server table when one is given (a plain ``{int: value}`` mapping whose keys are
 the lower bounds of its rows: an index reads the row of the largest key not above it, the first row
@@ -42,7 +42,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from bot.rules.checks import d20 as d20_checks
 from bot.rules.checks.common import CheckResult, Modifier
 from bot.rules.combat.basics import Refusal
 from bot.rules.combat.common import (
@@ -57,6 +56,7 @@ from bot.rules.combat.common import (
 )
 from bot.rules.combat.dicefeed import d
 from bot.rules.combat.state import Combatant
+from bot.rules.d20 import checks as d20_checks
 from bot.rules.random_source import RandomSource
 
 SYSTEM = "d20"

@@ -15,7 +15,6 @@ from bot.db.characters import (
 from bot.rules.combat.effects import Condition, EffectApplication
 from bot.rules.combat.state import Combatant, signal
 from bot.rules.sheets import SheetError, fold, sheet_for
-from bot.services.fight_text import Words
 from bot.services.fights._core import (
     _COUNT,
     MAX_COMBATANTS,
@@ -29,12 +28,13 @@ from bot.services.fights._core import (
     outcome,
     require_gm,
     slug,
-    system_of,
 )
 from bot.services.fights.attacks import _mention
 from bot.services.fights.damage import _application_lines
+from bot.services.fights.registry import system_of
 from bot.services.fights.roster import NpcStats, _list, _unique_id, check_sheet_free
 from bot.services.fights.rounds import _actor, _pass_turn, _settle_turn, _spend, _turn_line
+from bot.services.fights.text import Words
 from bot.services.house_rules import table_in_force
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 

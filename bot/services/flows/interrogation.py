@@ -12,11 +12,11 @@ from typing import Any, Final
 
 from bot.context import AppContext
 from bot.db.flow_models import GameSession
-from bot.rules import interrogation as rules
 from bot.rules.checks.common import CheckResult
-from bot.rules.interrogation import Approach, InterrogationError, InterrogationState, Mode, Subject
+from bot.rules.renove import interrogation as rules
+from bot.rules.renove.interrogation import Approach, InterrogationError, InterrogationState, Mode, Subject
 from bot.services.caller import Caller
-from bot.services.flows import (
+from bot.services.flows.common import (
     FlowResult,
     Refusal,
     Scope,

@@ -1,4 +1,4 @@
-"""`ogl` manoeuvres (seed 004) on top of :mod:`bot.services.fight_ogl`: hero points, the
+"""`ogl` manoeuvres (seed 004) on top of :mod:`bot.services.fights.systems.ogl`: hero points, the
 counter-attack reaction, two weapons, mounted combat, grapple, and the combat actions lost.
 
 * Lost combat actions (a wound's "perd sa prochaine Action de Combat" / 1d4, the natural-weapon
@@ -35,16 +35,15 @@ from typing import Any, Final
 
 from bot.context import AppContext
 from bot.rules import opposed
-from bot.rules.checks import ogl as ogl_checks
 from bot.rules.checks.common import CheckResult, Modifier, System, obtain_roll
-from bot.rules.combat import ogl as rules
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import roll_dice, term
 from bot.rules.combat.effects import Condition
 from bot.rules.combat.state import Combatant
+from bot.rules.ogl import checks as ogl_checks
+from bot.rules.ogl import combat as rules
 from bot.rules.random_source import RandomSource
 from bot.rules.sheets import fold
-from bot.services import fight_ogl as ogl
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     DEFENCE_TIMEOUT,
@@ -66,7 +65,7 @@ from bot.services.fights._core import (
     run,
 )
 from bot.services.fights.attacks import AttackInput
-from bot.services.fights.systems import (
+from bot.services.fights.kit import (
     RANGED_KINDS,
     actor,
     check_line,
@@ -76,6 +75,7 @@ from bot.services.fights.systems import (
     set_dead,
     spend,
 )
+from bot.services.fights.systems import ogl
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 
 NS: Final = "ogl_manoeuvres"

@@ -9,10 +9,20 @@ from __future__ import annotations
 from typing import Any, Final
 
 from bot.context import AppContext
-from bot.rules import infection as rules
-from bot.rules.infection import InfectionError
+from bot.rules.renove import infection as rules
+from bot.rules.renove.infection import InfectionError
 from bot.services.caller import Caller
-from bot.services.flows import FlowResult, Refusal, Scope, character_of, d100, has_talent, roll_line, run, t
+from bot.services.flows.common import (
+    FlowResult,
+    Refusal,
+    Scope,
+    character_of,
+    d100,
+    has_talent,
+    roll_line,
+    run,
+    t,
+)
 from bot.ui.reply import Colour, Field, Reply
 
 TABLE: Final = "infection"

@@ -13,10 +13,10 @@ from sqlalchemy import update
 
 from bot.context import AppContext
 from bot.db.flow_models import GameSession
-from bot.rules import chase as rules
-from bot.rules.chase import ChaseError, ChaseState, Phase, Role, Runner
+from bot.rules.renove import chase as rules
+from bot.rules.renove.chase import ChaseError, ChaseState, Phase, Role, Runner
 from bot.services.caller import Caller
-from bot.services.flows import (
+from bot.services.flows.common import (
     SESSION_ID_MAX,
     Board,
     FlowResult,

@@ -37,7 +37,6 @@ from enum import StrEnum
 from typing import Any
 
 from bot.rules import opposed
-from bot.rules.checks import ogl as ogl_checks
 from bot.rules.checks.common import CheckResult, Modifier, System
 from bot.rules.combat.basics import Refusal
 from bot.rules.combat.common import (
@@ -57,6 +56,7 @@ from bot.rules.combat.dicefeed import d
 from bot.rules.combat.effects import Condition
 from bot.rules.combat.initiative import Slot
 from bot.rules.combat.state import Combatant
+from bot.rules.ogl import checks as ogl_checks
 from bot.rules.random_source import RandomSource
 
 SYSTEM = "ogl"

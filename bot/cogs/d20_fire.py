@@ -1,5 +1,5 @@
 """``/fire`` (``/tir``): the `d20` system's special fire in an open d20 fight thread — burst,
-covering fire, artillery, fighter gunnery. Thin adapter over :mod:`bot.services.fight_d20_fire`;
+covering fire, artillery, fighter gunnery. Thin adapter over :mod:`bot.services.fights.systems.d20_fire`;
 the reply and the tracker edit are the ``/combat`` cog's."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of
 from bot.cogs.combat import settle
-from bot.services import fight_d20_fire as service
 from bot.services.fights.choices import combatant_choices
+from bot.services.fights.systems import d20_fire as service
 
 if TYPE_CHECKING:
     from bot.app import MeleeBot

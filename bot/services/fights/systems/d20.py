@@ -1,5 +1,5 @@
 """`d20` fights (seed 003, "Procédures générales") on the shared fight machinery of
-:mod:`bot.services.fights`; the rules are :mod:`bot.rules.combat.d20`.
+:mod:`bot.services.fights`; the rules are :mod:`bot.rules.d20.combat`.
 
 * ``/combat round des:"Albert: 15; Orc: 12"`` — the order of the round (hand-entered values;
   reading: the seed gives no initiative roll, so without a value the AGI score orders them).
@@ -14,7 +14,7 @@
   server table ``d20_damage_by_location`` when the server has one (uploaded with ``/regles
   importer``; a row's ``pv`` and ``pc`` are lost, its ``effect`` marks the victim), otherwise it is
   shown for the GM, who takes the PV off with ``/combat corriger champ:PV``. The burst, covering,
-  artillery and gunnery fire of ``/tir`` is :mod:`bot.services.fight_d20_fire` (hooks below).
+  artillery and gunnery fire of ``/tir`` is :mod:`bot.services.fights.systems.d20_fire` (hooks below).
 * Fired weapons cannot be defended: the shot's MR band places it (≥ 10 aimed point, 5-9 a d6,
   0-4 a d20 around it, ``effets`` = that die) and a d20 + weapon (``degats``) gives the index;
   thrown weapons −15 and arrows −20 to the defence.
@@ -31,12 +31,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from bot.i18n import language_of
-from bot.rules.checks import d20 as d20_checks
-from bot.rules.combat import d20 as rules
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import Timing, ordered_slots, set_pool_loss, term
 from bot.rules.combat.effects import Condition
 from bot.rules.combat.state import Combatant
+from bot.rules.d20 import checks as d20_checks
+from bot.rules.d20 import combat as rules
 from bot.rules.sheets import fold
 from bot.services.fights._core import (
     DefenceRolls,
@@ -52,9 +52,7 @@ from bot.services.fights._core import (
     pending_defence,
 )
 from bot.services.fights.attacks import AttackInput
-from bot.services.fights.roster import _list
-from bot.services.fights.rounds import close_open_round, named_entries, round_outcome, start_system_round
-from bot.services.fights.systems import (
+from bot.services.fights.kit import (
     BARE_HANDS,
     RANGED_KINDS,
     Recruit,
@@ -72,6 +70,8 @@ from bot.services.fights.systems import (
     situation_tokens,
     spend,
 )
+from bot.services.fights.roster import _list
+from bot.services.fights.rounds import close_open_round, named_entries, round_outcome, start_system_round
 from bot.services.house_rules import table_in_force
 from bot.ui.reply import Colour, Reply
 
@@ -198,6 +198,11 @@ def correct_pool(scope: Scope, doc: Doc, c: Combatant, key: str, value: int) -> 
     if rules.health_of(updated).dead:
         set_dead(doc, c.id, "d20.pv")
     return pool, before
+
+
+def on_slot(scope: Scope, doc: Doc) -> list[str]:
+    """Nothing to keep when the slot changes (the `ogl` adapter counts lost combat actions there)."""
+    return []
 
 
 def due_test(
@@ -611,7 +616,7 @@ def _blow(
     return lines
 
 
-# --- hooks shared with the special fire of :mod:`bot.services.fight_d20_fire` ---------------------
+# --- hooks shared with the special fire of :mod:`bot.services.fights.systems.d20_fire` ---------------------
 
 
 @dataclass(frozen=True, slots=True)

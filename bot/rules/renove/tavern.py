@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.rules import opposed
-from bot.rules.checks import renove
 from bot.rules.checks.common import CheckResult, Modifier, System, obtain_roll
 from bot.rules.random_source import RandomSource
+from bot.rules.renove import checks as renove
 
 MAX_ROUNDS = 60
 DRINK_FAILURES = 4

@@ -1,5 +1,5 @@
 """`ogl` fights (seed 004, "Règles OGL : Combat") on the shared fight machinery of
-:mod:`bot.services.fights`; the rules are :mod:`bot.rules.combat.ogl`.
+:mod:`bot.services.fights`; the rules are :mod:`bot.rules.ogl.combat`.
 
 * ``/combat round des:"Albert: 7; Orc: 3 surpris"`` — each round an action rank 1d10 + the Action
   Rank modifier (``RA`` in ``caracs``, default 0), −10 surprised in the first round, ties by DEX.
@@ -27,14 +27,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.rules.checks import ogl as ogl_checks
 from bot.rules.checks.common import Modifier
-from bot.rules.combat import ogl as rules
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import Timing, ordered_slots, term
 from bot.rules.combat.state import Combatant
+from bot.rules.ogl import checks as ogl_checks
+from bot.rules.ogl import combat as rules
 from bot.rules.sheets import OGL_LOCATIONS, fold, location_hp
-from bot.services import fight_ogl_manoeuvres as manoeuvres
 from bot.services.fights._core import (
     DefenceRolls,
     Doc,
@@ -50,8 +49,7 @@ from bot.services.fights._core import (
     pending_defence,
 )
 from bot.services.fights.attacks import AttackInput
-from bot.services.fights.rounds import close_open_round, named_entries, round_outcome, start_system_round
-from bot.services.fights.systems import (
+from bot.services.fights.kit import (
     RANGED_KINDS,
     Recruit,
     action_reply,
@@ -68,6 +66,8 @@ from bot.services.fights.systems import (
     situation_tokens,
     spend,
 )
+from bot.services.fights.rounds import close_open_round, named_entries, round_outcome, start_system_round
+from bot.services.fights.systems import ogl_manoeuvres as manoeuvres
 from bot.services.house_rules import table_in_force
 from bot.ui.reply import Colour, Reply
 

@@ -11,11 +11,11 @@ from collections import Counter
 from typing import Any, Final
 
 from bot.context import AppContext
-from bot.rules import tavern as rules
 from bot.rules.checks.common import DiceError
-from bot.rules.tavern import Dice, TavernError
+from bot.rules.renove import tavern as rules
+from bot.rules.renove.tavern import Dice, TavernError
 from bot.services.caller import Caller
-from bot.services.flows import FlowResult, Refusal, Scope, parse_rolls, roll_line, run, t
+from bot.services.flows.common import FlowResult, Refusal, Scope, parse_rolls, roll_line, run, t
 from bot.ui.reply import Colour, Field, Reply
 
 PLAYERS_MAX: Final = 8

@@ -1,6 +1,6 @@
 """``/maneuver`` (``/manoeuvre``): the `ogl` manoeuvres of a fight thread — hero points, counter-attack,
-two weapons, mounted combat, grapple, area effects (each fighter caught dives or takes it). Thin:
-parse, call :mod:`bot.services.fight_ogl_manoeuvres`, answer and edit the tracker like ``/combat``."""
+two weapons, mounted combat, grapple, area effects (each fighter caught dives or takes it). Thin: parse,
+call :mod:`bot.services.fights.systems.ogl_manoeuvres`, answer and edit the tracker like ``/combat``."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of
 from bot.cogs.combat import settle
-from bot.services import fight_ogl_manoeuvres as service
 from bot.services.fights.choices import combatant_choices
+from bot.services.fights.systems import ogl_manoeuvres as service
 
 if TYPE_CHECKING:
     from bot.app import MeleeBot

@@ -10,10 +10,10 @@ from typing import Final
 from bot.context import AppContext
 from bot.db import characters as repo
 from bot.db.models import Character
-from bot.rules import fortune as rules
-from bot.rules.fortune import DestinyAgainst, FortuneUse, PointsError
+from bot.rules.renove import fortune as rules
+from bot.rules.renove.fortune import DestinyAgainst, FortuneUse, PointsError
 from bot.services.caller import Caller
-from bot.services.flows import FlowResult, Refusal, Scope, d100, roll_line, run, t
+from bot.services.flows.common import FlowResult, Refusal, Scope, d100, roll_line, run, t
 from bot.ui.reply import Colour, Field, Reply
 
 FORTUNE: Final = "PF"

@@ -45,7 +45,6 @@ from enum import StrEnum
 from typing import Any
 
 from bot.rules import opposed
-from bot.rules.checks import v1 as v1_checks
 from bot.rules.checks.common import CheckResult, Modifier, System
 from bot.rules.combat.basics import Refusal
 from bot.rules.combat.common import (
@@ -63,6 +62,7 @@ from bot.rules.combat.dicefeed import HandThenRandom, d
 from bot.rules.combat.state import Combatant
 from bot.rules.combat.tables import CriticalEntry, Mechanic, TableError
 from bot.rules.random_source import RandomSource
+from bot.rules.v1 import checks as v1_checks
 
 SYSTEM = "v1"
 MAX_DAMAGE_DICE = 50

@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.checks import renove
 from bot.rules.checks.common import CheckResult, Modifier
 from bot.rules.random_source import RandomSource
+from bot.rules.renove import checks as renove
 
 CRITICAL_MIN, CRITICAL_MAX = 1, 15
 
