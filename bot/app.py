@@ -26,6 +26,7 @@ from bot.db import session as db_session
 from bot.db.roll_log import RollLogWriter
 from bot.i18n import Catalog, default_catalog
 from bot.i18n.translator import CatalogTranslator
+from bot.services.fights import systems as fight_systems
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +118,7 @@ class MeleeBot(commands.AutoShardedBot):
         if not await db_session.is_up_to_date(self.engine):
             await db_session.upgrade(self.engine)
         sessions = db_session.create_sessionmaker(self.engine)
+        fight_systems.check_complete()
         roll_log = RollLogWriter(sessions)
         roll_log.start()
         self._ctx = AppContext(
