@@ -16,7 +16,19 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
-from bot.services import skill_tests as svc
+from bot.services.skill_tests.chance import chance_check
+from bot.services.skill_tests.common import MODIFIER_MAX, MODIFIER_MIN, fold
+from bot.services.skill_tests.extended import (
+    ATTEMPTS_MAX,
+    EXT_PATTERN,
+    ExtendedRequest,
+    extended_check,
+    extended_step,
+)
+from bot.services.skill_tests.group import GroupRequest, group_opposed_check
+from bot.services.skill_tests.opposed import OpposeRequest, opposed_check
+from bot.services.skill_tests.single import TestRequest, skill_test
+from bot.services.skill_tests.tables import skill_names_here, standard_test_choices_here
 from bot.ui.discord_render import content_of, to_embed, to_view
 
 if TYPE_CHECKING:
@@ -27,8 +39,8 @@ SIDE_MAX = 300
 ROLLS_MAX = 400
 LABEL_MAX = 100
 
-Mod = app_commands.Range[int, svc.MODIFIER_MIN, svc.MODIFIER_MAX]
-Attempts = app_commands.Range[int, 1, svc.ATTEMPTS_MAX]
+Mod = app_commands.Range[int, MODIFIER_MIN, MODIFIER_MAX]
+Attempts = app_commands.Range[int, 1, ATTEMPTS_MAX]
 Name = app_commands.Range[str, 1, NAME_MAX]
 Rolls = app_commands.Range[str, 1, ROLLS_MAX]
 Label = app_commands.Range[str, 1, LABEL_MAX]
@@ -63,14 +75,14 @@ def _owner_id(interaction: Interaction) -> int | None:
 
 
 async def _skill_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    wanted = svc.fold(current)
-    known = await svc.skill_names_here(ctx_of(interaction), caller_of(interaction))  # house rules too
-    names = [n for n in known if wanted in svc.fold(n)]
+    wanted = fold(current)
+    known = await skill_names_here(ctx_of(interaction), caller_of(interaction))  # house rules too
+    names = [n for n in known if wanted in fold(n)]
     return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names[:25]]
 
 
 async def _action_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    pairs = await svc.standard_test_choices_here(
+    pairs = await standard_test_choices_here(
         ctx_of(interaction), caller_of(interaction), str(interaction.locale), current
     )
     return [app_commands.Choice(name=name, value=value) for name, value in pairs]
@@ -78,7 +90,7 @@ async def _action_autocomplete(interaction: Interaction, current: str) -> list[a
 
 class ExtendedStepButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=re.compile(svc.EXT_PATTERN),
+    template=re.compile(EXT_PATTERN),
 ):
     """ "Next attempt" of an extended test; the custom id is the test's state."""
 
@@ -101,7 +113,7 @@ class ExtendedStepButton(
         message = interaction.message
         title = message.embeds[0].title if message is not None and message.embeds else None
         custom_id = self.item.custom_id or ""
-        reply = await svc.extended_step(ctx, caller_of(bot_interaction), custom_id, title=title)
+        reply = await extended_step(ctx, caller_of(bot_interaction), custom_id, title=title)
         if reply.is_error:
             await send_reply(bot_interaction, reply)
             return
@@ -156,7 +168,7 @@ class TestsCog(commands.Cog):
         secret: bool | None = None,
         player: discord.User | None = None,
     ) -> None:
-        request = svc.TestRequest(
+        request = TestRequest(
             carac=target,
             skill=skill,
             modifier=modifier,
@@ -171,7 +183,7 @@ class TestsCog(commands.Cog):
             for_user_id=player.id if player else None,
             owner_id=_owner_id(interaction),
         )
-        reply = await svc.skill_test(ctx_of(interaction), caller_of(interaction), request)
+        reply = await skill_test(ctx_of(interaction), caller_of(interaction), request)
         await send_reply(interaction, reply)
 
     @app_commands.command(name="oppose", description="Opposed test: two sides, rerolled until decided")
@@ -200,7 +212,7 @@ class TestsCog(commands.Cog):
         rolls_b: Rolls | None = None,
         label: Label | None = None,
     ) -> None:
-        request = svc.OpposeRequest(
+        request = OpposeRequest(
             side_a=side_a,
             side_b=side_b,
             skill_a=skill_a,
@@ -211,7 +223,7 @@ class TestsCog(commands.Cog):
             rolls_b=rolls_b,
             label=label,
         )
-        reply = await svc.opposed_check(ctx_of(interaction), caller_of(interaction), request)
+        reply = await opposed_check(ctx_of(interaction), caller_of(interaction), request)
         await send_reply(interaction, reply)
 
     @app_commands.command(name="group", description="Group opposed test: every member against every opponent")
@@ -238,7 +250,7 @@ class TestsCog(commands.Cog):
         rolls: Rolls | None = None,
         label: Label | None = None,
     ) -> None:
-        request = svc.GroupRequest(
+        request = GroupRequest(
             side_a=side_a,
             side_b=side_b,
             skill_a=skill_a,
@@ -248,7 +260,7 @@ class TestsCog(commands.Cog):
             rolls=rolls,
             label=label,
         )
-        reply = await svc.group_opposed_check(ctx_of(interaction), caller_of(interaction), request)
+        reply = await group_opposed_check(ctx_of(interaction), caller_of(interaction), request)
         await send_reply(interaction, reply)
 
     @app_commands.command(name="extended", description="Extended test: K successes needed in N attempts")
@@ -280,7 +292,7 @@ class TestsCog(commands.Cog):
         step: bool = False,
         label: Label | None = None,
     ) -> None:
-        request = svc.ExtendedRequest(
+        request = ExtendedRequest(
             carac=target,
             skill=skill,
             attempts=attempts,
@@ -292,7 +304,7 @@ class TestsCog(commands.Cog):
             step=step,
             label=label,
         )
-        reply = await svc.extended_check(ctx_of(interaction), caller_of(interaction), request)
+        reply = await extended_check(ctx_of(interaction), caller_of(interaction), request)
         await send_reply(interaction, reply)
 
     @app_commands.command(name="chance", description="d20 luck test: your d20 against the GM's d20")
@@ -308,7 +320,7 @@ class TestsCog(commands.Cog):
         gm_roll: app_commands.Range[int, 1, 20] | None = None,
         gm_malus: app_commands.Range[int, 0, 20] = 0,
     ) -> None:
-        reply = await svc.chance_check(
+        reply = await chance_check(
             ctx_of(interaction), caller_of(interaction), player_roll=roll, gm_roll=gm_roll, gm_malus=gm_malus
         )
         await send_reply(interaction, reply)

@@ -15,9 +15,9 @@ from bot.db.repositories import set_channel_ruleset, update_server_config
 from bot.db.roll_log import RollLogWriter
 from bot.db.session import create_engine, create_sessionmaker
 from bot.services import config as config_svc
-from bot.services import skill_tests as svc
 from bot.services.caller import Caller
 from bot.services.config import ConfigCache, config_cache
+from bot.services.skill_tests.single import TestRequest, skill_test
 
 GUILD, CHANNEL, THREAD, OWNER = 910, 42, 43, 99
 
@@ -60,7 +60,7 @@ def ctx(app_context: AppContext) -> AppContext:
 
 
 async def _test_ruleset(ctx: AppContext, who: Caller = ALICE) -> str:
-    reply = await svc.skill_test(ctx, who, svc.TestRequest(carac="45", roll=10))
+    reply = await skill_test(ctx, who, TestRequest(carac="45", roll=10))
     assert not reply.is_error and reply.result is not None, reply.description
     return str(reply.result["ruleset"])
 
@@ -84,19 +84,19 @@ async def test_a_config_change_is_seen_by_the_next_test_immediately(ctx: AppCont
 
 async def test_gm_role_and_gm_channel_changes_are_seen_immediately(ctx: AppContext) -> None:
     player = caller(5)
-    secret = svc.TestRequest(carac="45", roll=10, secret=True, owner_id=OWNER)
-    first = await svc.skill_test(ctx, player, secret)
+    secret = TestRequest(carac="45", roll=10, secret=True, owner_id=OWNER)
+    first = await skill_test(ctx, player, secret)
     assert first.also and first.also[0].user_id == OWNER  # no GM channel yet: the owner's DMs
 
     assert not (await config_svc.set_gm_channel(ctx, GM, channel_id=777)).is_error
-    second = await svc.skill_test(ctx, player, secret)
+    second = await skill_test(ctx, player, secret)
     assert second.also and second.also[0].channel_id == 777
 
     # Player 5 becomes GM by the new GM role: his secret test is now answered to him privately.
     gm_by_role = Caller(user_id=5, guild_id=GUILD, channel_id=CHANNEL, locale="fr", role_ids=frozenset({66}))
-    assert (await svc.skill_test(ctx, gm_by_role, secret)).also
+    assert (await skill_test(ctx, gm_by_role, secret)).also
     assert not (await config_svc.set_gm_role(ctx, GM, role_id=66)).is_error
-    third = await svc.skill_test(ctx, gm_by_role, secret)
+    third = await skill_test(ctx, gm_by_role, secret)
     assert third.ephemeral and not third.also
 
 

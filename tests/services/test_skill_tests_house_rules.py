@@ -16,9 +16,13 @@ from sqlalchemy import event
 from bot.context import AppContext
 from bot.data_loading import DATA_DIR, Table, validate_file
 from bot.services import house_rules
-from bot.services import skill_tests as svc
 from bot.services.caller import Caller
 from bot.services.config import config_cache
+from bot.services.skill_tests.extended import ExtendedRequest, extended_check
+from bot.services.skill_tests.group import GroupRequest, group_opposed_check
+from bot.services.skill_tests.opposed import OpposeRequest, opposed_check
+from bot.services.skill_tests.single import TestRequest, skill_test
+from bot.services.skill_tests.tables import known_skill_names, skill_names_here
 
 GUILD, OTHER_GUILD, CHANNEL = 720, 721, 42
 TABLES = ("secret_tests", "opposed_skills", "extended_tests", "v1_standard_tests")
@@ -67,7 +71,7 @@ async def _reset(ctx: AppContext, table: str) -> None:
 
 
 async def _test(ctx: AppContext, skill: str, who: Caller = ALICE) -> dict[str, Any]:
-    reply = await svc.skill_test(ctx, who, svc.TestRequest(carac="40", skill=skill, roll=10))
+    reply = await skill_test(ctx, who, TestRequest(carac="40", skill=skill, roll=10))
     assert not reply.is_error and reply.result is not None, reply.description
     return dict(reply.result)
 
@@ -108,48 +112,48 @@ async def test_an_uploaded_secret_list_applies_to_the_next_test_and_a_reset_rest
 
 async def test_a_player_secret_test_from_house_rules_goes_to_the_gm(ctx: AppContext) -> None:
     await _import(ctx, "secret_tests", [CLIMB])
-    reply = await svc.skill_test(ctx, ALICE, svc.TestRequest(carac="40", skill="Climb", roll=10, owner_id=99))
+    reply = await skill_test(ctx, ALICE, TestRequest(carac="40", skill="Climb", roll=10, owner_id=99))
     assert reply.kind == "test_secret" and reply.also  # the table sees only that a test was rolled
     assert reply.also[0].user_id == 99 and reply.also[0].reply.result["secret"]  # type: ignore[index]
 
 
 async def test_uploaded_opposition_and_extended_tables_apply_at_once(ctx: AppContext) -> None:
-    request = svc.OpposeRequest(side_a="40", side_b="40", skill_a="Dissimulation")
-    before = await svc.opposed_check(ctx, ALICE, request)
+    request = OpposeRequest(side_a="40", side_b="40", skill_a="Dissimulation")
+    before = await opposed_check(ctx, ALICE, request)
     assert before.result is not None and before.result["skills"] == ["Dissimulation", "Perception"]
     row = _entry(ctx, "opposed_skills", "dissimulation_vs_perception")
     row.update(opposed_by="Vigilance", opposed_by_en="Alertness", opposed_by_id="vigilance")
     await _import(ctx, "opposed_skills", [row])
-    after = await svc.opposed_check(ctx, ALICE, request)
+    after = await opposed_check(ctx, ALICE, request)
     assert after.result is not None and after.result["skills"] == ["Dissimulation", "Vigilance"]
     assert after.result["suggested_skill_b"]
     # A group test reads the same table.
-    group = await svc.group_opposed_check(
-        ctx, ALICE, svc.GroupRequest(side_a="40", side_b="40", skill_a="Dissimulation")
+    group = await group_opposed_check(
+        ctx, ALICE, GroupRequest(side_a="40", side_b="40", skill_a="Dissimulation")
     )
     assert group.result is not None and group.result["skills"] == ["Dissimulation", "Vigilance"]
 
-    extended = svc.ExtendedRequest(carac="40", skill="Crochetage", rolls="1 1 1 1 1 1")
-    assert (await svc.extended_check(ctx, ALICE, extended)).result["test"]["max_attempts"] == 6  # type: ignore[index]
+    extended = ExtendedRequest(carac="40", skill="Crochetage", rolls="1 1 1 1 1 1")
+    assert (await extended_check(ctx, ALICE, extended)).result["test"]["max_attempts"] == 6  # type: ignore[index]
     lock = _entry(ctx, "extended_tests", "crochetage")
     lock.update(attempts=2, successes_needed=2)
     await _import(ctx, "extended_tests", [lock])
-    result = (await svc.extended_check(ctx, ALICE, extended)).result
+    result = (await extended_check(ctx, ALICE, extended)).result
     assert result is not None
     assert result["test"]["max_attempts"] == 2 and result["test"]["successes_needed"] == 2
     assert len(result["attempts"]) == 2
 
     await _reset(ctx, "opposed_skills")
-    again = await svc.opposed_check(ctx, ALICE, request)
+    again = await opposed_check(ctx, ALICE, request)
     assert again.result is not None and again.result["skills"] == ["Dissimulation", "Perception"]
 
 
 async def test_the_action_autocomplete_and_skill_names_follow_house_rules(ctx: AppContext) -> None:
-    assert "Escalade" not in await svc.skill_names_here(ctx, ALICE)
+    assert "Escalade" not in await skill_names_here(ctx, ALICE)
     await _import(ctx, "secret_tests", [CLIMB])
-    assert "Escalade" in await svc.skill_names_here(ctx, ALICE)
-    assert "Escalade" not in await svc.skill_names_here(ctx, caller(1, guild=OTHER_GUILD))
-    assert "Escalade" not in svc.known_skill_names(ctx)  # the base tables are untouched
+    assert "Escalade" in await skill_names_here(ctx, ALICE)
+    assert "Escalade" not in await skill_names_here(ctx, caller(1, guild=OTHER_GUILD))
+    assert "Escalade" not in known_skill_names(ctx)  # the base tables are untouched
 
 
 @contextmanager
@@ -179,8 +183,8 @@ async def test_a_server_without_house_rules_reads_nothing_more(ctx: AppContext) 
     with selects(ctx) as warm:
         for skill in ("Fouille", "Escalade"):
             await _test(ctx, skill)
-        await svc.opposed_check(ctx, ALICE, svc.OpposeRequest(side_a="40", side_b="40", skill_a="Fouille"))
-        await svc.extended_check(ctx, ALICE, svc.ExtendedRequest(carac="40", skill="Crochetage", rolls="1"))
+        await opposed_check(ctx, ALICE, OpposeRequest(side_a="40", side_b="40", skill_a="Fouille"))
+        await extended_check(ctx, ALICE, ExtendedRequest(carac="40", skill="Crochetage", rolls="1"))
     assert warm == [] and cache.reads == 1
 
 
