@@ -67,7 +67,7 @@ async def equipped_autocomplete(interaction: Interaction, current: str) -> list[
 
 class DeleteCharacterButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=re.compile(r"melee:perso:del:(?P<id>\d{1,18}):(?P<version>\d{1,9})"),
+    template=re.compile(r"melee:perso:del:(?P<id>[0-9]{1,18}):(?P<version>[0-9]{1,9})"),
 ):
     """The confirm button of ``/character delete``: its id carries the sheet and its version."""
 

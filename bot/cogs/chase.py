@@ -50,7 +50,7 @@ async def answer(interaction: discord.Interaction[Any], result: FlowResult) -> N
 
 class ChaseButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=re.compile(r"melee:chase:(?P<action>run|endu|end):(?P<id>\d{1,18})"),
+    template=re.compile(r"melee:chase:(?P<action>run|endu|end):(?P<id>[0-9]{1,18})"),
 ):
     """Board buttons: roll movement or endurance for the clicker's runners; end the chase (GM)."""
 

@@ -195,7 +195,7 @@ async def settle(interaction: discord.Interaction[Any], pending: Awaitable[Fight
 class FightButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=re.compile(
-        r"melee:fight:(?P<fid>\d{1,18}):(?P<kind>def|pos|perm):(?P<a>[a-z0-9_]{1,30})(?::(?P<b>[a-z_]{1,20}))?"
+        r"melee:fight:(?P<fid>[0-9]{1,18}):(?P<kind>def|pos|perm):(?P<a>[a-z0-9_]{1,30})(?::(?P<b>[a-z_]{1,20}))?"
     ),
 ):
     """Defence (``def:<seq>:<choice>``), posture (``pos:<posture>[:<option>]``) and permanent-change

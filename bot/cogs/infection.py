@@ -107,7 +107,7 @@ class InfectionCog(commands.Cog):
             washed=washed,
             suture=suture,
             ointment=ointment,
-            environment=int(environment) if environment else 0,
+            environment=environment,
             hygiene=hygiene,
             hardy=hardy,
             resistance=resistance,

@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 ROLLS_MAX = 100
 FORM_PREFIX = "melee:interro:form"
 FORM_ID = re.compile(
-    r"melee:interro:form:(?P<fm>\d{1,3}):(?P<reluctant>[01]):(?P<mode>standard|extended):"
-    r"(?P<attempts>\d{1,2}):(?P<discreet>[01])"
+    r"melee:interro:form:(?P<fm>[0-9]{1,3}):(?P<reluctant>[01]):(?P<mode>standard|extended):"
+    r"(?P<attempts>[0-9]{1,2}):(?P<discreet>[01])"
 )
 
 MODE_CHOICES = [
@@ -90,7 +90,7 @@ async def submit_form(interaction: discord.Interaction[Any], match: re.Match[str
 
 class InterrogationButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=re.compile(r"melee:interro:(?P<action>ask|torture|charm|close):(?P<id>\d{1,18})"),
+    template=re.compile(r"melee:interro:(?P<action>ask|torture|charm|close):(?P<id>[0-9]{1,18})"),
 ):
     """Board buttons: question (Intimidation, + Torture, Charisme) with the active character, close."""
 

@@ -28,6 +28,7 @@ from bot.db.characters import (
 from bot.db.models import Character
 from bot.db.repositories import RULESETS, ServerConfig, get_server_config, ruleset_in_force
 from bot.i18n import language_of
+from bot.rules.grammar import InputError
 from bot.rules.sheets import (
     ARMOUR_ZONES,
     CONDITION_MAX,
@@ -52,7 +53,7 @@ from bot.rules.sheets import (
     sheet_for,
 )
 from bot.services.caller import Caller
-from bot.services.errors import UserError, refusal_reply, user_error_reply
+from bot.services.errors import UserError, input_refusal, refusal_reply, user_error_reply
 from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply
 
 __all__ = [
@@ -122,6 +123,8 @@ async def _run(ctx: AppContext, caller: Caller, work: Work) -> Reply:
             return await work(session, config)
     except Refusal as exc:
         return user_error_reply(ctx, locale, exc)
+    except InputError as exc:
+        return user_error_reply(ctx, locale, input_refusal(exc))
     except SheetError as exc:
         intro = "characters.error.problems" if len(exc.problems) > 1 else "characters.error.problem"
         return _problems_reply(ctx, locale, exc.problems, intro=intro)

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.context import AppContext
+from bot.i18n import Term
+from bot.rules.grammar import InputError
 from bot.ui.reply import Reply, error_reply
 
 
@@ -71,3 +73,17 @@ def refusal_reply(
 ) -> Reply:
     """A refusal that needs no raising: ``refusal_reply(ctx, locale, "config.error.not_gm")``."""
     return user_error_reply(ctx, locale, UserError(key, hint=hint, hint_params=hint_params, **params))
+
+
+def input_params(error: InputError) -> dict[str, Any]:
+    """The grammar's parameters, the option named as the reader's Discord shows it."""
+    params = dict(error.params)
+    option = params.get("option")
+    if isinstance(option, str):
+        params["option"] = Term(f"input.option.{option}")
+    return params
+
+
+def input_refusal(error: InputError) -> UserError:
+    """A typed value the input grammar refused, as a refusal naming the option and the value."""
+    return UserError(error.key, **input_params(error))

@@ -190,7 +190,7 @@ def _structural_problems(base: Table, override: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-_ENTRY_PATH = re.compile(r"^entries/(\d+)(.*)$", re.DOTALL)
+_ENTRY_PATH = re.compile(r"^entries/([0-9]+)(.*)$", re.DOTALL)
 
 
 def _upload_path(problem: str, origin: Mapping[int, int]) -> str:

@@ -30,7 +30,8 @@ def parse_manual_dice(text: str) -> list[int]:
     for part in _MANUAL_SPLIT.split(text.strip()):
         if not part:
             continue
-        if not part.isdigit() or len(part) > 6:
+        # ASCII digits only: "²".isdigit() is true, yet int("²") fails (the input grammar's rule).
+        if not (part.isascii() and part.isdigit()) or len(part) > 6:
             raise ManualDiceError("rolls.manual.not_a_number", value=part[:20])
         values.append(100 if part in ("00", "000") else int(part))
         if len(values) > MANUAL_DICE_MAX:

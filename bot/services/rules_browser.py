@@ -392,7 +392,7 @@ def renderer_for(ctx: AppContext, language: str, document: Mapping[str, Any]) ->
 # -- notes that concern an entry -------------------------------------------------------------------
 
 _CRITICAL_MENTION = re.compile(
-    r"\b(Jambes|Bras|Corps|T[êe]te|Valeur|Legs?|Arms?|Body|Head|Value)\s+(\d+(?:\s*(?:,|et|and|à|to|-)\s*\d+)*)",
+    r"\b(Jambes|Bras|Corps|T[êe]te|Valeur|Legs?|Arms?|Body|Head|Value)\s+([0-9]+(?:\s*(?:,|et|and|à|to|-)\s*[0-9]+)*)",
     re.IGNORECASE,
 )
 _ZONE_WORDS = {
@@ -411,7 +411,7 @@ _ZONE_WORDS = {
 
 def _numbers(text: str) -> set[int]:
     numbers: set[int] = set()
-    tokens = re.findall(r"\d+|à|to|-", text)
+    tokens = re.findall(r"[0-9]+|à|to|-", text)
     previous: int | None = None
     ranged = False
     for token in tokens:

@@ -174,7 +174,7 @@ def parse_profile(tables: CombatTables, text: str, name: str) -> Fighter:
         elif key in _DODGE_KEYS:
             dodge = fold(value) in _YES
         elif key in _STAT_ALIASES:
-            if not re.fullmatch(r"-?\d{1,3}", value):
+            if not re.fullmatch(r"-?[0-9]{1,3}", value):
                 raise SimulationRefusal("simulation.error.profile_value", name=raw_key, value=value[:10])
             stats[_STAT_ALIASES[key]] = int(value)
         else:

@@ -140,7 +140,9 @@ async def test_arnolf_interrogation_and_its_persistence(ctx: AppContext) -> None
     assert "tout dit" in refused(
         await flow_interrogation.question(ctx, ALICE, target=45, rolls="1", fm_rolls="90")
     )
-    assert "not a die roll" in refused(await flow_interrogation.question(ctx, BOB, target=45, rolls="x"))
+    assert "expects dice rolled by hand" in refused(
+        await flow_interrogation.question(ctx, BOB, target=45, rolls="x")
+    )
     ok(await flow_interrogation.close(ctx, GM))
     assert "Aucun" in refused(
         await flow_interrogation.question(ctx, ALICE, target=45, rolls="22", fm_rolls="30")

@@ -26,10 +26,12 @@ from bot.rules.checks.common import DiceError
 from bot.rules.combat.basics import RefusedError
 from bot.rules.combat.state import Combatant, FightState
 from bot.rules.combat.tables import REQUIRED_TABLES, CombatTables, TableError
+from bot.rules.grammar import InputError, parse_rolls
 from bot.rules.random_source import RandomSource
 from bot.rules.renove.damage import ArmourError
 from bot.rules.sheets import fold
 from bot.services.caller import Caller
+from bot.services.errors import input_params
 from bot.services.fights.registry import system_of
 from bot.services.fights.text import Words
 from bot.services.house_rules import overridden_tables, table_in_force
@@ -57,8 +59,7 @@ QUICK_NPC_DEFAULTS: Final[dict[str, int]] = {
     "M": 4,
 }
 QUICK_NPC_WEAPON: Final = "hache_pic"
-_SPLIT = re.compile(r"[\s,;/]+")
-_COUNT = re.compile(r"^\s*(\d{1,2})\s*[x×]?\s+(.+)$")
+_COUNT = re.compile(r"^\s*([0-9]{1,2})\s*[x×]?\s+(.+)$")
 
 
 class FightRefusal(Exception):
@@ -185,6 +186,8 @@ async def run(
     except FightRefusal as exc:
         words = Words(ctx, caller.locale, {n: ctx.tables[n].document for n in ctx.tables})
         return FightOutcome(error_reply(words.refusal(exc.key, exc.params)))
+    except InputError as exc:
+        return FightOutcome(error_reply(t(caller.locale, exc.key, **input_params(exc))))
     except RefusedError as exc:
         words = Words(ctx, caller.locale, {n: ctx.tables[n].document for n in ctx.tables})
         return FightOutcome(error_reply(words.refusal(exc.refusal.reason, dict(exc.refusal.params))))
@@ -400,25 +403,9 @@ def custom_id(fight_id: int, kind: str, *parts: str | int) -> str:
 # -- hand-entered dice ----------------------------------------------------------------------
 
 
-def parse_dice(text: str | None, *, sides: int = 100, limit: int = 30) -> list[int]:
-    """``"12 5 18"`` → ``[12, 5, 18]``; on a d100, ``00`` is 100."""
-    if text is None or not text.strip():
-        return []
-    values: list[int] = []
-    for part in _SPLIT.split(text.strip()):
-        if not part:
-            continue
-        if not part.isdigit() or len(part) > 3:
-            raise FightRefusal("combat.error.not_a_roll", value=part[:12])
-        value = int(part)
-        if sides == 100 and value == 0:
-            value = 100
-        if not 1 <= value <= sides:
-            raise FightRefusal("combat.error.roll_range", value=value, sides=sides)
-        values.append(value)
-        if len(values) > limit:
-            raise FightRefusal("combat.error.too_many_rolls", max=limit)
-    return values
+def parse_dice(text: str | None, *, option: str = "dice", sides: int = 100, limit: int = 30) -> list[int]:
+    """``"12 5 18"`` → ``[12, 5, 18]``; on a d100, ``00`` is 100 (the input grammar's dice list)."""
+    return parse_rolls(text, option=option, sides=sides, limit=limit)
 
 
 def d100_or_none(value: int | None) -> int | None:

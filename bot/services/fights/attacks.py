@@ -113,11 +113,11 @@ async def attack(
             zone=data.zone,
         )
         hand = {
-            "damage": parse_dice(data.damage, sides=10, limit=4),
-            "coverage": parse_dice(data.coverage),
+            "damage": parse_dice(data.damage, option="damage", sides=10, limit=4),
+            "coverage": parse_dice(data.coverage, option="coverage"),
             "critical": d100_or_none(data.critical),
-            "effects": parse_dice(data.effects),
-            "durations": parse_dice(data.durations, sides=100),
+            "effects": parse_dice(data.effects, option="effects"),
+            "durations": parse_dice(data.durations, option="durations", sides=100),
         }
         _spend(scope, doc, c, action, advance=False)
         doc.data.get("aim", {}).pop(c.id, None)

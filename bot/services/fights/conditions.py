@@ -56,7 +56,7 @@ async def roll_due_test(
             conditions=c.conditions,
             rng=scope.rng,
             test_roll=d100_or_none(roll),
-            duration_rolls=parse_dice(durations),
+            duration_rolls=parse_dice(durations, option="durations"),
         )
         payload: dict[str, Any] = {"fight_id": doc.row.id, "prompt": prompt}
         lines = [scope.t(f"combat.test.{prompt['kind']}", name=c.name)]

@@ -441,7 +441,7 @@ def _parry_consequences(
             source=f"parry.{side.band.id}",
             conditions=defender.conditions,
             rng=scope.rng,
-            test_rolls=parse_dice(rolls.tests),
+            test_rolls=parse_dice(rolls.tests, option="tests"),
         )
         lines.extend(_application_lines(scope, doc, defender, application, payload))
     if any(e.get("type") == "weapon_breaks" for e in side.band.effects):

@@ -78,7 +78,7 @@ _FLAG_WORDS: Final[dict[str, str]] = {
     "deux_mains": "two_handed",
     "two_handed": "two_handed",
 }
-_DICE_TOKEN = re.compile(r"^\d{1,2}d\d{1,3}(?:[+-]\d{1,2}(?:d\d{1,3})?)*$")
+_DICE_TOKEN = re.compile(r"^[0-9]{1,2}d[0-9]{1,3}(?:[+-][0-9]{1,2}(?:d[0-9]{1,3})?)*$")
 ARMS_MAX: Final = 6
 RANGED_KINDS: Final = frozenset({"missile", "fired", "thrown", "arrow"})
 
@@ -97,19 +97,19 @@ def parse_arms(text: str | None) -> list[dict[str, Any]]:
             arm["kind"] = _KIND_WORDS[first]
         for index, token in enumerate(tokens):
             low = fold(token).replace("é", "e")
-            if index == 0 and not re.fullmatch(r"[+-]?\d.*", low):
+            if index == 0 and not re.fullmatch(r"[+-]?[0-9].*", low):
                 words.append(token)
                 continue
             key, sep, rest = low.partition("=")
             if not sep:
                 key, sep, rest = low.partition(":")
-            if re.fullmatch(r"[+-]\d{1,2}", low):
+            if re.fullmatch(r"[+-][0-9]{1,2}", low):
                 arm["bonus"] = int(low)
             elif _DICE_TOKEN.match(low):
                 arm["dice"] = low
-            elif re.fullmatch(r"\d{1,3}%?", low):
+            elif re.fullmatch(r"[0-9]{1,3}%?", low):
                 arm["score"] = int(low.rstrip("%"))
-            elif sep and key in ("par", "parade", "parry") and re.fullmatch(r"[+-]?\d{1,3}%?", rest):
+            elif sep and key in ("par", "parade", "parry") and re.fullmatch(r"[+-]?[0-9]{1,3}%?", rest):
                 arm["parry"] = int(rest.rstrip("%"))
             elif sep and key in ("md", "dm") and _DICE_TOKEN.match(rest.lstrip("+")):
                 arm["md"] = rest.lstrip("+")

@@ -42,7 +42,7 @@ def _parse_initiative_dice(doc: Doc, text: str | None) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     for name, dice in named_entries(text, "combat.error.initiative_format"):
         c = doc.find(name)
-        out[c.id] = parse_dice(dice.replace("(", " ").replace(")", " "), sides=20, limit=4)
+        out[c.id] = parse_dice(dice.replace("(", " ").replace(")", " "), option="dice", sides=20, limit=4)
     return out
 
 

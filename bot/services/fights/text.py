@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bot.context import AppContext
-from bot.i18n import language_of
+from bot.i18n import Term, language_of
 from bot.rules.checks.common import CheckResult, Modifier
 from bot.rules.combat.effects import Condition
 
@@ -159,6 +159,8 @@ class Words:
             return self.weapon(str(value))
         if key == "id":
             return self.entry_name("combat_modifiers", str(value))
+        if isinstance(value, Term):
+            return self.t(value.key)
         return str(value)
 
     def condition(self, c: Condition) -> str:

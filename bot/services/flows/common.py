@@ -9,7 +9,6 @@ session row, runs the pure rules, saves the new state (``version`` guards it) an
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -24,15 +23,16 @@ from bot.db.characters import CharacterSheet, find_character, get_active_charact
 from bot.db.flow_models import GameSession
 from bot.db.repositories import ServerConfig, get_server_config
 from bot.i18n import language_of
+from bot.rules import grammar
 from bot.rules.checks.common import CheckResult, DiceError
+from bot.rules.grammar import InputError
 from bot.rules.sheets import fold
 from bot.services.caller import Caller
-from bot.services.errors import UserError, refusal_reply, user_error_reply
+from bot.services.errors import UserError, input_refusal, refusal_reply, user_error_reply
 from bot.ui.reply import Reply
 
 CUSTOM_ID_PREFIX: Final = "melee"
 MANUAL_MAX_VALUES: Final = 50
-_SPLIT = re.compile(r"[\s,;]+")
 
 
 class Refusal(UserError):
@@ -97,6 +97,8 @@ async def run(ctx: AppContext, caller: Caller, work: Work) -> FlowResult:
             return await work(Scope(session, config, caller))
     except Refusal as exc:
         return FlowResult(user_error_reply(ctx, locale, exc))
+    except InputError as exc:
+        return FlowResult(user_error_reply(ctx, locale, input_refusal(exc)))
     except DiceError:
         return FlowResult(refusal_reply(ctx, locale, "flows.error.bad_roll"))
     except StaleDataError:
@@ -194,24 +196,9 @@ def custom_id(flow: str, action: str, session_id: int, *extra: str | int) -> str
 # -- dice entered by hand --------------------------------------------------------------------
 
 
-def parse_rolls(text: str | None) -> list[int]:
-    """``"85 22"`` → ``[85, 22]``; ``00`` is 100. Raises Refusal on anything else."""
-    if text is None or not text.strip():
-        return []
-    values: list[int] = []
-    for part in _SPLIT.split(text.strip()):
-        if not part:
-            continue
-        if not part.isdigit() or len(part) > 3:
-            raise Refusal("flows.error.not_a_roll", value=part[:12])
-        value = int(part)
-        values.append(100 if value == 0 else value)
-        if len(values) > MANUAL_MAX_VALUES:
-            raise Refusal("flows.error.too_many_rolls", max=MANUAL_MAX_VALUES)
-    for value in values:
-        if not 1 <= value <= 100:
-            raise Refusal("flows.error.roll_range", value=value)
-    return values
+def parse_rolls(text: str | None, *, option: str) -> list[int]:
+    """``"85 22"`` → ``[85, 22]``; ``00`` is 100 (the input grammar's d100 list)."""
+    return grammar.parse_rolls(text, option=option, sides=100, limit=MANUAL_MAX_VALUES)
 
 
 def d100(value: int | None) -> int | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from bot.context import AppContext
+from bot.rules.grammar import optional_modifier
 from bot.rules.renove import infection as rules
 from bot.rules.renove.infection import InfectionError
 from bot.services.caller import Caller
@@ -74,7 +75,7 @@ async def infection_test(
     washed: bool = False,
     suture: str | None = None,
     ointment: bool = False,
-    environment: int = 0,
+    environment: str | None = None,
     hygiene: bool = False,
     hardy: bool | None = None,
     resistance: bool | None = None,
@@ -109,8 +110,9 @@ async def infection_test(
             if suture not in SUTURE:
                 raise Refusal("flows.infection.error.unknown_modifier", id=suture[:20])
             chosen[SUTURE[suture]] = True
-        if environment:
-            chosen["environnement_infect"] = environment
+        filth = optional_modifier(environment, option="environment", lo=-30, hi=0)
+        if filth:
+            chosen["environnement_infect"] = filth
         try:
             result = rules.infection_test(
                 outcomes,

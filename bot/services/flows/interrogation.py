@@ -256,7 +256,7 @@ async def question(
     async def work(scope: Scope) -> FlowResult:
         row = await (session_by_id(scope, KIND, session_id) if session_id else require_open(scope, KIND))
         state = _state(row)
-        mine, theirs = parse_rolls(rolls), parse_rolls(fm_rolls)
+        mine, theirs = parse_rolls(rolls, option="roll"), parse_rolls(fm_rolls, option="wp_roll")
         if len(state.revealed) >= len(rules.TIERS):
             raise Refusal("flows.interrogation.error.all_revealed")
         approach = Approach.CHARISME if state.discreet else Approach(method)

@@ -24,6 +24,11 @@ _KEYS: Final = {"f", "int", "jeu", "per", "res", "ct", "pipes", "garde"}
 _FLAGS: Final = {"triche", "maitrise"}
 
 
+def _digits(text: str, most: int) -> bool:
+    """ASCII digits only (``"²".isdigit()`` is true but ``int("²")`` fails), at most ``most`` of them."""
+    return 0 < len(text) <= most and text.isascii() and text.isdigit()
+
+
 def parse_players(text: str) -> list[dict[str, Any]]:
     players: list[dict[str, Any]] = []
     for chunk in text.split(","):
@@ -40,8 +45,8 @@ def parse_players(text: str) -> list[dict[str, Any]]:
                     raise Refusal("flows.tavern.error.bad_player", token=token[:20])
                 player[key] = True
             elif key == "garde":
-                player[key] = [int(v) for v in value.split(".") if v.isdigit()]
-            elif key in _KEYS and value.isdigit() and int(value) <= 200:
+                player[key] = [int(v) for v in value.split(".") if _digits(v, 2)]
+            elif key in _KEYS and _digits(value, 3) and int(value) <= 200:
                 player[key] = int(value)
             else:
                 raise Refusal("flows.tavern.error.bad_player", token=token[:20])
@@ -66,7 +71,7 @@ def parse_dice(text: str | None, names: list[str]) -> dict[str, list[int]]:
         who = next((n for n in names if n.casefold() == tokens[0].casefold()), None)
         if who is None:
             raise Refusal("flows.tavern.error.dice_unknown_player", name=tokens[0][:40])
-        out[who] = parse_rolls(" ".join(tokens[1:]))
+        out[who] = parse_rolls(" ".join(tokens[1:]), option="dice")
     return out
 
 

@@ -37,6 +37,7 @@ from bot.rules.combat.effects import Condition
 from bot.rules.combat.state import Combatant
 from bot.rules.d20 import checks as d20_checks
 from bot.rules.d20 import combat as rules
+from bot.rules.grammar import is_int, parse_int, parse_modifier
 from bot.rules.sheets import fold
 from bot.services.fights._core import (
     DefenceRolls,
@@ -122,16 +123,10 @@ def parse_armour(text: str | None) -> list[dict[str, Any]]:
     for part in _list(text):
         words = part.split()
         figures = words[-1].split("/") if words else []
-        if len(words) < 2 or len(figures) != 3 or not all(f.isdigit() for f in figures):
+        if len(words) < 2 or len(figures) != 3 or not all(f.isascii() and f.isdigit() for f in figures):
             raise FightRefusal("combat.d20.error.bad_armour", text=part[:40])
-        out.append(
-            {
-                "name": " ".join(words[:-1])[:30],
-                "rp": int(figures[0]),
-                "rc": int(figures[1]),
-                "sr": int(figures[2]),
-            }
-        )
+        rp, rc, sr = (parse_int(f, option="armour", lo=0, hi=999) for f in figures)
+        out.append({"name": " ".join(words[:-1])[:30], "rp": rp, "rc": rc, "sr": sr})
     return out
 
 
@@ -215,9 +210,9 @@ async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
     notes = close_open_round(scope, doc)
     given: dict[str, int] = {}
     for name, text in named_entries(dice, "combat.d20.error.order_format"):
-        if not text.strip().lstrip("-").isdigit():
+        if not is_int(text):
             raise FightRefusal("combat.d20.error.order_format")
-        given[doc.find(name).id] = int(text.strip())
+        given[doc.find(name).id] = parse_int(text, option="dice", lo=-999, hi=999)
     timings = []
     lines = []
     for c in doc.state.combatants:
@@ -333,8 +328,8 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
             rules.Context.ARROW,
         ):
             mods.extend(rules.ranged_modifiers([key]))
-        elif key == "mod" and value is not None and value.lstrip("+-").isdigit():
-            mods.append(term(SYSTEM, "gm_modifier", int(value)))
+        elif key == "mod" and value is not None:
+            mods.append(term(SYSTEM, "gm_modifier", parse_modifier(value, option="situation")))
         else:
             raise FightRefusal(
                 "combat.sys.error.bad_situation",
@@ -346,8 +341,8 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
     preview = list(mods) + ([term(SYSTEM, manoeuvre.value, own)] if own else [])
     check = d20_checks.check(score, preview, rng=scope.rng, roll=data.roll, base_label="combat.d20.attack")
     hand = {
-        "damage": parse_dice(data.damage, sides=20, limit=4),
-        "effects": parse_dice(data.effects, sides=20, limit=4),
+        "damage": parse_dice(data.damage, option="damage", sides=20, limit=4),
+        "effects": parse_dice(data.effects, option="effects", sides=20, limit=4),
     }
     seq = new_event(scope, doc, "attack", c.id, {"target": foe.id, "check": check.to_dict(), "weapon": arm})
     scope.rolls.append(

@@ -38,6 +38,7 @@ from bot.rules.combat.dicefeed import d
 from bot.rules.combat.state import Combatant
 from bot.rules.d20 import checks as d20_checks
 from bot.rules.d20 import combat as rules
+from bot.rules.grammar import is_int, parse_int, parse_modifier
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
 from bot.services.fights._core import (
@@ -192,8 +193,8 @@ def _ranged_situation(text: str | None) -> list[Modifier]:
     for key, value in situation_tokens(text):
         if key in rules.RANGED_MODIFIERS:
             keys.append(key)
-        elif key == "mod" and value is not None and value.lstrip("+-").isdigit():
-            out.append(shared_term("gm_modifier", int(value)))
+        elif key == "mod" and value is not None:
+            out.append(shared_term("gm_modifier", parse_modifier(value, option="situation")))
         else:
             raise FightRefusal(
                 "combat.sys.error.bad_situation",
@@ -211,11 +212,11 @@ def _air_situation(text: str | None, table: Sequence[Mapping[str, Any]]) -> list
     out: list[Modifier] = []
     ids = [str(m["id"]) for m in table]
     for key, value in situation_tokens(text):
-        if key == "mod" and value is not None and value.lstrip("+-").isdigit():
-            out.append(shared_term("gm_modifier", int(value)))
+        if key == "mod" and value is not None:
+            out.append(shared_term("gm_modifier", parse_modifier(value, option="situation")))
             continue
         item = AIR_ALIASES.get(key, key)
-        number = int(value) if value is not None and value.isdigit() else None
+        number = parse_int(value, option="situation", lo=0) if value is not None and is_int(value) else None
         if item not in ids or (value is not None and number is None):
             accepted = ", ".join([*AIR_ALIASES, *ids]) + ", mod:±N"
             raise FightRefusal("combat.sys.error.bad_situation", text=key[:30], accepted=accepted[:900])
@@ -387,9 +388,9 @@ async def burst(
         arm = _arm(doc, c, data.weapon)
         score = d20._score(doc, c, arm)
         mods = _ranged_situation(data.situation)
-        hit_dice = parse_dice(data.hits, sides=4 if several else 6, limit=MAX_TARGETS)
-        zones = parse_dice(data.zones, sides=20, limit=60)
-        damage = parse_dice(data.damage, sides=20, limit=60)
+        hit_dice = parse_dice(data.hits, option="hits", sides=4 if several else 6, limit=MAX_TARGETS)
+        zones = parse_dice(data.zones, option="zones", sides=20, limit=60)
+        damage = parse_dice(data.damage, option="damage", sides=20, limit=60)
         table = await d20.damage_table(scope)
         spend(scope, doc, c, "attaquer")
         modifier = rules.burst_modifier(targets=len(targets), bullets=bullets)

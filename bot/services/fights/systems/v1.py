@@ -46,6 +46,7 @@ from bot.rules.combat.common import ordered_slots as order_of
 from bot.rules.combat.common import set_pool_loss, term
 from bot.rules.combat.effects import Condition, apply_mechanics
 from bot.rules.combat.state import Combatant
+from bot.rules.grammar import parse_int, parse_modifier
 from bot.rules.sheets import fold
 from bot.rules.v1 import combat as rules
 from bot.services.fights._core import (
@@ -202,7 +203,7 @@ def parse_armour(text: str | None) -> dict[str, int]:
         if not sep:
             key, value = "tout", part
         zone = fold(key).replace("ê", "e")
-        if not value.isdigit() or int(value) > 20:
+        if not (value.isascii() and value.isdigit() and len(value) <= 2 and int(value) <= 20):
             raise FightRefusal(
                 "combat.sys.error.bad_armour", text=part[:30], zones="tout, " + ", ".join(ZONES)
             )
@@ -363,10 +364,10 @@ def _situation(text: str | None) -> tuple[rules.RangeBand, int, list[Any]]:
             band = rules.RangeBand.LONG
         elif key in ("extreme", "portee_extreme"):
             band = rules.RangeBand.EXTREME
-        elif key in ("groupe", "group") and value is not None and value.isdigit():
-            group = int(value)
-        elif key == "mod" and value is not None and value.lstrip("+-").isdigit():
-            mods.append(term(SYSTEM, "gm_modifier", int(value)))
+        elif key in ("groupe", "group") and value is not None:
+            group = parse_int(value, option="situation", lo=0, hi=99)
+        elif key == "mod" and value is not None:
+            mods.append(term(SYSTEM, "gm_modifier", parse_modifier(value, option="situation")))
         else:
             raise FightRefusal(
                 "combat.sys.error.bad_situation", text=key[:30], accepted="longue, extreme, groupe:N, mod:±N"
@@ -453,9 +454,9 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
     if isinstance(result, Refusal):
         raise RefusedError(result)
     hand = {
-        "damage": parse_dice(data.damage, sides=6, limit=50),
-        "effects": parse_dice(data.effects),
-        "durations": parse_dice(data.durations),
+        "damage": parse_dice(data.damage, option="damage", sides=6, limit=50),
+        "effects": parse_dice(data.effects, option="effects"),
+        "durations": parse_dice(data.durations, option="durations"),
     }
     seq = new_event(scope, doc, "attack", c.id, {"target": foe.id, "attack": result.to_dict(), "weapon": arm})
     scope.rolls.append(
