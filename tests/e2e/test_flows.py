@@ -185,7 +185,7 @@ async def test_interrogation_seed_example_and_english_errors(emu: E2E) -> None:
     assert "Le boucher." not in text
     bob = emu.user("bob", locale="en-US")
     bad = await bob.slash("interrogation question", target=40, roll="abc")
-    assert bad.ephemeral and "is not a die roll" in bad.embed["description"]
+    assert bad.ephemeral and "expects dice rolled by hand" in bad.embed["description"]
     torture = await bob.slash("interrogation question", method="charisme", target=40, roll="10", wp_roll="90")
     assert torture.ephemeral and "not discreet" in torture.embed["description"]
 

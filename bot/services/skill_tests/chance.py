@@ -7,9 +7,10 @@ from typing import Any
 from bot.context import AppContext
 from bot.rules.checks.common import System
 from bot.rules.d20 import checks as d20
+from bot.rules.grammar import InputError
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
-from bot.services.errors import user_error_reply
+from bot.services.errors import input_refusal, user_error_reply
 from bot.services.skill_tests.common import TestInputError, _hand_roll, _log
 from bot.services.skill_tests.tables import _setting
 from bot.ui import checks_render as render
@@ -56,6 +57,8 @@ async def chance_check(
         )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
+    except InputError as exc:
+        return user_error_reply(ctx, caller.locale, input_refusal(exc))
     await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
     return Reply(
         title="🍀 " + t(locale, "checks.chance.title"),

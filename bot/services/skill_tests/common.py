@@ -15,7 +15,6 @@ stops as "roll again" when they run out; the others roll with the bot's dice.
 from __future__ import annotations
 
 import functools
-import re
 import unicodedata
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from bot.db.roll_log import log_row
 from bot.rules.checks.common import DiceError, Modifier, System, obtain_roll
 from bot.rules.checks.dispatch import die_for
 from bot.rules.d20 import checks as d20
+from bot.rules.grammar import is_int, parse_int
 from bot.services.caller import Caller
 from bot.services.errors import UserError
 from bot.services.rolls import ManualDiceError, parse_manual_dice
@@ -37,7 +37,6 @@ TARGET_MIN, TARGET_MAX = -200, 300
 MODIFIER_MIN, MODIFIER_MAX = -200, 200
 NAME_MAX = 40
 MOD_LABEL = "tests.modifier.mod"
-_INT = re.compile(r"^[+-−]?\d{1,4}$")
 
 
 class TestInputError(UserError):
@@ -54,10 +53,10 @@ def fold(text: str) -> str:
 
 
 def _int(text: str) -> int | None:
-    text = text.strip()
-    if not _INT.match(text):
+    """A number typed where a name may stand too (``carac:45`` or ``carac:CC``): None when not one."""
+    if not is_int(text):
         return None
-    return int(text.replace("−", "-"))
+    return parse_int(text, option="target", lo=-9999, hi=9999)
 
 
 # --- characters (a colleague's module; used when present) -----------------------------------------

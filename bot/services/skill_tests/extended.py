@@ -12,9 +12,10 @@ from bot.context import AppContext
 from bot.rules import extended
 from bot.rules.checks.common import CheckResult, Modifier, System, build_target
 from bot.rules.checks.dispatch import die_for
+from bot.rules.grammar import InputError
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
-from bot.services.errors import refusal_reply, user_error_reply
+from bot.services.errors import input_refusal, refusal_reply, user_error_reply
 from bot.services.skill_tests.common import (
     MOD_LABEL,
     TestInputError,
@@ -40,8 +41,8 @@ _UNIT_CODES = {
     extended.TimeUnit.DAY: "d",
 }
 EXT_PATTERN = (
-    r"melee:ext:(?P<sys>[rvdo]):(?P<target>-?\d{1,4}):(?P<n>\d{1,3}):(?P<k>\d{1,3}):"
-    r"(?P<amount>\d{1,4})(?P<unit>[rsmhd]):(?P<count>\d{1,3}):(?P<bits>[0-9a-f]{1,26}):(?P<user>\d{1,22})"
+    r"melee:ext:(?P<sys>[rvdo]):(?P<target>-?[0-9]{1,4}):(?P<n>[0-9]{1,3}):(?P<k>[0-9]{1,3}):"
+    r"(?P<amount>[0-9]{1,4})(?P<unit>[rsmhd]):(?P<count>[0-9]{1,3}):(?P<bits>[0-9a-f]{1,26}):(?P<user>[0-9]{1,22})"
 )
 _EXT_RE = re.compile("^" + EXT_PATTERN + "$")
 
@@ -240,6 +241,8 @@ async def extended_check(
                 )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
+    except InputError as exc:
+        return user_error_reply(ctx, caller.locale, input_refusal(exc))
     await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
     shown = request.label or request.skill or render.label_text(ctx.catalog, locale, base.label)
     title = "⏳ " + t(locale, "tests.extended.title", label=shown)
@@ -316,6 +319,8 @@ async def extended_step(
         )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
+    except InputError as exc:
+        return user_error_reply(ctx, caller.locale, input_refusal(exc))
     await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
     return _extended_reply(
         ctx,

@@ -9,9 +9,10 @@ from typing import Any
 from bot.context import AppContext
 from bot.rules import opposed
 from bot.rules.checks.common import System
+from bot.rules.grammar import InputError
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
-from bot.services.errors import user_error_reply
+from bot.services.errors import input_refusal, user_error_reply
 from bot.services.skill_tests.common import NAME_MAX, TestInputError, _manual_note, _parse_rolls, _Reads, fold
 from bot.services.skill_tests.participants import (
     _bot_rolls,
@@ -127,6 +128,8 @@ async def group_opposed_check(
             )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
+    except InputError as exc:
+        return user_error_reply(ctx, caller.locale, input_refusal(exc))
     await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
     fields = _skills_field(ctx, locale, (names_a, request.skill_a), (names_b, skill_b), suggested)
     fields += [

@@ -7,9 +7,10 @@ from typing import Any
 
 from bot.context import AppContext
 from bot.rules import opposed
+from bot.rules.grammar import InputError
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
-from bot.services.errors import user_error_reply
+from bot.services.errors import input_refusal, user_error_reply
 from bot.services.skill_tests.common import TestInputError, _manual_note, _parse_rolls, _Reads
 from bot.services.skill_tests.participants import (
     Participant,
@@ -83,6 +84,8 @@ async def opposed_check(
             )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
+    except InputError as exc:
+        return user_error_reply(ctx, caller.locale, input_refusal(exc))
     await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
     fields = _skills_field(ctx, locale, (a.name, request.skill_a), (b.name, skill_b), suggested)
     fields += [render.opposed_round_field(ctx.catalog, locale, rnd, a.name, b.name) for rnd in result.rounds]

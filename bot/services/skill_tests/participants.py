@@ -30,7 +30,7 @@ from bot.services.skill_tests.common import (
 from bot.services.skill_tests.tables import Setting, suggested_opposition
 from bot.ui.reply import Field
 
-_MENTION = re.compile(r"^<@!?(\d{15,22})>$")
+_MENTION = re.compile(r"^<@!?([0-9]{15,22})>$")
 
 
 @dataclass(frozen=True, slots=True)

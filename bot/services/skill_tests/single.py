@@ -22,13 +22,14 @@ from typing import Any
 from bot.context import AppContext
 from bot.rules.checks.common import CheckResult, Modifier, System
 from bot.rules.d20 import checks as d20
+from bot.rules.grammar import InputError
 from bot.rules.ogl import checks as ogl
 from bot.rules.random_source import RandomSource
 from bot.rules.renove import checks as renove
 from bot.rules.v1 import checks as v1
 from bot.services.caller import Caller
 from bot.services.config import SecretDestination, secret_destination
-from bot.services.errors import user_error_reply
+from bot.services.errors import input_refusal, user_error_reply
 from bot.services.skill_tests.common import (
     MOD_LABEL,
     NAME_MAX,
@@ -257,6 +258,8 @@ async def skill_test(
             )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
+    except InputError as exc:
+        return user_error_reply(ctx, caller.locale, input_refusal(exc))
     await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
 
     fields = list(render.check_fields(ctx.catalog, locale, result, lenient=request.lenient))
