@@ -1,6 +1,7 @@
 """``/maneuver`` (``/manoeuvre``): the `ogl` manoeuvres of a fight thread — hero points, counter-attack,
 two weapons, mounted combat, grapple, area effects (each fighter caught dives or takes it). Thin: parse,
-call :mod:`bot.services.fights.systems.ogl_manoeuvres`, answer and edit the tracker like ``/combat``."""
+call the use-case modules of :mod:`bot.services.fights.systems.ogl_manoeuvres` (the area effect:
+:mod:`~bot.services.fights.systems.ogl_area`), answer and edit the tracker like ``/combat``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,12 @@ from discord.ext import commands
 from bot.cogs._common import Interaction, caller_of, ctx_of
 from bot.cogs.combat import settle
 from bot.services.fights.choices import combatant_choices
-from bot.services.fights.systems import ogl_manoeuvres as service
+from bot.services.fights.systems import ogl_area
+from bot.services.fights.systems.ogl_manoeuvres import counter as ogl_counter
+from bot.services.fights.systems.ogl_manoeuvres import grapple as ogl_grapple
+from bot.services.fights.systems.ogl_manoeuvres import hero as ogl_hero
+from bot.services.fights.systems.ogl_manoeuvres import mount as ogl_mount
+from bot.services.fights.systems.ogl_manoeuvres import two_weapons as ogl_two_weapons
 
 if TYPE_CHECKING:
     from bot.app import MeleeBot
@@ -79,7 +85,7 @@ class ManeuverCog(commands.Cog):
         damage: app_commands.Range[str, 1, 20] | None = None,
         note: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
-        result = service.hero_point(
+        result = ogl_hero.hero_point(
             ctx_of(interaction), caller_of(interaction), use=use, who=who, roll=roll, dice=damage, note=note
         )
         await settle(interaction, result)
@@ -108,7 +114,7 @@ class ManeuverCog(commands.Cog):
         damage: app_commands.Range[str, 1, 20] | None = None,
         effects: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
-        result = service.counter_attack(
+        result = ogl_counter.counter_attack(
             ctx_of(interaction),
             caller_of(interaction),
             target=target,
@@ -146,7 +152,7 @@ class ManeuverCog(commands.Cog):
         damage: app_commands.Range[str, 1, 20] | None = None,
         effects: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
-        result = service.two_weapons(
+        result = ogl_two_weapons.two_weapons(
             ctx_of(interaction),
             caller_of(interaction),
             use=use,
@@ -165,7 +171,9 @@ class ManeuverCog(commands.Cog):
     async def mount(
         self, interaction: Interaction, mounted: bool, who: app_commands.Range[str, 1, 80] | None = None
     ) -> None:
-        result = service.set_mount(ctx_of(interaction), caller_of(interaction), mounted_now=mounted, who=who)
+        result = ogl_mount.set_mount(
+            ctx_of(interaction), caller_of(interaction), mounted_now=mounted, who=who
+        )
         await settle(interaction, result)
 
     @maneuver.command(name="grapple", description="Grapple: grab, immobilise, escape, throw")
@@ -192,7 +200,7 @@ class ManeuverCog(commands.Cog):
         damage: app_commands.Range[int, 1, 6] | None = None,
         effects: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
-        result = service.grapple(
+        result = ogl_grapple.grapple(
             ctx_of(interaction),
             caller_of(interaction),
             action=action,
@@ -225,7 +233,7 @@ class ManeuverCog(commands.Cog):
         source: app_commands.Range[str, 1, 80] | None = None,
         dice: app_commands.Range[str, 1, 80] | None = None,
     ) -> None:
-        result = service.area_effect(
+        result = ogl_area.area_effect(
             ctx_of(interaction),
             caller_of(interaction),
             name=name,

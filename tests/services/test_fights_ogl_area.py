@@ -24,7 +24,9 @@ from bot.services.fights.ending import show
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
 from bot.services.fights.rounds import new_round
-from bot.services.fights.systems import ogl_manoeuvres as man
+from bot.services.fights.systems.ogl_area import area_effect
+from bot.services.fights.systems.ogl_manoeuvres.hero import hero_point
+from bot.services.fights.systems.ogl_manoeuvres.mount import set_mount
 
 from .test_fights import ALICE, CHANNEL, GM, GUILD, NoDice, ctx, ok
 from .test_fights_ogl_manoeuvres import refused, tracker_field
@@ -66,7 +68,7 @@ async def test_dive_halves_a_critical_avoids_taking_it_hurts_and_refusals(ctx: A
     ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
     # 3d6: 4 + 5 + 6 = 15, rolled once for the whole effect
     area = ok(
-        await man.area_effect(
+        await area_effect(
             ctx,
             GM,
             name="Boule de feu",
@@ -102,9 +104,7 @@ async def test_dive_halves_a_critical_avoids_taking_it_hurts_and_refusals(ctx: A
     # a second effect: the Orc is prone now, he cannot dive; the Chevalier has lost his next action
     # (the minor wound): no reaction; a typed 7 on the Orc's abdomen 4 → −3: serious, 1d4 (2) lost
     blast = ok(
-        await man.area_effect(
-            ctx, GM, name="Explosion", damage="7", targets="Orc; Chevalier", location="abdomen"
-        )
+        await area_effect(ctx, GM, name="Explosion", damage="7", targets="Orc; Chevalier", location="abdomen")
     )
     seq = seqs(blast)
     assert "plonger" in refused(await answer(ctx, fight_id, seq["orc"], "plonger", 10)).lower()
@@ -118,7 +118,7 @@ async def test_dive_halves_a_critical_avoids_taking_it_hurts_and_refusals(ctx: A
 
 async def test_mounted_dive_everywhere_and_the_reaction_limit(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
-    ok(await man.set_mount(ctx, GM, mounted_now=True, who="Chevalier"))
+    ok(await set_mount(ctx, GM, mounted_now=True, who="Chevalier"))
     ok(await new_round(ctx, GM, dice="Chevalier: 1; Orc: 9; Gobelin: 1"))
     # the Orc attacks the Gobelin (30 ≤ 50); the Gobelin dodges 35 ≤ 40 and 35 > 30: his one reaction
     attack = ok(
@@ -129,7 +129,7 @@ async def test_mounted_dive_everywhere_and_the_reaction_limit(ctx: AppContext) -
     assert ok(await answer(ctx, fight_id, attack["seq"], "esquiver", 35))["outcome"] == "defended"
     # a breath: 2d6 3 + 4 = 7 on every location
     breath = ok(
-        await man.area_effect(
+        await area_effect(
             ctx,
             GM,
             name="Souffle",
@@ -170,17 +170,17 @@ async def test_mounted_dive_everywhere_and_the_reaction_limit(ctx: AppContext) -
 
 async def test_who_may_place_an_effect_and_an_unconscious_fighter(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
-    no_round = refused(await man.area_effect(ctx, GM, name="x", damage="1d6", targets="Orc: tete"))
+    no_round = refused(await area_effect(ctx, GM, name="x", damage="1d6", targets="Orc: tete"))
     assert "Aucun round" in no_round
     ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
-    assert "MJ" in refused(await man.area_effect(ctx, ALICE, name="x", damage="1d6", targets="Orc: tete"))
+    assert "MJ" in refused(await area_effect(ctx, ALICE, name="x", damage="1d6", targets="Orc: tete"))
     assert "Orc" in refused(
-        await man.area_effect(ctx, ALICE, name="x", damage="1d6", targets="Orc: tete", source="Orc")
+        await area_effect(ctx, ALICE, name="x", damage="1d6", targets="Orc: tete", source="Orc")
     )
-    assert "3d" in refused(await man.area_effect(ctx, GM, name="x", damage="3d", targets="Orc: tete"))
-    assert "tete" in refused(await man.area_effect(ctx, GM, name="x", damage="1d6", targets="Orc"))
+    assert "3d" in refused(await area_effect(ctx, GM, name="x", damage="3d", targets="Orc: tete"))
+    assert "tete" in refused(await area_effect(ctx, GM, name="x", damage="1d6", targets="Orc"))
     assert "deux fois" in refused(
-        await man.area_effect(ctx, GM, name="x", damage="1d6", targets="Orc: tete; orc: tete")
+        await area_effect(ctx, GM, name="x", damage="1d6", targets="Orc: tete; orc: tete")
     )
     # the Orc is knocked out (a failed Endurance test): caught, he takes it at once (Hors de Combat)
     hit = ok(
@@ -194,7 +194,7 @@ async def test_who_may_place_an_effect_and_an_unconscious_fighter(ctx: AppContex
     )
     ok(await answer(ctx, fight_id, hit["seq"], "encaisser"))
     ok(await roll_due_test(ctx, GM, who="Orc", roll=90))  # CON 12 × 5 = 60: fails, unconscious
-    area = ok(await man.area_effect(ctx, GM, name="Éboulis", damage="1d6", dice="4", targets="Orc: tete"))
+    area = ok(await area_effect(ctx, GM, name="Éboulis", damage="1d6", dice="4", targets="Orc: tete"))
     orc = area["caught"][0]
     assert not orc["pending"] and orc["result"]["wounds"][0]["hp_after"] == 4 - 4
 
@@ -203,20 +203,20 @@ async def test_second_chance_on_the_dive_and_on_damage(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
     ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
     area = ok(
-        await man.area_effect(
+        await area_effect(
             ctx, GM, name="Boule de feu", damage="3d6", dice="4 5 6", targets="Chevalier: poitrine"
         )
     )
     ok(await answer(ctx, fight_id, seqs(area)["chevalier"], "plonger", 30))  # halved: chest 5 → 0
     # second chance on the dive: 50 > 40 fails: the whole 15, armour 2 → 13: chest 5 → −8 below −5: major
-    dive = ok(await man.hero_point(ctx, GM, use="seconde_chance", who="Chevalier", roll=50))
+    dive = ok(await hero_point(ctx, GM, use="seconde_chance", who="Chevalier", roll=50))
     assert dive["reroll"]["before"]["dive"] == "halved" and dive["reroll"]["area_damage"]["dive"] == "failed"
     assert (dive["reroll"]["wounds"][0]["hp_after"], dive["reroll"]["wounds"][0]["level"]) == (
         5 - 13,
         "major",
     )
     # second chance on the damage: 1 + 1 + 2 = 4, the failed dive stands: 4 − 2 = 2: chest 5 → 3, no wound
-    again = ok(await man.hero_point(ctx, GM, use="seconde_chance_degats", who="Chevalier", dice="1 1 2"))
+    again = ok(await hero_point(ctx, GM, use="seconde_chance_degats", who="Chevalier", dice="1 1 2"))
     assert again["reroll"]["before"] == 15 and again["reroll"]["damage"]["total"] == 4
     assert (
         again["reroll"]["wounds"][0]["hp_after"] == 5 - 2 and again["reroll"]["wounds"][0]["level"] == "none"
@@ -230,7 +230,7 @@ async def test_second_chance_on_the_dive_and_on_damage(ctx: AppContext) -> None:
 async def test_second_chance_on_an_attack_damage_roll(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
     ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
-    assert "dégâts" in refused(await man.hero_point(ctx, GM, use="seconde_chance_degats", who="Orc"))
+    assert "dégâts" in refused(await hero_point(ctx, GM, use="seconde_chance_degats", who="Orc"))
     # Épée 1d8 5 + 1 = 6 on the Orc's chest 5 → −1: serious, an Endurance test
     hit = ok(
         await fights_attacks.attack(
@@ -244,13 +244,13 @@ async def test_second_chance_on_an_attack_damage_roll(ctx: AppContext) -> None:
     first = ok(await answer(ctx, fight_id, hit["seq"], "encaisser"))
     assert first["wound"]["hp_after"] == 5 - 6 and first["wound"]["level"] == "serious"
     # the Orc rerolls the damage he took: 1d8 2 + 1 = 3: chest 5 → 2; the wound and its test are undone
-    orc = ok(await man.hero_point(ctx, GM, use="seconde_chance_degats", who="Orc", dice="2"))
+    orc = ok(await hero_point(ctx, GM, use="seconde_chance_degats", who="Orc", dice="2"))
     assert orc["reroll"]["before"] == 6 and orc["reroll"]["damage"]["total"] == 3
     assert orc["reroll"]["wounds"][0]["hp_after"] == 5 - 3
     assert ok(await show(ctx, GM))["prompts"] == []
     assert "Poitrine **2/5**" in tracker_field(await show(ctx, GM), "Orc")
     # the Chevalier rerolls his weapon's damage: 1d8 7 + 1 = 8: chest 5 → −3: serious again
-    knight = ok(await man.hero_point(ctx, GM, use="seconde_chance_degats", who="Chevalier", dice="7"))
+    knight = ok(await hero_point(ctx, GM, use="seconde_chance_degats", who="Chevalier", dice="7"))
     assert (
         knight["reroll"]["wounds"][0]["hp_after"] == 5 - 8
         and knight["reroll"]["wounds"][0]["level"] == "serious"
@@ -258,5 +258,5 @@ async def test_second_chance_on_an_attack_damage_roll(ctx: AppContext) -> None:
     # once the Endurance test is rolled, the damage is settled
     ok(await roll_due_test(ctx, GM, who="Orc", roll=20))
     assert "Trop tard" in refused(
-        await man.hero_point(ctx, GM, use="seconde_chance_degats", who="Chevalier", dice="1")
+        await hero_point(ctx, GM, use="seconde_chance_degats", who="Chevalier", dice="1")
     )

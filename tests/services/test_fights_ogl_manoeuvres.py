@@ -17,7 +17,11 @@ from bot.services.fights.ending import show
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
 from bot.services.fights.rounds import advance, new_round
-from bot.services.fights.systems import ogl_manoeuvres as man
+from bot.services.fights.systems.ogl_manoeuvres.counter import counter_attack
+from bot.services.fights.systems.ogl_manoeuvres.grapple import grapple
+from bot.services.fights.systems.ogl_manoeuvres.hero import hero_point
+from bot.services.fights.systems.ogl_manoeuvres.mount import set_mount
+from bot.services.fights.systems.ogl_manoeuvres.two_weapons import two_weapons
 
 from .test_fights import ALICE, CHANNEL, GM, GUILD, NoDice, ctx, ok
 
@@ -125,7 +129,7 @@ async def test_lost_combat_actions_stop_actions_and_reactions_and_count_down(ctx
 
 async def test_mounted_modifiers_apply_to_attacks_and_reactions(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
-    ok(await man.set_mount(ctx, GM, mounted_now=True, who="Chevalier"))
+    ok(await set_mount(ctx, GM, mounted_now=True, who="Chevalier"))
     ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # rider against a foe on foot: Épée 60 + 20 = 80, so 75 hits; the Orc's parry 50 − 20 = 30, 35 fails
     out = await hit(
@@ -148,7 +152,7 @@ async def test_mounted_modifiers_apply_to_attacks_and_reactions(ctx: AppContext)
         9,
     )
     assert dodge["exchange"]["defence"]["target"] == 40 - 30 and dodge["outcome"] == "defended"
-    shown = ok(await man.set_mount(ctx, GM, mounted_now=False, who="Chevalier"))
+    shown = ok(await set_mount(ctx, GM, mounted_now=False, who="Chevalier"))
     assert shown["mounted"] is False
 
 
@@ -156,7 +160,7 @@ async def test_two_weapons_once_a_round_and_the_counter_attack(ctx: AppContext) 
     fight_id = await fight(ctx, orc_ca=2)
     # Orc 8 + 2 = 10 before the Chevalier's 5; the Orc has 2 combat actions: slots Orc, Chevalier, Orc
     ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 8"))
-    ok(await man.two_weapons(ctx, GM, use="parade", who="Chevalier"))
+    ok(await two_weapons(ctx, GM, use="parade", who="Chevalier"))
     first = await hit(
         ctx,
         fight_id,
@@ -166,7 +170,7 @@ async def test_two_weapons_once_a_round_and_the_counter_attack(ctx: AppContext) 
     )
     assert first["outcome"] == "defended"  # both succeed, 40 > 30
     again = refused(
-        await man.two_weapons(ctx, GM, use="attaque", who="Chevalier", target="Orc", roll=10, location="tete")
+        await two_weapons(ctx, GM, use="attaque", who="Chevalier", target="Orc", roll=10, location="tete")
     )
     assert "seconde arme" in again
     ok(await advance(ctx, GM))  # the Chevalier's slot
@@ -184,7 +188,7 @@ async def test_two_weapons_once_a_round_and_the_counter_attack(ctx: AppContext) 
     # round 2: the off hand's extra attack (Bouclier 1d4 40 %): 20 hits; left arm 3 → 0: minor wound
     ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 8"))
     extra = ok(
-        await man.two_weapons(
+        await two_weapons(
             ctx, GM, use="attaque", who="Chevalier", target="Orc", roll=20, location="bras_g", damage="3"
         )
     )
@@ -193,7 +197,7 @@ async def test_two_weapons_once_a_round_and_the_counter_attack(ctx: AppContext) 
     # the Orc runs past: a counter-attack at 60 + 20 = 80 (70 hits); the Orc has lost his next action
     # (minor wound) so he cannot dodge; he takes it: 1d8 2 + 1 = 3 on the chest 5 → 2
     counter = ok(
-        await man.counter_attack(
+        await counter_attack(
             ctx, GM, target="Orc", trigger="court", who="Chevalier", roll=70, location="poitrine", damage="2"
         )
     )
@@ -208,9 +212,7 @@ async def test_two_weapons_once_a_round_and_the_counter_attack(ctx: AppContext) 
     assert chest["wound"]["hp_after"] == 5 - 3
     # one reaction per triggering event; a counter-attack is a melee attack
     text = refused(
-        await man.counter_attack(
-            ctx, GM, target="Orc", trigger="court", who="Chevalier", roll=5, location="tete"
-        )
+        await counter_attack(ctx, GM, target="Orc", trigger="court", who="Chevalier", roll=5, location="tete")
     )
     assert "Une seule réaction" in text
 
@@ -219,13 +221,11 @@ async def test_grapple_grab_immobilise_escape_throw(ctx: AppContext) -> None:
     await fight(ctx)
     ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # grab: Bagarre 50 (30) against 40 (20): both succeed, the higher roll (30) wins
-    grab = ok(
-        await man.grapple(ctx, GM, action="saisir", who="Chevalier", target="Orc", roll=30, target_roll=20)
-    )
+    grab = ok(await grapple(ctx, GM, action="saisir", who="Chevalier", target="Orc", roll=30, target_roll=20))
     assert grab["success"] and grab["opposed"]["verdict"] == "a"
     ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # immobilise: 50 − (DEX 14 + STR 13) = 23; 20 succeeds
-    pin = ok(await man.grapple(ctx, GM, action="immobiliser", who="Chevalier", target="Orc", roll=20))
+    pin = ok(await grapple(ctx, GM, action="immobiliser", who="Chevalier", target="Orc", roll=20))
     assert pin["check"]["target"] == 50 - (14 + 13) and pin["success"]
     text = refused(
         await fights_attacks.attack(
@@ -234,12 +234,12 @@ async def test_grapple_grab_immobilise_escape_throw(ctx: AppContext) -> None:
     )
     assert "immobilisé" in text
     # escape: 40 − (STR 13 + SIZ 12) = 15; 50 fails
-    escape = ok(await man.grapple(ctx, GM, action="se_degager", who="Orc", roll=50))
+    escape = ok(await grapple(ctx, GM, action="se_degager", who="Orc", roll=50))
     assert escape["check"]["target"] == 40 - (13 + 12) and not escape["success"]
     ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # throw: Bagarre 10 ≤ 50; 2 m and 1d6 (5) on the head 4 → −1: serious, 1d4 (1) action lost
     throw = ok(
-        await man.grapple(
+        await grapple(
             ctx,
             GM,
             action="projeter",
@@ -253,7 +253,7 @@ async def test_grapple_grab_immobilise_escape_throw(ctx: AppContext) -> None:
     )
     assert throw["throw"] == {"metres": 2, "die": 5, "location": "tete"}
     assert throw["wound"]["hp_after"] == 4 - 5 and throw["wound"]["level"] == "serious"
-    text = refused(await man.grapple(ctx, GM, action="immobiliser", who="Chevalier", target="Orc", roll=5))
+    text = refused(await grapple(ctx, GM, action="immobiliser", who="Chevalier", target="Orc", roll=5))
     assert "n'empoigne pas" in text
 
 
@@ -267,7 +267,7 @@ async def test_hero_points(ctx: AppContext) -> None:
         )
     )
     assert miss["outcome"] == "miss"
-    again = ok(await man.hero_point(ctx, GM, use="seconde_chance", who="Chevalier", roll=25))
+    again = ok(await hero_point(ctx, GM, use="seconde_chance", who="Chevalier", roll=25))
     assert again["reroll"]["outcome"] == "hit" and again["pending"] and again["spend"]["points_after"] == 2
     leg = ok(
         await defend(
@@ -282,11 +282,11 @@ async def test_hero_points(ctx: AppContext) -> None:
     )
     assert leg["wound"]["hp_after"] == 4 - 4  # 1d8 3 + 1
     # the Orc rerolls his failed parry: 45 ≤ 50 and 45 > 25 → defended, the wound is undone
-    saved = ok(await man.hero_point(ctx, GM, use="seconde_chance", who="Orc", roll=45))
+    saved = ok(await hero_point(ctx, GM, use="seconde_chance", who="Orc", roll=45))
     assert saved["reroll"]["before"] == "hit" and saved["reroll"]["outcome"] == "defended"
     orc = tracker_field(await show(ctx, GM), "Orc")
     assert "Jambe D 4/4" in orc and "PH" not in orc  # the Orc's only point is spent
-    text = refused(await man.hero_point(ctx, GM, use="eraflure", who="Orc"))
+    text = refused(await hero_point(ctx, GM, use="eraflure", who="Orc"))
     assert "Plus de point d'héroïsme" in text
     # graze: the Orc's critical (5 ≤ ⌊50/10⌋): 1d8 at its maximum 8 on the left arm 3 → −5 < −3: major;
     # the graze cuts the damage to 3 + 3 = 6 so the arm ends at −3: a serious wound, 1d4 (2) actions lost
@@ -302,18 +302,18 @@ async def test_hero_points(ctx: AppContext) -> None:
         and major["wound"]["hp_after"] == 3 - 8
         and major["wound"]["level"] == "major"
     )
-    graze = ok(await man.hero_point(ctx, GM, use="eraflure", who="Chevalier", roll=2))
+    graze = ok(await hero_point(ctx, GM, use="eraflure", who="Chevalier", roll=2))
     assert graze["spend"]["detail"] == {"damage_before": 8, "damage_after": 6, "hp_after": -3}
     assert graze["graze"]["hp_after"] == -3 and graze["graze"]["level"] == "serious"
     assert [c["remaining"] for c in graze["graze"]["conditions"] if c["kind"] == "lose_combat_actions"] == [2]
     knight = tracker_field(await show(ctx, GM), "Chevalier")
     assert "Bras G **-3/3**" in knight and "PH 1" in knight and "actions perdues : 2" in knight
     # hero's luck needs the GM: a player is refused, the GM may
-    text = refused(await man.hero_point(ctx, ALICE, use="chance_du_heros", who="Chevalier"))
+    text = refused(await hero_point(ctx, ALICE, use="chance_du_heros", who="Chevalier"))
     assert "Chevalier" in text
-    luck = ok(await man.hero_point(ctx, GM, use="chance_du_heros", who="Chevalier", note="la lance se brise"))
+    luck = ok(await hero_point(ctx, GM, use="chance_du_heros", who="Chevalier", note="la lance se brise"))
     assert luck["spend"]["points_after"] == 0
-    assert "Plus de point" in refused(await man.hero_point(ctx, GM, use="chance_du_heros", who="Chevalier"))
+    assert "Plus de point" in refused(await hero_point(ctx, GM, use="chance_du_heros", who="Chevalier"))
 
 
 def tracker_field(outcome: FightOutcome, name: str) -> str:
@@ -325,16 +325,16 @@ async def test_refused_outside_ogl(ctx: AppContext) -> None:
     async with ctx.sessions.begin() as session:
         await set_channel_ruleset(session, GUILD, CHANNEL, "d20")
     ok(await open_fight(ctx, GM, name="Autre"))
-    text = refused(await man.set_mount(ctx, GM, mounted_now=True, who="X"))
+    text = refused(await set_mount(ctx, GM, mounted_now=True, who="X"))
     assert "ogl" in text and "d20" in text
-    text = refused(await man.hero_point(ctx, ALICE, use="chance_du_heros"))
+    text = refused(await hero_point(ctx, ALICE, use="chance_du_heros"))
     assert "ogl" in text
 
 
 async def test_second_chance_on_a_failed_endurance_test(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
     ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
-    text = refused(await man.hero_point(ctx, GM, use="seconde_chance", who="Orc", roll=20))
+    text = refused(await hero_point(ctx, GM, use="seconde_chance", who="Orc", roll=20))
     assert "pas de jet à relancer" in text
     # chest 5: 1d8 5 + 1 = 6 → −1: serious, an Endurance test (CON 12 × 5 = 60) or unconscious
     chest = await hit(
@@ -348,7 +348,7 @@ async def test_second_chance_on_a_failed_endurance_test(ctx: AppContext) -> None
     failed = ok(await roll_due_test(ctx, GM, who="Orc", roll=75))
     assert failed["check"]["target"] == 60 and not failed["check"]["success"]
     assert asleep(await show(ctx, GM), "Orc")
-    saved = ok(await man.hero_point(ctx, GM, use="seconde_chance", who="Orc", roll=20))
+    saved = ok(await hero_point(ctx, GM, use="seconde_chance", who="Orc", roll=20))
     assert saved["reroll"]["check"]["success"] and saved["spend"]["points_after"] == 0
     assert not asleep(await show(ctx, GM), "Orc")
 

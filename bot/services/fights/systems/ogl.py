@@ -9,10 +9,10 @@
   One reaction per attack, as many reactions a round as combat actions. ``speciale:`` a precise
   attack (``frappe_visee``, ``frapper_a_travers_armure``, ``frapper_arme``, ``desarmer``: −40 %).
   ``situation:`` the seed's situational modifiers (ids of ``ogl_situational_modifiers``).
-* Critical at ⌊skill/10⌋: maximum weapon damage (the damage modifier ``md=`` rolled); impaling.
-* Damage off the location's HP (``localisation:`` — the seed prints no hit-location table, so the
-  GM says where), armour points (``armure:"tout:2 tete:3"``) subtracted; minor / serious / major
-  wounds with their conditions, endurance tests and death counts; knockback when damage > SIZ.
+* A hit's damage and wounds: :mod:`.ogl_wounds` (critical, impaling, location HP, armour, wound
+  levels, knockback); the bookkeeping (combat actions lost, mounted, the reactions ledger, what a
+  second chance remembers): :mod:`.ogl_ledger`; area effects and the dive: :mod:`.ogl_area`; the
+  ``/manoeuvre`` use cases on top of this adapter: :mod:`.ogl_manoeuvres`.
 * Options: ``majeure:strict`` (default: the seed, below −HP) or ``majeure:au_plus`` (RULES.md).
 
 Readings: location HP are the character sheet's (``bot.rules.sheets.location_hp``); the Endurance
@@ -33,7 +33,7 @@ from bot.rules.combat.common import Timing, ordered_slots, term
 from bot.rules.combat.state import Combatant
 from bot.rules.ogl import checks as ogl_checks
 from bot.rules.ogl import combat as rules
-from bot.rules.sheets import OGL_LOCATIONS, fold, location_hp
+from bot.rules.sheets import fold, location_hp
 from bot.services.fights._core import (
     DefenceRolls,
     Doc,
@@ -67,23 +67,13 @@ from bot.services.fights.kit import (
     spend,
 )
 from bot.services.fights.rounds import close_open_round, named_entries, round_outcome, start_system_round
-from bot.services.fights.systems import ogl_manoeuvres as manoeuvres
+from bot.services.fights.systems import ogl_area, ogl_ledger, ogl_wounds
 from bot.services.house_rules import table_in_force
 from bot.ui.reply import Colour, Reply
 
 SYSTEM: Final = "ogl"
 FUMBLES: Final = "ogl_fumbles"
 REQUIRED: Final = ("STR", "CON", "SIZ", "DEX", "POW")
-LOCATIONS: Final = tuple(name for name, _, _ in OGL_LOCATIONS)
-KINDS: Final[dict[str, str]] = {
-    "jambe_d": "leg",
-    "jambe_g": "leg",
-    "abdomen": "abdomen",
-    "poitrine": "chest",
-    "bras_d": "arm",
-    "bras_g": "arm",
-    "tete": "head",
-}
 OPTIONS: Final[dict[str, dict[str, str]]] = {
     "majeure": {"strict": "below", "below": "below", "au_plus": "at_most", "at_most": "at_most"}
 }
@@ -99,10 +89,6 @@ def options_line(scope: Scope, options: Mapping[str, Any]) -> str:
     return scope.t("combat.ogl.options", major=scope.t(f"combat.ogl.option.{options['ogl_majeure']}"))
 
 
-def _threshold(doc: Doc) -> rules.MajorThreshold:
-    return rules.MajorThreshold(str((doc.data.get("options") or {}).get("ogl_majeure", "below")))
-
-
 def parse_armour(text: str | None) -> dict[str, int]:
     out: dict[str, int] = {}
     for part in (text or "").replace(",", " ").split():
@@ -112,15 +98,19 @@ def parse_armour(text: str | None) -> dict[str, int]:
         key = fold(key)
         if not value.isdigit() or int(value) > 30:
             raise FightRefusal(
-                "combat.sys.error.bad_armour", text=part[:30], zones="tout, " + ", ".join(LOCATIONS)
+                "combat.sys.error.bad_armour",
+                text=part[:30],
+                zones="tout, " + ", ".join(ogl_wounds.LOCATIONS),
             )
         if key in ("tout", "all"):
-            out.update({loc: int(value) for loc in LOCATIONS})
-        elif key in LOCATIONS:
+            out.update({loc: int(value) for loc in ogl_wounds.LOCATIONS})
+        elif key in ogl_wounds.LOCATIONS:
             out[key] = int(value)
         else:
             raise FightRefusal(
-                "combat.sys.error.bad_armour", text=part[:30], zones="tout, " + ", ".join(LOCATIONS)
+                "combat.sys.error.bad_armour",
+                text=part[:30],
+                zones="tout, " + ", ".join(ogl_wounds.LOCATIONS),
             )
     return out
 
@@ -143,7 +133,7 @@ def profile_line(scope: Scope, doc: Doc, c: Combatant) -> str:
     arms = ", ".join(
         f"{a['name']} {a.get('dice') or '?'} {a.get('score') or '?'}%" for a in meta.get("arms") or []
     )
-    hp = " · ".join(f"{scope.t(f'characters.loc.{loc}')} {ch[f'HP.{loc}']}" for loc in LOCATIONS)
+    hp = " · ".join(f"{scope.t(f'characters.loc.{loc}')} {ch[f'HP.{loc}']}" for loc in ogl_wounds.LOCATIONS)
     return (
         f"**{c.name}** — STR {ch['STR']} · CON {ch['CON']} · SIZ {ch['SIZ']} · DEX {ch['DEX']} — {arms}\n{hp}"
     )
@@ -151,7 +141,7 @@ def profile_line(scope: Scope, doc: Doc, c: Combatant) -> str:
 
 def tracker_lines(scope: Scope, doc: Doc, c: Combatant) -> tuple[str, ...]:
     parts = []
-    for loc in LOCATIONS:
+    for loc in ogl_wounds.LOCATIONS:
         maximum = int(c.characteristics.get(f"HP.{loc}", 0))
         current = rules.location_hp(c, loc)
         mark = "" if current == maximum else "**"
@@ -162,18 +152,18 @@ def tracker_lines(scope: Scope, doc: Doc, c: Combatant) -> tuple[str, ...]:
         lines.append(
             scope.t("combat.ogl.tracker.reactions", used=ledger["used"], total=ledger["combat_actions"])
         )
-    lines.extend(manoeuvres.tracker_bits(scope, doc, c))
+    lines.extend(ogl_ledger.tracker_bits(scope, doc, c))
     return tuple(lines)
 
 
 def on_slot(scope: Scope, doc: Doc) -> list[str]:
     """The shared machinery's hook when the current slot changes: combat actions lost."""
-    return manoeuvres.on_slot(scope, doc)
+    return ogl_ledger.on_slot(scope, doc)
 
 
 def correct_pool(scope: Scope, doc: Doc, c: Combatant, key: str, value: int) -> tuple[str, int] | None:
     loc = fold(key).removeprefix("hp.")
-    if loc not in LOCATIONS:
+    if loc not in ogl_wounds.LOCATIONS:
         return None
     from bot.rules.combat.common import set_pool_loss
 
@@ -191,7 +181,7 @@ def due_test(
     score = int(skills.get("endurance", c.stat("CON") * 5))
     check = rules.endurance_test(score, rng=scope.rng, roll=d100_or_none(roll))
     decides = str(prompt.get("decides", "unconscious"))
-    manoeuvres.remember_test(doc, c.id, check, decides, doc.state.get(c.id).to_dict())
+    ogl_ledger.remember_test(doc, c.id, check, decides, doc.state.get(c.id).to_dict())
     lines = [
         scope.t(f"combat.ogl.test.{decides}", name=c.name) + " : " + check_line(scope.words, check, " %")
     ]
@@ -224,7 +214,7 @@ def due_test(
 
 
 async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
-    notes = manoeuvres.close_slot(scope, doc)
+    notes = ogl_ledger.close_slot(scope, doc)
     notes.extend(close_open_round(scope, doc))
     given: dict[str, tuple[int, bool]] = {}
     for name, text in named_entries(dice, "combat.ogl.error.rank_format"):
@@ -286,7 +276,7 @@ async def simple_action(
     roll: int | None,
     target_roll: int | None,
 ) -> FightOutcome:
-    manoeuvres.require_free(scope, doc, actor(scope, doc, who))
+    ogl_ledger.require_free(scope, doc, actor(scope, doc, who))
     c, notes = generic_action(scope, doc, action, who, SIMPLE)
     return action_reply(scope, doc, c, action, notes)
 
@@ -298,13 +288,6 @@ def _score(doc: Doc, c: Combatant, arm: Mapping[str, Any]) -> int:
     if fold(str(arm["name"])) in skills:
         return int(skills[fold(str(arm["name"]))])
     raise FightRefusal("combat.sys.error.no_score", name=c.name, weapon=str(arm["name"]))
-
-
-def _location(text: str | None) -> str:
-    wanted = fold(text or "").replace(" ", "_")
-    if wanted not in LOCATIONS:
-        raise FightRefusal("combat.ogl.error.location", accepted=", ".join(LOCATIONS))
-    return wanted
 
 
 def _precise(text: str | None) -> rules.Precise | None:
@@ -341,7 +324,7 @@ async def attack(
     if not arm.get("dice"):
         raise FightRefusal("combat.ogl.error.no_dice", weapon=str(arm["name"]))
     score = _score(doc, c, arm)
-    location = _location(data.location)
+    location = ogl_wounds.location(data.location)
     precise = _precise(data.special)
     try:
         mods = list(rules.situational(k for k, _ in situation_tokens(data.situation)))
@@ -352,8 +335,8 @@ async def attack(
             accepted=", ".join(rules.SITUATIONAL),
         ) from None
     if not free:
-        manoeuvres.require_free(scope, doc, c)
-    mods.extend(manoeuvres.attack_modifiers(doc, c, foe, arm))
+        ogl_ledger.require_free(scope, doc, c)
+    mods.extend(ogl_ledger.attack_modifiers(doc, c, foe, arm))
     mods.extend(extra)
     if not free:
         spend(scope, doc, c, "attaquer")
@@ -417,22 +400,6 @@ async def attack(
     return outcome(scope, doc, reply)
 
 
-def _defence_score(doc: Doc, c: Combatant, reaction: rules.Reaction) -> int:
-    skills = doc.meta.get(c.id, {}).get("skills") or {}
-    if reaction is rules.Reaction.DODGE:
-        if "esquive" in skills:
-            return int(skills["esquive"])
-        raise FightRefusal("combat.sys.error.no_defence_score", name=c.name, what="Esquive")
-    for arm in doc.meta.get(c.id, {}).get("arms") or []:
-        if arm["kind"] in RANGED_KINDS:
-            continue
-        if arm.get("parry") is not None:
-            return int(arm["parry"])
-        if arm.get("score") is not None:
-            return int(arm["score"])
-    raise FightRefusal("combat.sys.error.no_defence_score", name=c.name, what="parade")
-
-
 async def resolve(
     scope: Scope,
     doc: Doc,
@@ -442,7 +409,7 @@ async def resolve(
     payload: dict[str, Any],
 ) -> list[str]:
     if pending.get("area"):  # an area effect: dive or take it
-        return manoeuvres.resolve_area(scope, doc, pending, choice, rolls, payload)
+        return ogl_area.resolve_area(scope, doc, pending, choice, rolls, payload)
     w = scope.words
     attacker = doc.state.get(str(pending["attacker"]))
     defender = doc.state.get(str(pending["defender"]))
@@ -462,14 +429,16 @@ async def resolve(
         trigger = rules.Trigger.RANGED_ATTACK if pending.get("ranged") else rules.Trigger.MELEE_ATTACK
         rank = int(float(pending.get("rank") or 0))
         event = str(pending["seq"])
-        off_hand = manoeuvres.take_reaction(scope, doc, defender, reaction, trigger, event, rank)
+        off_hand = ogl_ledger.take_reaction(scope, doc, defender, reaction, trigger, event, rank)
         if off_hand:
             payload["off_hand_parry"] = True
             lines.append(w.t("manoeuvre.two.parry_used", name=defender.name))
         score = (
-            manoeuvres.off_hand_score(doc, defender) if off_hand else _defence_score(doc, defender, reaction)
+            ogl_ledger.off_hand_score(doc, defender)
+            if off_hand
+            else ogl_wounds.defence_score(doc, defender, reaction)
         )
-        defence_mods = manoeuvres.defence_modifiers(
+        defence_mods = ogl_ledger.defence_modifiers(
             doc, defender, attacker, reaction, ranged=bool(pending.get("ranged"))
         )
     melee = rules.resolve_attack(
@@ -503,19 +472,21 @@ async def resolve(
     if melee.fumble_attacker:
         dice = list((pending.get("hand") or {}).get("effects") or [])
         lines.extend(await _fumble(scope, attacker, pending["weapon"], dice, payload))
-        lines.extend(manoeuvres.fumble_losses(scope, doc, attacker.id, payload["fumbles"][-1]))
+        lines.extend(ogl_ledger.fumble_losses(scope, doc, attacker.id, payload["fumbles"][-1]))
     if melee.fumble_defender:
         arms = [a for a in doc.meta.get(defender.id, {}).get("arms") or [] if a["kind"] not in RANGED_KINDS]
         dice = parse_dice(rolls.tests, sides=20, limit=10)
         lines.extend(await _fumble(scope, defender, arms[0] if arms else None, dice, payload))
-        lines.extend(manoeuvres.fumble_losses(scope, doc, defender.id, payload["fumbles"][-1]))
+        lines.extend(ogl_ledger.fumble_losses(scope, doc, defender.id, payload["fumbles"][-1]))
     if reaction is not None:
-        lines.extend(manoeuvres.after_reaction(scope, doc, defender, reaction))
+        lines.extend(ogl_ledger.after_reaction(scope, doc, defender, reaction))
     if melee.outcome is rules.Outcome.HIT:
         lines.extend(
-            _wound(scope, doc, pending, payload, critical=melee.critical, ignore_armour=melee.ignore_armour)
+            ogl_wounds.wound(
+                scope, doc, pending, payload, critical=melee.critical, ignore_armour=melee.ignore_armour
+            )
         )
-    manoeuvres.remember_exchange(
+    ogl_ledger.remember_exchange(
         doc,
         pending,
         melee,
@@ -554,129 +525,3 @@ async def _fumble(
     if fumble.capped:
         lines.append(scope.t("combat.ogl.fumble_capped", n=rules.ROLL_AGAIN_CAP))
     return lines
-
-
-def _named_part(condition: Any) -> Any:
-    """A disabled limb names its part for the tracker (``combat.part.arm`` / ``leg``)."""
-    if condition.kind != "disabled" or "part" in condition.params:
-        return condition
-    return replace(condition, params={**condition.params, "part": condition.params.get("limb", "?")})
-
-
-def _wound(
-    scope: Scope,
-    doc: Doc,
-    pending: Mapping[str, Any],
-    payload: dict[str, Any],
-    *,
-    critical: bool,
-    ignore_armour: bool,
-) -> list[str]:
-    w = scope.words
-    defender = doc.state.get(str(pending["defender"]))
-    arm = pending["weapon"]
-    hand = pending.get("hand") or {}
-    dice = list(hand.get("damage") or [])
-    damage = rules.roll_damage(
-        str(arm["dice"]),
-        damage_modifier=arm.get("md"),
-        critical=critical,
-        impaling="impaling" in (arm.get("flags") or []),
-        rng=scope.rng,
-        dice=dice,
-        modifier_dice=dice[len(dice) - 1 :] if arm.get("md") and critical else (),
-    )
-    payload["damage"] = damage.to_dict()
-    lines = [w.t("combat.ogl.damage_line", terms=w.terms(damage.terms, damage.total))]
-    if critical:
-        lines.insert(0, w.t("combat.ogl.critical"))
-    if damage.impaled:
-        lines.append(w.t("combat.ogl.impaled"))
-    knock = rules.knockback(damage.total, defender.stat("SIZ"))
-    if knock.metres:
-        payload["knockback"] = knock.to_dict()
-        lines.append(w.t("combat.ogl.knockback", name=defender.name, metres=knock.metres))
-    more, wound, step = manoeuvres.damage_with_undo(
-        scope,
-        doc,
-        defender,
-        str(pending["location"]),
-        damage.total,
-        (hand.get("effects") or [None])[0],
-        ignore_armour=ignore_armour,
-    )
-    payload["wound"] = wound.to_dict()
-    # a second chance may reroll this damage: the attacker's roll, and a roll that affects the victim
-    manoeuvres.remember_damage(
-        doc,
-        [str(pending["attacker"]), defender.id],
-        {
-            "kind": "attack",
-            "victim": defender.id,
-            "pending": dict(pending),
-            "critical": critical,
-            "ignore_armour": ignore_armour,
-            "damage": damage.to_dict(),
-            "undo": [step],
-        },
-    )
-    return [*lines, *more]
-
-
-def add_endurance_prompt(doc: Doc, cid: str, decides: str) -> int:
-    number = int(doc.data.get("prompt_seq", 0)) + 1
-    doc.data["prompt_seq"] = number
-    doc.prompts.append({"id": number, "combatant": cid, "kind": "ogl.endurance", "decides": decides})
-    return number
-
-
-def apply_location_damage(
-    scope: Scope,
-    doc: Doc,
-    defender: Combatant,
-    loc: str,
-    damage: int,
-    lost_roll: int | None,
-    *,
-    ignore_armour: bool = False,
-) -> tuple[list[str], rules.LocationWound]:
-    """Damage at a location: armour off, the HP, the wound level, its conditions and tests."""
-    w = scope.words
-    armour = int((doc.meta.get(defender.id, {}).get("armour") or {}).get(loc, 0))
-    wound = rules.damage_location(
-        loc,
-        KINDS[loc],
-        int(defender.characteristics[f"HP.{loc}"]),
-        rules.location_hp(defender, loc),
-        damage,
-        armour=armour,
-        ignore_armour=ignore_armour,
-        con=defender.stat("CON"),
-        pou=defender.stat("POW"),
-        threshold=_threshold(doc),
-        rng=scope.rng,
-        lost_actions_roll=lost_roll,
-    )
-    wound = replace(wound, conditions=tuple(_named_part(x) for x in wound.conditions))
-    doc.state = doc.state.put(rules.record_location(defender, wound))
-    lines = [
-        w.t(
-            "combat.ogl.location_hp",
-            location=w.t(f"characters.loc.{loc}"),
-            terms=w.terms(wound.terms, wound.damage),
-            before=wound.hp_before,
-            after=wound.hp_after,
-            max=wound.hp_max,
-        )
-    ]
-    prompts: list[int] = []
-    if wound.level is not rules.Level.NONE:
-        lines.append(w.t(f"combat.ogl.level.{wound.level.value}", name=defender.name))
-        for condition in wound.conditions:
-            lines.append("• " + w.condition(condition))
-        for decides in wound.endurance_tests:
-            prompts.append(add_endurance_prompt(doc, defender.id, decides))
-            lines.append(w.t(f"combat.ogl.test_due.{decides}", name=defender.name))
-    if wound.level is rules.Level.MAJOR:
-        manoeuvres.remember_wound(doc, defender.id, wound, prompts)
-    return lines, wound

@@ -1,0 +1,339 @@
+"""The bookkeeping of `ogl` fights (seed 004) that needs no adapter function: the combat actions
+lost, mounted fighters, the reactions ledger (the off hand's parry included), what a second chance or
+a graze needs to remember, the manoeuvre bits of the tracker, and the thread's `ogl` fight the
+``/manoeuvre`` use cases work on. Its data lives in the fight document (``ogl_manoeuvres``, and the
+round's ``ogl``).
+
+* Lost combat actions (a wound's "perd sa prochaine Action de Combat" / 1d4, the natural-weapon
+  fumble "Hésitation"): while such a condition lasts the fighter may neither act nor react; each of
+  his slots that *starts* under it is lost and, once it passes (``/combat suivant`` or the round's
+  end), every counter in combat actions of his goes down by one (``rules.spend_combat_action``; the
+  death counts go down on each of his slots). An immobilised fighter only escapes (a grapple).
+* Mounted: +20 % to the rider's melee attacks and parries against a foe on foot, −20 % to the reactions
+  of a fighter on foot against a rider, −30 % to a rider's dodge or dive (a dive unhorses him), no
+  two-handed weapon in the saddle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Final
+
+from bot.rules.checks.common import CheckResult, Modifier
+from bot.rules.combat.basics import Refusal, RefusedError
+from bot.rules.combat.effects import Condition
+from bot.rules.combat.state import Combatant
+from bot.rules.ogl import combat as rules
+from bot.services.fights._core import Doc, FightOutcome, FightRefusal, Scope, fight_here, outcome
+from bot.services.fights.kit import RANGED_KINDS, set_dead
+from bot.ui.reply import Colour, Reply
+
+NS: Final = "ogl_manoeuvres"
+LOST: Final = "lose_combat_actions"
+
+
+def manoeuvre_data(doc: Doc) -> dict[str, Any]:
+    value: dict[str, Any] = doc.data.setdefault(NS, {})
+    return value
+
+
+def round_data(doc: Doc) -> dict[str, Any]:
+    value: dict[str, Any] = doc.data.setdefault("ogl", {})
+    return value
+
+
+# --- lost combat actions -------------------------------------------------------------------------
+
+
+def lost_actions(c: Combatant) -> int:
+    return max((int(x.remaining or 0) for x in c.conditions if x.kind == LOST), default=0)
+
+
+def immobilised(doc: Doc, cid: str) -> bool:
+    return any(
+        g["target"] == cid and g.get("immobilised") for g in manoeuvre_data(doc).get("grapples", {}).values()
+    )
+
+
+def require_free(scope: Scope, doc: Doc, c: Combatant, *, reacting: bool = False) -> None:
+    """No action nor reaction while combat actions are lost; an immobilised fighter only escapes."""
+    left = lost_actions(c)
+    if left:
+        raise FightRefusal("manoeuvre.refusal.lost_actions", name=c.name, remaining=left)
+    if not reacting and immobilised(doc, c.id):
+        raise FightRefusal("manoeuvre.refusal.immobilised", name=c.name)
+
+
+def on_slot(scope: Scope, doc: Doc) -> list[str]:
+    """Called by the shared machinery each time the current slot may have changed."""
+    data = round_data(doc)
+    notes: list[str] = []
+    seen = data.get("slot")
+    if seen is not None and int(seen["turn"]) != doc.state.turn:
+        notes.extend(_slot_passed(scope, doc, seen))
+        data["slot"] = seen = None
+    slot = doc.state.current_slot
+    if seen is None and slot is not None and doc.state.round and not doc.data.get("round_over"):
+        c = doc.state.get(slot.combatant)
+        left = lost_actions(c)
+        data["slot"] = {"turn": doc.state.turn, "cid": c.id, "blocked": bool(left), "used": c.actions.used}
+        if left:
+            notes.append(scope.t("manoeuvre.lost.slot", name=c.name, remaining=left))
+    return notes
+
+
+def close_slot(scope: Scope, doc: Doc) -> list[str]:
+    """A new round while a slot is current: that slot has passed."""
+    seen = round_data(doc).get("slot")
+    round_data(doc)["slot"] = None
+    return _slot_passed(scope, doc, seen) if seen else []
+
+
+def _slot_passed(scope: Scope, doc: Doc, seen: Mapping[str, Any]) -> list[str]:
+    try:
+        c = doc.state.get(str(seen["cid"]))
+    except KeyError:
+        return []
+    # a slot is lost when it started under the condition, or the fighter lost it before acting
+    blocked = bool(seen.get("blocked")) or (
+        bool(lost_actions(c)) and c.actions.used <= int(seen.get("used", c.actions.used))
+    )
+    if blocked:
+        kept, expired = rules.spend_combat_action(c.conditions)
+    else:  # not a lost slot: only the other counters (death counts) go down
+        others = [x for x in c.conditions if x.kind != LOST]
+        kept_others, expired = rules.spend_combat_action(others)
+        kept = tuple(x for x in c.conditions if x.kind == LOST) + kept_others
+    doc.state = doc.state.put(replace(c, conditions=kept))
+    notes = []
+    for x in expired:
+        if x.kind == "death_timer":
+            set_dead(doc, c.id, "ogl.death_timer")
+            notes.append(scope.t("combat.round.death_timer", name=c.name))
+        elif x.kind == LOST:
+            notes.append(scope.t("manoeuvre.lost.over", name=c.name))
+    left = lost_actions(doc.state.get(c.id))
+    if blocked and left:
+        notes.append(scope.t("manoeuvre.lost.counted", name=c.name, remaining=left))
+    return notes
+
+
+def fumble_losses(scope: Scope, doc: Doc, cid: str, fumble: Mapping[str, Any]) -> list[str]:
+    """A fumble face that loses combat actions (natural weapons 1-3 "Hésitation") is applied."""
+    count = sum(
+        int(e.get("count", 1)) for f in fumble["faces"] for e in f["effects"] if e.get("kind") == LOST
+    )
+    if not count:
+        return []
+    c = doc.state.get(cid)
+    lost = Condition(LOST, "ogl.fumble", remaining=count, unit=rules.ACTION_UNIT)
+    doc.state = doc.state.put(replace(c, conditions=(*c.conditions, lost)))
+    return ["• " + scope.words.condition(lost)]
+
+
+# --- mounted combat and reactions ---------------------------------------------------------------
+
+
+def mounted(doc: Doc, cid: str) -> bool:
+    return bool(manoeuvre_data(doc).get("mounted", {}).get(cid))
+
+
+def attack_modifiers(doc: Doc, c: Combatant, foe: Combatant, arm: Mapping[str, Any]) -> list[Modifier]:
+    rider = mounted(doc, c.id)
+    if rider and "two_handed" in (arm.get("flags") or []):
+        raise FightRefusal("manoeuvre.refusal.two_handed_mounted", name=c.name, weapon=str(arm["name"]))
+    if arm["kind"] in RANGED_KINDS:
+        return []
+    return list(rules.mounted_modifiers(rider=rider, opponent_on_foot=not mounted(doc, foe.id)))
+
+
+def defence_modifiers(
+    doc: Doc, defender: Combatant, attacker: Combatant, reaction: rules.Reaction, *, ranged: bool
+) -> list[Modifier]:
+    rider = mounted(doc, defender.id)
+    items = list(rules.reaction_modifiers(reaction, rules.Situation(mounted=rider)))
+    if ranged:
+        return items
+    foe_on_foot = not mounted(doc, attacker.id)
+    if rider and foe_on_foot and reaction is rules.Reaction.PARRY:
+        items.extend(rules.mounted_modifiers(rider=True, opponent_on_foot=True))
+    elif not rider and not foe_on_foot:
+        items.extend(rules.mounted_modifiers(rider=False, opponent_on_foot=False, reaction=True))
+    return items
+
+
+def after_reaction(scope: Scope, doc: Doc, defender: Combatant, reaction: rules.Reaction) -> list[str]:
+    """A rider who dives ends off his mount whatever the result."""
+    if reaction is rules.Reaction.DIVE and mounted(doc, defender.id):
+        manoeuvre_data(doc).setdefault("mounted", {}).pop(defender.id, None)
+        return [scope.t("manoeuvre.mount.unhorsed", name=defender.name)]
+    return []
+
+
+def reactions(doc: Doc, c: Combatant) -> rules.ReactionLedger:
+    raw = (
+        round_data(doc).setdefault("reactions", {}).get(c.id)
+        or rules.ReactionLedger(max(1, c.attacks)).to_dict()
+    )
+    return rules.ReactionLedger(
+        int(raw["combat_actions"]), int(raw["used"]), tuple(raw["events"]), raw.get("off_hand")
+    )
+
+
+def take_reaction(
+    scope: Scope,
+    doc: Doc,
+    defender: Combatant,
+    reaction: rules.Reaction,
+    trigger: rules.Trigger,
+    event: str,
+    attack_rank: int,
+    *,
+    nowhere_to_dive: bool = False,
+) -> bool:
+    """Spend a reaction (or the declared off-hand parry beyond the limit); True when off-hand."""
+    if defender.has("unconscious", "dead"):  # Hors de Combat: checked before the actions lost
+        raise RefusedError(Refusal("combat.ogl.refusal.out_of_combat"))
+    require_free(scope, doc, defender, reacting=True)
+    data = round_data(doc)
+    ledger = reactions(doc, defender)
+    situation = rules.Situation(
+        out_of_combat=defender.has("unconscious", "dead"),
+        prone=defender.has("prone"),
+        mounted=mounted(doc, defender.id),
+        nowhere_to_dive=nowhere_to_dive,
+        surprised_rank=(data.get("surprised") or {}).get(defender.id),
+        attack_rank=attack_rank,
+    )
+    refusal = rules.can_react(ledger, reaction, trigger, event, situation)
+    off_hand = False
+    if (
+        refusal is not None
+        and refusal.reason == "combat.ogl.refusal.no_reaction_left"
+        and (data.get("off_hand") or {}).get(defender.id) == "parry"
+    ):
+        refusal = rules.can_react(ledger, reaction, trigger, event, situation, off_hand_parry=True)
+        off_hand = refusal is None
+    if refusal is not None:
+        raise RefusedError(refusal)
+    data["reactions"][defender.id] = rules.record_reaction(ledger, event, off_hand_parry=off_hand).to_dict()
+    return off_hand
+
+
+def _melee_arms(doc: Doc, cid: str) -> list[dict[str, Any]]:
+    return [a for a in doc.meta.get(cid, {}).get("arms") or [] if a["kind"] not in RANGED_KINDS]
+
+
+def off_hand_score(doc: Doc, c: Combatant) -> int:
+    """The off-hand parry uses the second weapon's (or the shield's) parry, else its skill."""
+    arms = _melee_arms(doc, c.id)
+    arm = arms[1] if len(arms) > 1 else arms[0]
+    value = arm.get("parry") if arm.get("parry") is not None else arm.get("score")
+    if value is None:
+        raise FightRefusal("combat.sys.error.no_defence_score", name=c.name, what=str(arm["name"]))
+    return int(value)
+
+
+# --- what a second chance or a graze needs to remember ------------------------------------------
+
+
+def remember_exchange(
+    doc: Doc,
+    pending: Mapping[str, Any],
+    melee: rules.OglMelee,
+    *,
+    defence_score: int | None,
+    defence_mods: Sequence[Modifier],
+    snapshot: Mapping[str, Any],
+    prompts: Sequence[int],
+) -> None:
+    record = {
+        "pending": dict(pending),
+        "reaction": melee.reaction.value if melee.reaction else None,
+        "defence_score": defence_score,
+        "defence_mods": [m.to_dict() for m in defence_mods],
+        "defence_roll": melee.defence.roll if melee.defence else None,
+        "outcome": melee.outcome.value,
+        "snapshot": dict(snapshot),
+        "prompts": list(prompts),
+    }
+    last = manoeuvre_data(doc).setdefault("last", {})
+    last[str(pending["attacker"])] = {"kind": "attack", **record}
+    if melee.defence is not None:
+        last[str(pending["defender"])] = {"kind": "defence", **record}
+
+
+def remember_test(doc: Doc, cid: str, check: CheckResult, decides: str, snapshot: Mapping[str, Any]) -> None:
+    manoeuvre_data(doc).setdefault("last", {})[cid] = {
+        "kind": "endurance",
+        "score": check.target,
+        "decides": decides,
+        "success": check.success,
+        "snapshot": dict(snapshot),
+    }
+
+
+def remember_wound(doc: Doc, cid: str, wound: rules.LocationWound, prompts: Sequence[int]) -> None:
+    manoeuvre_data(doc).setdefault("wounds", {})[cid] = {**wound.to_dict(), "prompts": list(prompts)}
+
+
+# --- the tracker ---------------------------------------------------------------------------------
+
+
+def tracker_bits(scope: Scope, doc: Doc, c: Combatant) -> tuple[str, ...]:
+    ns = manoeuvre_data(doc)
+    bits: list[str] = []
+    points = doc.meta.get(c.id, {}).get("hero_points")
+    if points:
+        bits.append(scope.t("manoeuvre.tracker.hero_points", n=points))
+    if mounted(doc, c.id):
+        bits.append(scope.t("manoeuvre.tracker.mounted"))
+    for holder, g in (ns.get("grapples") or {}).items():
+        if holder == c.id:
+            bits.append(scope.t("manoeuvre.tracker.holds", name=_name(doc, g["target"])))
+        elif g["target"] == c.id:
+            key = "immobilised" if g.get("immobilised") else "held"
+            bits.append(scope.t(f"manoeuvre.tracker.{key}", name=_name(doc, holder)))
+    off = (round_data(doc).get("off_hand") or {}).get(c.id)
+    if off:
+        bits.append(scope.t(f"manoeuvre.tracker.off_hand.{off}"))
+    left = lost_actions(c)
+    if left:
+        bits.append(scope.t("manoeuvre.tracker.lost", n=left))
+    return (" · ".join(bits),) if bits else ()
+
+
+def _name(doc: Doc, cid: str) -> str:
+    try:
+        return doc.state.get(cid).name
+    except KeyError:
+        return cid
+
+
+# --- the thread's fight and the answer of a /manoeuvre use case ----------------------------------
+
+
+async def ogl_fight(scope: Scope, *, in_round: bool = False) -> Doc:
+    """The thread's fight, refused unless it is an `ogl` one (and, with ``in_round``, unless a round
+    is under way)."""
+    doc = await fight_here(scope)
+    if doc.row.ruleset != "ogl":
+        raise FightRefusal("manoeuvre.error.not_ogl", ruleset=doc.row.ruleset or "renove")
+    scope.ruleset = "ogl"
+    if in_round and (not doc.state.round or doc.data.get("round_over")):
+        raise FightRefusal("combat.error.round_not_started")
+    return doc
+
+
+def reply(
+    scope: Scope, doc: Doc, title: str, lines: Sequence[str], kind: str, result: dict[str, Any]
+) -> FightOutcome:
+    reply = Reply(
+        title=title,
+        description="\n".join(x for x in lines if x)[:4000],
+        colour=Colour.NEUTRAL,
+        kind=kind,
+        result={"fight_id": doc.row.id, **result},
+    )
+    return outcome(scope, doc, reply)
