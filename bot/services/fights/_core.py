@@ -403,7 +403,7 @@ def custom_id(fight_id: int, kind: str, *parts: str | int) -> str:
 # -- hand-entered dice ----------------------------------------------------------------------
 
 
-def parse_dice(text: str | None, *, option: str = "dice", sides: int = 100, limit: int = 30) -> list[int]:
+def parse_dice(text: str | None, *, option: str, sides: int = 100, limit: int = 30) -> list[int]:
     """``"12 5 18"`` → ``[12, 5, 18]``; on a d100, ``00`` is 100 (the input grammar's dice list)."""
     return parse_rolls(text, option=option, sides=sides, limit=limit)
 

@@ -31,6 +31,7 @@ from bot.rules.checks.common import Modifier
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import Timing, ordered_slots, term
 from bot.rules.combat.state import Combatant
+from bot.rules.grammar import is_int, parse_int
 from bot.rules.ogl import checks as ogl_checks
 from bot.rules.ogl import combat as rules
 from bot.rules.sheets import fold, location_hp
@@ -96,7 +97,7 @@ def parse_armour(text: str | None) -> dict[str, int]:
         if not sep:
             key, value = "tout", part
         key = fold(key)
-        if not value.isdigit() or int(value) > 30:
+        if not (value.isascii() and value.isdigit() and len(value) <= 2 and int(value) <= 30):
             raise FightRefusal(
                 "combat.sys.error.bad_armour",
                 text=part[:30],
@@ -219,10 +220,10 @@ async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
     given: dict[str, tuple[int, bool]] = {}
     for name, text in named_entries(dice, "combat.ogl.error.rank_format"):
         words = text.split()
-        if not words or not words[0].isdigit():
+        if not words or not is_int(words[0]):
             raise FightRefusal("combat.ogl.error.rank_format")
         surprised = any(fold(x) in ("surpris", "surprised") for x in words[1:])
-        given[doc.find(name).id] = (int(words[0]), surprised)
+        given[doc.find(name).id] = (parse_int(words[0], option="dice", lo=0, hi=999), surprised)
     number = doc.state.round + 1
     ranks = []
     lines = []
@@ -347,8 +348,8 @@ async def attack(
         score, mods, rng=scope.rng, roll=d100_or_none(data.roll), base_label="combat.ogl.weapon"
     )
     hand = {
-        "damage": parse_dice(data.damage, sides=100, limit=10),
-        "effects": parse_dice(data.effects, sides=20, limit=10),
+        "damage": parse_dice(data.damage, option="damage", sides=100, limit=10),
+        "effects": parse_dice(data.effects, option="effects", sides=20, limit=10),
     }
     seq = new_event(
         scope, doc, "attack", c.id, {"target": foe.id, "check": check.to_dict(), "weapon": arm, "tag": tag}
@@ -475,7 +476,7 @@ async def resolve(
         lines.extend(ogl_ledger.fumble_losses(scope, doc, attacker.id, payload["fumbles"][-1]))
     if melee.fumble_defender:
         arms = [a for a in doc.meta.get(defender.id, {}).get("arms") or [] if a["kind"] not in RANGED_KINDS]
-        dice = parse_dice(rolls.tests, sides=20, limit=10)
+        dice = parse_dice(rolls.tests, option="tests", sides=20, limit=10)
         lines.extend(await _fumble(scope, defender, arms[0] if arms else None, dice, payload))
         lines.extend(ogl_ledger.fumble_losses(scope, doc, defender.id, payload["fumbles"][-1]))
     if reaction is not None:

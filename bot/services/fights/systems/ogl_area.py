@@ -56,6 +56,11 @@ NOWHERE: Final = frozenset({"sans_issue", "nulle_part", "nowhere", "cornered", "
 EVERYWHERE: Final = frozenset({"tout", "all", "partout", "everywhere"})
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits, three at most (``"²".isdigit()`` is true, yet ``int("²")`` fails)."""
+    return 0 < len(text) <= 3 and text.isascii() and text.isdigit()
+
+
 def _area_dice(text: str) -> str:
     expression = text.strip().lower().replace(" ", "").replace("D", "d")
     parts = expression.replace("-", "+").split("+")
@@ -63,10 +68,10 @@ def _area_dice(text: str) -> str:
     for part in parts if ok else ():
         count, sep, sides = part.partition("d")
         if sep:
-            ok = ok and (count == "" or (count.isdigit() and 1 <= int(count) <= 20))
-            ok = ok and sides.isdigit() and 2 <= int(sides) <= 100
+            ok = ok and (count == "" or (_digits(count) and 1 <= int(count) <= 20))
+            ok = ok and _digits(sides) and 2 <= int(sides) <= 100
         else:
-            ok = ok and part.isdigit() and int(part) <= 200
+            ok = ok and _digits(part) and int(part) <= 200
     if not ok:
         raise FightRefusal("manoeuvre.error.area_dice", text=text[:30])
     return expression
@@ -128,7 +133,7 @@ async def area_effect(
             require_gm(scope)
         expression = _area_dice(damage)
         caught = _area_targets(doc, targets, location)
-        rolled = roll_dice(expression, scope.rng, parse_dice(dice, sides=100, limit=30))
+        rolled = roll_dice(expression, scope.rng, parse_dice(dice, option="dice", sides=100, limit=30))
         label = name.strip().strip('"«» ')[:60] or "?"
         w = scope.words
         area = {
@@ -263,7 +268,7 @@ def resolve_area(
     else:
         lines.append(w.t("combat.defence.takes", name=defender.name))
     rolled = int(area["damage"]["total"])
-    lost = parse_dice(rolls.tests, sides=4, limit=7)
+    lost = parse_dice(rolls.tests, option="tests", sides=4, limit=7)
     lines.extend(area_wound(scope, doc, pending, rolled, check, lost, payload))
     if check is not None:  # a second chance may reroll the dive's d100
         ogl_ledger.manoeuvre_data(doc).setdefault("last", {})[defender.id] = {

@@ -134,7 +134,7 @@ async def grapple(
             loc = ogl_wounds.location(location)
             result["throw"] = {"metres": metres, "die": die, "location": loc}
             lines.append(w.t("manoeuvre.grapple.thrown", name=foe.name, metres=metres, damage=die))
-            hand = parse_dice(effects, sides=20, limit=10)
+            hand = parse_dice(effects, option="effects", sides=20, limit=10)
             wound_lines, wound = ogl_wounds.apply_location_damage(
                 scope, doc, foe, loc, die, hand[0] if hand else None
             )

@@ -265,7 +265,7 @@ async def _reroll_exchange(
                 "attack_roll": attack_roll,
                 "hand": {
                     **(pending.get("hand") or {}),
-                    **({"damage": parse_dice(dice, sides=100, limit=10)} if dice else {}),
+                    **({"damage": parse_dice(dice, option="damage", sides=100, limit=10)} if dice else {}),
                 },
                 "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),
             }
@@ -277,7 +277,10 @@ async def _reroll_exchange(
         snapshot = defender.to_dict()
         before_prompts = {int(p["id"]) for p in doc.prompts}
         if dice:
-            pending["hand"] = {**(pending.get("hand") or {}), "damage": parse_dice(dice, sides=100, limit=10)}
+            pending["hand"] = {
+                **(pending.get("hand") or {}),
+                "damage": parse_dice(dice, option="damage", sides=100, limit=10),
+            }
         lines.extend(
             ogl_wounds.wound(
                 scope, doc, pending, payload, critical=melee.critical, ignore_armour=melee.ignore_armour
@@ -348,7 +351,7 @@ def _reroll_damage(
     victim = str(record["victim"])
     ogl_wounds.undo_damage(doc, victim, record["undo"])
     ogl_wounds.forget_damage(doc, victim)
-    hand = parse_dice(dice, sides=100, limit=30)
+    hand = parse_dice(dice, option="damage", sides=100, limit=30)
     pending = dict(record["pending"])
     w = scope.words
     payload: dict[str, Any] = {"fight_id": doc.row.id, "seq": pending["seq"], "second_chance": True}
