@@ -1,5 +1,5 @@
 """Skill and characteristic tests for the four rulesets (pure: stdlib only, random source passed in).
 
-System-specific entry points live in :mod:`.renove`, :mod:`.v1`, :mod:`.d20` and :mod:`.ogl`;
-:func:`check` dispatches a plain "base + modifiers" test by ruleset key.
+What they share is :mod:`.common`; each system's own resolver is ``bot.rules.<system>.checks``;
+:func:`.dispatch.check` dispatches a plain "base + modifiers" test by ruleset key.
 """
