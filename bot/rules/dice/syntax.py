@@ -4,7 +4,7 @@ Grammar (case-insensitive, whitespace allowed between tokens)::
 
     sum       := product (("+" | "-") product)*
     product   := unary (("*" | "/") unary)*
-    unary     := ("-" | "+") unary | primary
+    unary     := ("-" | "+") unary | primary      (never two signs in a row: "--5", "+-5" refused)
     primary   := "(" sum ")" | dice | INTEGER
     dice      := [INTEGER] "d" (INTEGER | "%") modifier* [condition]
     modifier  := ("kh" | "kl" | "dh" | "dl") [INTEGER]       keep/drop highest/lowest N (default 1)
@@ -332,6 +332,7 @@ class _Parser:
             if text != "+" and text != "-":
                 break
             self.index += 1
+            self.single_sign()
             rest.append((text, self.product(), pos))
         return Chain(first, tuple(rest)) if rest else first
 
@@ -346,10 +347,17 @@ class _Parser:
             rest.append((text, self.unary(), pos))
         return Chain(first, tuple(rest)) if rest else first
 
+    def single_sign(self) -> None:
+        """One sign at a time (the input grammar's rule): ``--5``, ``+-5``, ``1d20+-2`` are refused."""
+        _, text, pos = self.peek()
+        if text == "-" or text == "+":
+            raise DiceError("dice.error.double_sign", {"column": pos + 1}, pos)
+
     def unary(self) -> Node:
         _, text, pos = self.peek()
         if text == "-" or text == "+":
             self.index += 1
+            self.single_sign()
             self.enter(pos)
             operand = self.unary()
             self.depth -= 1
