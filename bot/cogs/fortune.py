@@ -19,6 +19,10 @@ USE_CHOICES = [
     app_commands.Choice(
         name=locale_str("A helpful piece of scenery", key="cmd.flows.choice.scenery"), value="scenery"
     ),
+    app_commands.Choice(
+        name=locale_str("New session: refill Fortune to Fate (GM)", key="cmd.flows.choice.refresh"),
+        value="refresh",
+    ),
 ]
 AGAINST_CHOICES = [
     app_commands.Choice(name=locale_str("Death", key="cmd.flows.choice.death"), value="death"),

@@ -13,7 +13,7 @@ from sqlalchemy import case, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import ActiveCharacter, Character, RollLog
-from bot.rules.sheets import SheetData, fold
+from bot.rules.sheets import Profile, SheetData, fold
 
 MAX_CHARACTERS_PER_USER = 25
 MAX_NPCS_PER_SERVER = 500
@@ -37,6 +37,11 @@ class CharacterSheet:
     version: int
     skill_innate: dict[str, int] = field(default_factory=dict)
     notes: str = ""
+    profile: dict[str, Any] = field(default_factory=lambda: Profile().to_dict())
+
+    @property
+    def race(self) -> str:
+        return Profile.from_dict(self.profile).race
 
     def data(self) -> SheetData:
         return SheetData(
@@ -51,6 +56,7 @@ class CharacterSheet:
             conditions=list(self.conditions),
             notes=self.notes,
             is_npc=self.is_npc,
+            profile=dict(self.profile),
         )
 
 
@@ -78,6 +84,7 @@ def to_sheet(row: Character) -> CharacterSheet:
         version=row.version,
         skill_innate=_int_dict(row.skill_innate),
         notes=row.notes or "",
+        profile=Profile.from_dict(row.profile).to_dict(),
     )
 
 
@@ -100,6 +107,7 @@ def new_row(guild_id: int, owner_id: int, data: SheetData) -> Character:
         conditions=list(data.conditions),
         notes=data.notes,
         is_npc=data.is_npc,
+        profile=dict(data.profile),
     )
 
 
@@ -115,6 +123,7 @@ def write_data(row: Character, data: SheetData) -> None:
     row.equipment = {"weapons": list(data.weapons), "armour": list(data.armour)}
     row.conditions = list(data.conditions)
     row.notes = data.notes
+    row.profile = dict(data.profile)
 
 
 async def get_row(session: AsyncSession, guild_id: int, character_id: int) -> Character | None:
@@ -177,6 +186,14 @@ async def list_visible(
     else:
         query = query.order_by(own_first, Character.name_key)
     return list((await session.scalars(query.limit(limit))).all())
+
+
+async def renove_rows(session: AsyncSession, guild_id: int) -> list[Character]:
+    """The server's `renove` player characters (a new session refills their Fortune)."""
+    query = select(Character).where(
+        Character.guild_id == guild_id, Character.ruleset == "renove", Character.is_npc.is_(False)
+    )
+    return list((await session.scalars(query.order_by(Character.name_key).limit(200))).all())
 
 
 async def active_row(session: AsyncSession, guild_id: int, user_id: int) -> Character | None:

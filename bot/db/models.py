@@ -100,6 +100,8 @@ class Character(Base):
     conditions: Mapped[list[str]] = mapped_column(JSON)
     notes: Mapped[str] = mapped_column(Text, default="")
     is_npc: Mapped[bool] = mapped_column(default=False)
+    # Race, career, experience, purse (``bot.rules.sheets.Profile``); added by revision 0008.
+    profile: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     version: Mapped[int] = mapped_column(Integer, default=1)

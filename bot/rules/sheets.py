@@ -9,6 +9,12 @@ Kinds of characteristic:
 * **current** — a running value (current Blessures, PV, PC, fortune points …) defaulting to
   its maximum, changed during play;
 * **computed** — always derived from the others (BF = F // 10, PV max = 35 + CON …); never typed.
+
+`renove` sheets (seed 000): every character of a playable race — NPCs too — adds +3 to BF, BE and BA
+("Ajouter +3 BF, BE et BA à chaque personnage", l. 1240), applied once, here, so every command reads
+the same bonus; creatures ("autre") do not. The seed deletes the Blessures ("Les points de Blessure
+sont supprimés", l. 1325): a `renove` sheet has no B. PF are Points de Folie (insanity), PD Points de
+Destin; Fortune points (spelled out) refill to PD each session, as in WFRP 2e.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 RULESETS: Final = ("renove", "v1", "d20", "ogl")
@@ -31,6 +37,34 @@ CONDITION_MAX: Final = 64
 NOTES_MAX: Final = 2000
 VALUE_MAX: Final = 999
 ARMOUR_ZONES: Final = ("tete", "corps", "bras", "jambes")
+
+RACES: Final = ("humain", "nain", "elfe", "halfling", "autre")
+PLAYABLE_RACES: Final = frozenset({"humain", "nain", "elfe", "halfling"})
+DEFAULT_RACE: Final = "humain"
+RACE_BONUS: Final = 3  # seed 000 l. 1240 (creatures_bf.json "playable_bonus": BF, BE, BA +3)
+_RACE_WORDS: Final = {
+    "humain": "humain",
+    "humaine": "humain",
+    "human": "humain",
+    "homme": "humain",
+    "nain": "nain",
+    "naine": "nain",
+    "dwarf": "nain",
+    "elfe": "elfe",
+    "elf": "elfe",
+    "halfling": "halfling",
+    "hobbit": "halfling",
+    "autre": "autre",
+    "other": "autre",
+    "creature": "autre",
+    "monstre": "autre",
+    "monster": "autre",
+}
+_BONUS: Final = "_race_bonus"  # passed to the derivations, never stored
+CAREER_MAX: Final = 64
+XP_MAX: Final = 99_999
+MONEY_UNITS: Final = ("co", "pa", "s")  # couronnes d'or, pistoles d'argent, sous de cuivre
+MONEY_MAX: Final = 999_999
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +137,11 @@ def _tens(source: str) -> Derive:
     return lambda values: values.get(source, 0) // 10
 
 
+def _bonus(source: str) -> Derive:
+    """`renove` BF/BE/BA: the tens of the characteristic, +3 for a playable race (see the docstring)."""
+    return lambda values: values.get(source, 0) // 10 + values.get(_BONUS, 0)
+
+
 def _ogl_hp(values: Mapping[str, int]) -> int:
     # RuneQuest: total hit points = (CON + SIZ) / 2, rounded up.
     return -(-(values.get("CON", 0) + values.get("SIZ", 0)) // 2)
@@ -123,11 +162,12 @@ SHEETS: Final[dict[str, RulesetSheet]] = {
             Stat("A", 0, 10, default=1),
             Stat("M", 0, 20, default=4),
             Stat("Mag", 0, 10, default=0),
-            Stat("BF", 0, 10, kind="computed", derive=_tens("F"), aliases=("SB",)),
-            Stat("BE", 0, 10, kind="computed", derive=_tens("E"), aliases=("TB",)),
-            Stat("BA", 0, 10, kind="computed", derive=_tens("Ag")),
-            Stat("PF", 0, 20, default=0, kind="current", aliases=("Fortune",)),
-            Stat("PD", 0, 20, default=0, kind="current", aliases=("Destin", "Fate")),
+            Stat("BF", 0, 20, kind="computed", derive=_bonus("F"), aliases=("SB",)),
+            Stat("BE", 0, 20, kind="computed", derive=_bonus("E"), aliases=("TB",)),
+            Stat("BA", 0, 20, kind="computed", derive=_bonus("Ag"), aliases=("AB",)),
+            Stat("PF", 0, 99, default=0, aliases=("Folie", "IP", "Insanity")),
+            Stat("PD", 0, 20, default=0, aliases=("Destin", "Fate", "FP")),
+            Stat("Fortune", 0, 20, kind="current", derive=lambda v: v.get("PD", 0), aliases=("PFo",)),
         ),
     ),
     "v1": RulesetSheet(
@@ -140,6 +180,7 @@ SHEETS: Final[dict[str, RulesetSheet]] = {
             Stat("B", 1, 50, required=True, aliases=("W", "Blessures")),
             _pct("I"),
             Stat("A", 0, 10, default=1),
+            Stat("M", 0, 20, default=4),
             _pct("Dex"),
             _pct("Cd", "Ld"),
             _pct("Int"),
@@ -214,6 +255,136 @@ def fold(text: str) -> str:
     return " ".join(stripped.casefold().split())
 
 
+# -- race and the profile beyond the characteristics -----------------------------------------
+
+
+def race_bonus(ruleset: str, race: str | None) -> int:
+    """The `renove` +3 to BF, BE and BA of a playable race (a sheet without a race is human)."""
+    if ruleset != "renove":
+        return 0
+    return RACE_BONUS if (race or DEFAULT_RACE) in PLAYABLE_RACES else 0
+
+
+def parse_race(text: str) -> str:
+    """« Nain », « dwarf », « Humaine » → the race id; anything else is a problem listing the races."""
+    race = _RACE_WORDS.get(fold(text).replace("-", " "))
+    if race is None:
+        raise SheetError([Problem("characters.race.unknown", {"race": text.strip()[:30]})])
+    return race
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """What a WFRP sheet keeps beside the numbers: race, career, experience, purse."""
+
+    race: str = DEFAULT_RACE
+    career: str = ""
+    xp_total: int = 0
+    xp_spent: int = 0
+    money: tuple[int, int, int] = (0, 0, 0)  # co, pa, s
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "race": self.race,
+            "career": self.career,
+            "xp": {"total": self.xp_total, "spent": self.xp_spent},
+            "money": dict(zip(MONEY_UNITS, self.money, strict=True)),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Profile:
+        data = data or {}
+        xp = data.get("xp") or {}
+        money = data.get("money") or {}
+        race = str(data.get("race") or DEFAULT_RACE)
+        return cls(
+            race=race if race in RACES else DEFAULT_RACE,
+            career=str(data.get("career") or ""),
+            xp_total=int(xp.get("total", 0)),
+            xp_spent=int(xp.get("spent", 0)),
+            money=(int(money.get("co", 0)), int(money.get("pa", 0)), int(money.get("s", 0))),
+        )
+
+
+_XP = re.compile(r"\s*([+\-−]?)([0-9]{1,6})\s*(?:/\s*([0-9]{1,6}))?\s*", re.ASCII)
+_COIN = re.compile(
+    r"([+\-−]?)\s*([0-9]{1,7})\s*(co|pa|s|couronnes?|pistoles?|sous?|gc|ss|p)\b", re.ASCII | re.I
+)
+_COIN_UNIT: Final = {
+    "co": 0,
+    "couronne": 0,
+    "couronnes": 0,
+    "gc": 0,
+    "pa": 1,
+    "pistole": 1,
+    "pistoles": 1,
+    "ss": 1,
+    "s": 2,
+    "sou": 2,
+    "sous": 2,
+    "p": 2,
+}
+
+
+def apply_xp(profile: Profile, text: str) -> Profile:
+    """``"120"`` total, ``"120/80"`` total and spent, ``"+50"`` gained, ``"-30"`` spent."""
+    match = _XP.fullmatch(text)
+    if match is None:
+        raise SheetError([Problem("characters.xp.unreadable", {"text": text.strip()[:30]})])
+    sign, first, spent = match.group(1), int(match.group(2)), match.group(3)
+    total, used = profile.xp_total, profile.xp_spent
+    if sign == "+":
+        total += first
+    elif sign:
+        used += first
+    else:
+        total = first
+        used = int(spent) if spent is not None else used
+    if spent is not None and sign:
+        raise SheetError([Problem("characters.xp.unreadable", {"text": text.strip()[:30]})])
+    if not 0 <= used <= total <= XP_MAX:
+        raise SheetError([Problem("characters.xp.range", {"total": total, "spent": used, "max": XP_MAX})])
+    return replace(profile, xp_total=total, xp_spent=used)
+
+
+def apply_money(profile: Profile, text: str) -> Profile:
+    """``"3 co 5 pa 10 s"`` sets the purse; ``"+2 co"``, ``"-5 s"`` change it (no change given: refused)."""
+    wanted = text.strip()
+    purse = list(profile.money)
+    setting = [0, 0, 0]
+    relative = False
+    position = 0
+    found = False
+    absolute = False
+    for match in _COIN.finditer(wanted):
+        if wanted[position : match.start()].strip(" ,;"):
+            break
+        sign, amount, unit = match.group(1), int(match.group(2)), _COIN_UNIT[match.group(3).lower()]
+        found = True
+        position = match.end()
+        if sign:
+            relative = True
+            purse[unit] += -amount if sign in "-−" else amount
+        else:
+            absolute = True
+            setting[unit] += amount
+    if not found or wanted[position:].strip(" ,;") or (relative and absolute):
+        raise SheetError([Problem("characters.money.unreadable", {"text": wanted[:30]})])
+    result = purse if relative else setting
+    if any(not 0 <= v <= MONEY_MAX for v in result):
+        raise SheetError([Problem("characters.money.range", {"max": MONEY_MAX})])
+    return replace(profile, money=(result[0], result[1], result[2]))
+
+
+def check_career(text: str) -> str:
+    cleaned = " ".join(text.split())
+    if len(cleaned) > CAREER_MAX:
+        raise SheetError([Problem("characters.career.too_long", {"max": CAREER_MAX})])
+    if any(ch in cleaned for ch in "`*_~|<>@#"):
+        raise SheetError([Problem("characters.error.name_chars")])
+    return cleaned
+
+
 # -- compact strings -------------------------------------------------------------------------
 
 _PAIR = re.compile(
@@ -277,7 +448,7 @@ def parse_list(text: str) -> tuple[list[str], list[str]]:
 
 
 def apply_stat_changes(
-    ruleset: str, previous: Mapping[str, int] | None, changes: Iterable[Change]
+    ruleset: str, previous: Mapping[str, int] | None, changes: Iterable[Change], *, race: str | None = None
 ) -> dict[str, int]:
     """New characteristics from ``previous`` (None at creation) and ``changes``; every problem raised."""
     sheet = sheet_for(ruleset)
@@ -308,7 +479,9 @@ def apply_stat_changes(
         else:
             given[code] = change.value
     try:
-        result = validate_characteristics(ruleset, {**base, **given}, reset_current=previous is None)
+        result = validate_characteristics(
+            ruleset, {**base, **given}, reset_current=previous is None, race=race
+        )
     except SheetError as exc:
         raise SheetError(problems + exc.problems) from None
     if problems:
@@ -339,11 +512,12 @@ def _default_of(stat: Stat, values: Mapping[str, int]) -> int | None:
 
 
 def validate_characteristics(
-    ruleset: str, values: Mapping[str, int], *, reset_current: bool = False
+    ruleset: str, values: Mapping[str, int], *, reset_current: bool = False, race: str | None = None
 ) -> dict[str, int]:
     """Check ranges and required stats, fill defaults, recompute computed ones; raise every problem.
 
     Keys are canonical codes; unknown keys are problems; computed keys in ``values`` are ignored.
+    ``race`` (default: a human) gives the `renove` +3 to BF, BE and BA of a playable race.
     """
     sheet = sheet_for(ruleset)
     problems: list[Problem] = []
@@ -373,9 +547,10 @@ def validate_characteristics(
     for stat in sheet.stats:
         if stat.kind == "primary" and stat.code not in out and stat.default is not None:
             out[stat.code] = stat.default
+    derived = {**out, _BONUS: race_bonus(ruleset, race)}
     for stat in sheet.stats:
         if stat.kind == "computed" and stat.derive is not None:
-            out[stat.code] = stat.derive(out)
+            out[stat.code] = derived[stat.code] = stat.derive(derived)
     for stat in sheet.stats:
         if stat.kind == "current" and (stat.code not in out or (reset_current and stat.code not in values)):
             default = _default_of(stat, out)
@@ -493,7 +668,8 @@ def check_name(name: str) -> str:
 # -- import documents ------------------------------------------------------------------------
 
 EXPORT_FORMAT: Final = "melee.character"
-EXPORT_VERSION: Final = 1
+EXPORT_VERSION: Final = 2
+READABLE_VERSIONS: Final = (1, 2)  # version 1: no profile; `renove` "PF" was Fortune
 
 
 @dataclass(frozen=True, slots=True)
@@ -511,6 +687,7 @@ class SheetData:
     conditions: list[str] = field(default_factory=list)
     notes: str = ""
     is_npc: bool = False
+    profile: dict[str, Any] = field(default_factory=lambda: Profile().to_dict())
 
 
 def export_document(data: SheetData) -> dict[str, Any]:
@@ -527,6 +704,7 @@ def export_document(data: SheetData) -> dict[str, Any]:
         "equipment": {"weapons": data.weapons, "armour": data.armour},
         "conditions": data.conditions,
         "notes": data.notes,
+        "profile": data.profile,
     }
 
 
@@ -561,7 +739,8 @@ def read_document(document: Any) -> SheetData:
     problems: list[Problem] = []
     if document.get("format") != EXPORT_FORMAT:
         problems.append(Problem("characters.import.format", {"format": EXPORT_FORMAT}))
-    if document.get("format_version") != EXPORT_VERSION:
+    version = document.get("format_version")
+    if version not in READABLE_VERSIONS:
         problems.append(Problem("characters.import.format_version", {"version": EXPORT_VERSION}))
     unknown = sorted(set(document) - _KNOWN_FIELDS)
     if unknown:
@@ -583,6 +762,10 @@ def read_document(document: Any) -> SheetData:
         problems.append(Problem("characters.import.not_boolean", {"field": "is_npc"}))
         is_npc = False
     characteristics = _int_map(document, "characteristics", problems)
+    if version == 1 and ruleset == "renove" and "PF" in characteristics:
+        # Version 1 kept Fortune points under "PF"; on a WFRP 2e sheet PF are Points de Folie.
+        characteristics["Fortune"] = characteristics.pop("PF")
+    profile = _profile(document.get("profile"), problems)
     skills = _int_map(document, "skills", problems)
     innate = _int_map(document, "skill_innate", problems)
     talents = _str_list(document.get("talents", []), "talents", problems)
@@ -610,7 +793,7 @@ def read_document(document: Any) -> SheetData:
         problems.append(Problem("characters.error.notes_too_long", {"max": NOTES_MAX}))
     if isinstance(ruleset, str) and ruleset in RULESETS:
         try:
-            characteristics = validate_characteristics(ruleset, characteristics)
+            characteristics = validate_characteristics(ruleset, characteristics, race=profile.race)
         except SheetError as exc:
             problems.extend(exc.problems)
         try:
@@ -652,4 +835,43 @@ def read_document(document: Any) -> SheetData:
         conditions=conditions,
         notes=notes,
         is_npc=is_npc,
+        profile=profile.to_dict(),
+    )
+
+
+def _profile(value: Any, problems: list[Problem]) -> Profile:
+    """An exported profile, checked field by field (absent in version 1: a human with nothing)."""
+    if value is None:
+        return Profile()
+    if not isinstance(value, dict):
+        problems.append(Problem("characters.import.not_object", {"field": "profile"}))
+        return Profile()
+    race = value.get("race", DEFAULT_RACE)
+    if race not in RACES:
+        problems.append(Problem("characters.race.unknown", {"race": str(race)[:30]}))
+        race = DEFAULT_RACE
+    career = value.get("career", "")
+    if not isinstance(career, str) or len(career) > CAREER_MAX:
+        problems.append(Problem("characters.career.too_long", {"max": CAREER_MAX}))
+        career = ""
+    numbers: dict[str, int] = {}
+    for group, keys, maximum in (("xp", ("total", "spent"), XP_MAX), ("money", MONEY_UNITS, MONEY_MAX)):
+        part = value.get(group, {})
+        if not isinstance(part, dict):
+            problems.append(Problem("characters.import.not_object", {"field": f"profile.{group}"}))
+            continue
+        for key in keys:
+            number = part.get(key, 0)
+            if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= maximum:
+                problems.append(Problem("characters.import.not_integer", {"field": f"profile.{group}.{key}"}))
+                number = 0
+            numbers[f"{group}.{key}"] = number
+    if numbers.get("xp.spent", 0) > numbers.get("xp.total", 0):
+        problems.append(Problem("characters.import.not_integer", {"field": "profile.xp.spent"}))
+    return Profile(
+        race=race,
+        career=career,
+        xp_total=numbers.get("xp.total", 0),
+        xp_spent=numbers.get("xp.spent", 0),
+        money=(numbers.get("money.co", 0), numbers.get("money.pa", 0), numbers.get("money.s", 0)),
     )

@@ -273,20 +273,64 @@ def _equipment_text(ctx: AppContext, locale: str, sheet: CharacterSheet) -> str:
     return "\n".join(lines)
 
 
-def sheet_reply(
-    ctx: AppContext, locale: str, sheet: CharacterSheet, *, title_key: str | None = None
-) -> Reply:
+# A French WFRP 2e sheet: the main profile, then the secondary one (seed 000 deletes B, l. 1325).
+RENOVE_MAIN: Final = ("CC", "CT", "F", "E", "Ag", "Int", "FM", "Soc")
+RENOVE_SECONDARY: Final = ("A", "BF", "BE", "BA", "M", "Mag", "PF", "PD")
+
+
+def _profile_lines(ctx: AppContext, locale: str, sheet: CharacterSheet) -> list[str]:
+    """The main and secondary profiles, one line each (a phone shows them without scrolling)."""
     t = ctx.catalog.t
     rules = sheet_for(sheet.ruleset)
+    values = sheet.characteristics
+
+    def shown(code: str) -> str:
+        stat = rules.stat(code)
+        value = values.get(code, "—")
+        if stat.kind == "current" and stat.derive is not None:
+            return f"{code} {value}/{stat.derive(values)}"
+        return f"{code} {value}"
+
+    if sheet.ruleset == "renove":
+        main = [shown(c) for c in RENOVE_MAIN]
+        secondary = [shown(c) for c in RENOVE_SECONDARY]
+        fortune = t(locale, "characters.sheet.fortune_line", points=values.get("Fortune", 0), max=values.get("PD", 0))
+        return [
+            f"**{t(locale, 'characters.sheet.main')}** : " + " · ".join(main),
+            f"**{t(locale, 'characters.sheet.secondary')}** : " + " · ".join(secondary),
+            fortune,
+        ]
+    codes = [s.code for s in rules.stats if s.code in values and not s.code.endswith("max")]
+    main = [shown(c) for c in codes if rules.stat(c).kind == "primary"]
+    other = [shown(c) for c in codes if rules.stat(c).kind != "primary"]
+    lines = [f"**{t(locale, 'characters.sheet.main')}** : " + " · ".join(main)]
+    if other:
+        lines.append(f"**{t(locale, 'characters.sheet.secondary')}** : " + " · ".join(other))
+    return lines
+
+
+def _identity_line(ctx: AppContext, locale: str, sheet: CharacterSheet) -> str:
+    """Race, career, experience and purse, as a French sheet heads them."""
+    t = ctx.catalog.t
+    profile = Profile.from_dict(sheet.profile)
+    parts = [t(locale, f"characters.race.{profile.race}")]
+    if profile.career:
+        parts.append(profile.career)
+    parts.append(
+        t(locale, "characters.sheet.xp", total=profile.xp_total, left=profile.xp_total - profile.xp_spent)
+    )
+    co, pa, sous = profile.money
+    parts.append(t(locale, "characters.sheet.money", co=co, pa=pa, s=sous))
+    return " · ".join(parts)
+
+
+def sheet_reply(
+    ctx: AppContext, locale: str, sheet: CharacterSheet, *, title_key: str | None = None, public: bool = False
+) -> Reply:
+    t = ctx.catalog.t
     fields: list[Field] = []
     values = sheet.characteristics
-    for stat in rules.stats:
-        if stat.code not in values or stat.code.endswith("max"):
-            continue
-        value = str(values[stat.code])
-        if stat.kind == "current" and stat.derive is not None:
-            value = f"{values[stat.code]}/{stat.derive(values)}"
-        fields.append(Field(name=stat.code, value=value, inline=True))
+    fields.append(Field(name=t(locale, "characters.sheet.profile"), value="\n".join(_profile_lines(ctx, locale, sheet))))
     if sheet.ruleset == "ogl":
         hp = location_hp(values)
         fields.append(
@@ -310,6 +354,8 @@ def sheet_reply(
     description = t(
         locale, "characters.sheet.header", ruleset=_ruleset_label(ctx, locale, sheet.ruleset), who=kind
     )
+    if sheet.ruleset in ("renove", "v1"):
+        description += "\n" + _identity_line(ctx, locale, sheet)
     if title_key:
         description = t(locale, title_key, name=sheet.name) + "\n" + description
     return Reply(
@@ -318,7 +364,7 @@ def sheet_reply(
         fields=tuple(fields),
         footer=t(locale, "characters.sheet.footer", id=sheet.id, version=sheet.version),
         colour=Colour.INFO,
-        ephemeral=sheet.is_npc,
+        ephemeral=sheet.is_npc or not public,
         kind="character",
         result={"character": _sheet_dict(sheet)},
     )
@@ -339,6 +385,7 @@ def _sheet_dict(sheet: CharacterSheet) -> dict[str, Any]:
         "equipment": sheet.equipment,
         "conditions": sheet.conditions,
         "notes": sheet.notes,
+        "profile": sheet.profile,
     }
 
 
@@ -376,6 +423,8 @@ async def create_character(
     ruleset: str | None = None,
     stats: str | None = None,
     npc: bool = False,
+    race: str | None = None,
+    career: str | None = None,
 ) -> Reply:
     locale = caller.locale
 
@@ -386,19 +435,35 @@ async def create_character(
         chosen = ruleset or await ruleset_in_force(session, caller.guild_id, caller.channel_chain)
         if chosen not in RULESETS:
             raise Refusal("characters.error.unknown_ruleset", ruleset=chosen)
+        problems: list[Problem] = []
+        profile = Profile(
+            race=_checked(problems, race, parse_race, DEFAULT_RACE),
+            career=_checked(problems, career, check_career, ""),
+        )
         changes = parse_pairs(stats) if stats and stats.strip() else []
-        characteristics = apply_stat_changes(chosen, None, changes)
-        data = SheetData(name=clean, ruleset=chosen, characteristics=characteristics, is_npc=npc)
+        try:
+            characteristics = apply_stat_changes(chosen, None, changes, race=profile.race)
+        except SheetError as exc:
+            raise SheetError(problems + exc.problems) from None
+        if problems:
+            raise SheetError(problems)
+        data = SheetData(
+            name=clean, ruleset=chosen, characteristics=characteristics, is_npc=npc, profile=profile.to_dict()
+        )
         row = await _insert(session, caller, config, data)
-        return sheet_reply(ctx, locale, repo.to_sheet(row), title_key="characters.created")
+        return sheet_reply(ctx, locale, repo.to_sheet(row), title_key="characters.created", public=not npc)
 
     return await _run(ctx, caller, work)
 
 
-async def show_character(ctx: AppContext, caller: Caller, *, name: str | None = None) -> Reply:
+async def show_character(
+    ctx: AppContext, caller: Caller, *, name: str | None = None, public: bool = False
+) -> Reply:
+    """The sheet, for the caller alone unless ``public`` (an NPC's always stays private)."""
+
     async def work(session: AsyncSession, config: ServerConfig) -> Reply:
         row = await _target(session, caller, config, name)
-        return sheet_reply(ctx, caller.locale, repo.to_sheet(row))
+        return sheet_reply(ctx, caller.locale, repo.to_sheet(row), public=public)
 
     return await _run(ctx, caller, work)
 
@@ -443,10 +508,16 @@ async def edit_character(
     conditions: str | None = None,
     notes: str | None = None,
     new_name: str | None = None,
+    race: str | None = None,
+    career: str | None = None,
+    xp: str | None = None,
+    money: str | None = None,
 ) -> Reply:
-    """Set or adjust (``PF:-1``) characteristics, skills, talents, conditions, notes, the name."""
+    """Set or adjust (``Fortune:-1``) characteristics, skills, talents, conditions, notes, the name,
+    and the profile: race, career, experience (``120/80``, ``+50``), purse (``3 co 5 pa``, ``-5 s``)."""
     locale = caller.locale
-    if not any(_given(x) for x in (stats, skills, talents, conditions, notes, new_name)):
+    given = (stats, skills, talents, conditions, notes, new_name, race, career, xp, money)
+    if not any(_given(x) for x in given):
         return refusal_reply(ctx, locale, "characters.edit.nothing", hint="characters.hint.stats")
 
     async def work(session: AsyncSession, config: ServerConfig) -> Reply:
@@ -454,10 +525,20 @@ async def edit_character(
         data = repo.to_sheet(row).data()
         problems: list[Problem] = []
         # Each part is checked independently so the user sees every problem at once.
+        before = Profile.from_dict(data.profile)
+        profile = replace(
+            before,
+            race=_checked(problems, race, parse_race, before.race),
+            career=_checked(problems, career, lambda text: "" if text.strip() == "-" else check_career(text), before.career),
+        )
+        profile = _checked(problems, xp, lambda text: apply_xp(profile, text), profile)
+        profile = _checked(problems, money, lambda text: apply_money(profile, text), profile)
         characteristics = _checked(
             problems,
-            stats,
-            lambda text: apply_stat_changes(data.ruleset, data.characteristics, parse_pairs(text)),
+            stats if _given(stats) else ("" if profile.race == before.race else " "),
+            lambda text: apply_stat_changes(
+                data.ruleset, data.characteristics, parse_pairs(text) if text.strip() else [], race=profile.race
+            ),
             data.characteristics,
         )
         new_skills, new_innate = _checked(
@@ -505,6 +586,7 @@ async def edit_character(
             talents=new_talents,
             conditions=new_conditions,
             notes=text_notes,
+            profile=profile.to_dict(),
         )
         return await _save(ctx, locale, session, row, changed, title_key="characters.edited")
 

@@ -50,7 +50,9 @@ async def test_round_trip_and_lookup_by_folded_name(sessions: async_sessionmaker
         sheet = await repo.find_character(session, GUILD_A, "  elise D'ALTDORF ")
     assert sheet is not None
     assert sheet.id == character_id and sheet.version == 1
-    assert sheet.characteristics["CC"] == 45 and sheet.characteristics["BF"] == 3
+    assert (
+        sheet.characteristics["CC"] == 45 and sheet.characteristics["BF"] == 6
+    )  # F 35: 3, +3 for a human (seed 000 l. 1240)
     assert sheet.skills == {"Esquive": 10} and sheet.talents == ["Ambidextre"]
     assert sheet.equipment == {"weapons": ["epee"], "armour": []}
     assert sheet.data() == data

@@ -1,6 +1,8 @@
 """``/fortune`` and ``/destin`` (``/fate``): show and spend the points on the character sheet.
 
-PF and PD live in the sheet's characteristics (renove); the row's version guards the write.
+Fortune points and PD (Points de Destin) live in the sheet's characteristics (renove; PF there are
+Points de Folie); the row's version guards the write. Fortune refills to PD at each new session, as
+in WFRP 2e: the GM's ``/fortune usage:recharger`` does it, for one character or for the whole table.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from bot.services.caller import Caller
 from bot.services.flows.common import FlowResult, Refusal, Scope, d100, roll_line, run, t
 from bot.ui.reply import Colour, Field, Reply
 
-FORTUNE: Final = "PF"
+FORTUNE: Final = "Fortune"
+REFRESH: Final = "refresh"
 DESTINY: Final = "PD"
 
 
@@ -45,9 +48,34 @@ def _set(row: Character, code: str, value: int) -> None:
 
 
 def _fields(ctx: AppContext, caller: Caller, row: Character) -> tuple[Field, ...]:
+    fortune = f"{_points(row, FORTUNE)} / {_points(row, DESTINY)}"
     return (
-        Field(t(ctx, caller, "flows.fortune.pf"), str(_points(row, FORTUNE)), inline=True),
+        Field(t(ctx, caller, "flows.fortune.pf"), fortune, inline=True),
         Field(t(ctx, caller, "flows.fortune.pd"), str(_points(row, DESTINY)), inline=True),
+    )
+
+
+async def _refresh(ctx: AppContext, caller: Caller, scope: Scope, character: str | None) -> FlowResult:
+    """A new session: Fortune back to PD (the GM's), for one character or every `renove` one."""
+    if not scope.gm:
+        raise Refusal("flows.fortune.error.refresh_gm")
+    rows = (
+        [await _row(scope, character)] if character else await repo.renove_rows(scope.session, scope.guild_id)
+    )
+    lines = []
+    for row in rows:
+        _set(row, FORTUNE, _points(row, DESTINY))
+        lines.append(t(ctx, caller, "flows.fortune.refreshed", name=row.name, points=_points(row, FORTUNE)))
+    if not lines:
+        raise Refusal("flows.fortune.error.nobody")
+    return FlowResult(
+        Reply(
+            title=t(ctx, caller, "flows.fortune.refresh_title"),
+            description="\n".join(lines)[:3900],
+            colour=Colour.SUCCESS,
+            kind="fortune",
+            result={"refreshed": {row.name: _points(row, FORTUNE) for row in rows}},
+        )
     )
 
 
@@ -63,6 +91,8 @@ async def fortune(
     what: str | None = None,
 ) -> FlowResult:
     async def work(scope: Scope) -> FlowResult:
+        if use == REFRESH:
+            return await _refresh(ctx, caller, scope, character)
         row = await _row(scope, character)
         if use is None:
             return FlowResult(
@@ -72,7 +102,7 @@ async def fortune(
                     colour=Colour.INFO,
                     ephemeral=True,
                     kind="fortune",
-                    result={"PF": _points(row, FORTUNE), "PD": _points(row, DESTINY)},
+                    result={"Fortune": _points(row, FORTUNE), "PD": _points(row, DESTINY)},
                 )
             )
         try:
@@ -118,6 +148,7 @@ async def destiny(
         except PointsError as exc:
             raise Refusal(f"flows.fortune.error.{exc.code}") from None
         _set(row, DESTINY, spent.left)
+        _set(row, FORTUNE, min(_points(row, FORTUNE), spent.left))  # Fortune never exceeds PD
         lines = [t(ctx, caller, f"flows.fortune.destiny.{spent.against.value}", name=row.name)]
         if spent.sequel_remains:
             lines.append(t(ctx, caller, "flows.fortune.destiny.sequel"))

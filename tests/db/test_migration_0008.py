@@ -1,0 +1,58 @@
+"""Revision 0008 on real SQLite and PostgreSQL: `renove` Fortune moves out of PF, BF/BE/BA get +3."""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import text
+
+from bot.db.session import create_engine, downgrade, upgrade
+
+OLD = {"CC": 45, "CT": 30, "F": 35, "E": 41, "Ag": 33, "Int": 29, "FM": 31, "Soc": 28, "A": 1, "M": 4,
+       "Mag": 0, "BF": 3, "BE": 4, "BA": 3, "PF": 2, "PD": 1}  # fmt: skip
+INSERT = text(
+    "INSERT INTO characters (guild_id, owner_id, name, name_key, ruleset, characteristics, skills,"
+    " skill_innate, talents, equipment, conditions, notes, is_npc, created_at, updated_at, version)"
+    " VALUES (1, 2, :name, :key, :ruleset, :stats, '{}', '{}', '[]', '{}', '[]', '', :npc,"
+    " CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)"
+)
+
+
+def _loads(value: object) -> dict[str, object]:
+    return value if isinstance(value, dict) else json.loads(str(value))
+
+
+async def test_renove_sheets_are_converted_and_others_get_a_profile(database_url: str) -> None:
+    engine = create_engine(database_url)
+    try:
+        await upgrade(engine, "0007")
+        async with engine.begin() as conn:
+            await conn.execute(INSERT, {"name": "Gunther", "key": "gunther", "ruleset": "renove",
+                                        "stats": json.dumps(OLD), "npc": False})  # fmt: skip
+            await conn.execute(INSERT, {"name": "Baron", "key": "baron", "ruleset": "renove",
+                                        "stats": json.dumps({**OLD, "F": 40}), "npc": True})  # fmt: skip
+            await conn.execute(INSERT, {"name": "Ogl", "key": "ogl", "ruleset": "ogl",
+                                        "stats": json.dumps({"STR": 12}), "npc": False})  # fmt: skip
+        await upgrade(engine)
+        async with engine.connect() as conn:
+            rows = {
+                name: (_loads(stats), _loads(profile))
+                for name, stats, profile in (
+                    await conn.execute(text("SELECT name, characteristics, profile FROM characters"))
+                ).all()
+            }
+        gunther, profile = rows["Gunther"]
+        assert (gunther["Fortune"], gunther["PF"], gunther["PD"]) == (2, 0, 1)
+        assert (gunther["BF"], gunther["BE"], gunther["BA"]) == (6, 7, 6)
+        assert profile["race"] == "humain"
+        assert rows["Baron"][0]["BF"] == 7  # a human NPC with F 40 (the issue's example)
+        assert rows["Ogl"][0] == {"STR": 12} and rows["Ogl"][1]["race"] == "humain"
+        await downgrade(engine, "0007")
+        async with engine.connect() as conn:
+            stats = (
+                await conn.execute(text("SELECT characteristics FROM characters WHERE name = 'Gunther'"))
+            ).one()
+        back = _loads(stats[0])
+        assert (back["PF"], back["BF"], back["BE"]) == (2, 3, 4)
+    finally:
+        await engine.dispose()
