@@ -29,6 +29,7 @@ EXPECTED: Mapping[str, int | tuple[int, int]] = {
     "secret_tests": 15,  # "Total : 15 lignes"
     "v1_standard_tests": 35,  # "35 lignes, dans l'ordre imprimé"
     "d20_artillery_scatter": 20,  # "20 rows transcribed"
+    "skills": 48,  # WFRP 2e rulebook: 20 basic + 28 advanced skills
 }
 
 
