@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
 from bot.services import characters as service
-from bot.services.characters import NAME_MAX, NOTES_MAX
+from bot.services.characters import CAREER_MAX, NAME_MAX, NOTES_MAX
 from bot.ui.discord_render import to_embed
 
 if TYPE_CHECKING:
@@ -30,6 +30,13 @@ RULESET_CHOICES = [
     app_commands.Choice(name=locale_str("WFRP 1st ed. (v1)", key="characters.choice.v1"), value="v1"),
     app_commands.Choice(name=locale_str("d20 procedures", key="characters.choice.d20"), value="d20"),
     app_commands.Choice(name=locale_str("OGL (RuneQuest-like)", key="characters.choice.ogl"), value="ogl"),
+]
+RACE_CHOICES = [
+    app_commands.Choice(name=locale_str("Human", key="characters.race.humain"), value="humain"),
+    app_commands.Choice(name=locale_str("Dwarf", key="characters.race.nain"), value="nain"),
+    app_commands.Choice(name=locale_str("Elf", key="characters.race.elfe"), value="elfe"),
+    app_commands.Choice(name=locale_str("Halfling", key="characters.race.halfling"), value="halfling"),
+    app_commands.Choice(name=locale_str("Other (a creature)", key="characters.race.autre"), value="autre"),
 ]
 
 
@@ -121,8 +128,10 @@ class CharactersCog(commands.Cog):
         ruleset="Rule system (default: the one in force here)",
         stats="Characteristics, e.g. CC:45 CT:30 F:35 E:40 Ag:38 Int:31 FM:29 Soc:33",
         npc="A non-player character (GM only)",
+        race="Race (default: human; a creature: other) — playable races get +3 SB, TB and AB",
+        career="Career, e.g. Ratcatcher",
     )
-    @app_commands.choices(ruleset=RULESET_CHOICES)
+    @app_commands.choices(ruleset=RULESET_CHOICES, race=RACE_CHOICES)
     async def create(
         self,
         interaction: Interaction,
@@ -130,31 +139,53 @@ class CharactersCog(commands.Cog):
         stats: app_commands.Range[str, 1, STATS_MAX] | None = None,
         ruleset: str | None = None,
         npc: bool = False,
+        race: str | None = None,
+        career: app_commands.Range[str, 1, CAREER_MAX] | None = None,
     ) -> None:
         reply = await service.create_character(
-            ctx_of(interaction), caller_of(interaction), name=name, ruleset=ruleset, stats=stats, npc=npc
+            ctx_of(interaction),
+            caller_of(interaction),
+            name=name,
+            ruleset=ruleset,
+            stats=stats,
+            npc=npc,
+            race=race,
+            career=career,
         )
         await send_reply(interaction, reply)
 
     @character.command(name="show", description="Show a character sheet")
-    @app_commands.describe(character="Which character (default: your active one)")
+    @app_commands.describe(
+        character="Which character (default: your active one)",
+        public="Show it to the channel (default: to you alone)",
+    )
     @app_commands.autocomplete(character=character_autocomplete)
     async def show(
-        self, interaction: Interaction, character: app_commands.Range[str, 1, NAME_MAX] | None = None
+        self,
+        interaction: Interaction,
+        character: app_commands.Range[str, 1, NAME_MAX] | None = None,
+        public: bool = False,
     ) -> None:
-        reply = await service.show_character(ctx_of(interaction), caller_of(interaction), name=character)
+        reply = await service.show_character(
+            ctx_of(interaction), caller_of(interaction), name=character, public=public
+        )
         await send_reply(interaction, reply)
 
     @character.command(name="edit", description="Change characteristics, skills, talents, conditions, notes")
     @app_commands.describe(
         character="Which character (default: your active one)",
-        stats="Characteristics: CC:50 sets, PF:-1 adjusts",
+        stats="Characteristics: CC:50 sets, Fortune:-1 adjusts",
         skills="Skills: Esquive:10 Perception:+5 (0 removes; d20: Escalade:8/3)",
         talents="Talents, comma-separated: Ambidextre, -Sang-froid removes",
         conditions="Conditions, comma-separated: Sonné, -À terre removes",
         notes="Free notes (- clears them)",
         new_name="Rename the character",
+        race="Race (playable races get +3 SB, TB and AB)",
+        career="Career (- clears it)",
+        xp="Experience: 120 total, 120/80 total/spent, +50 gained, -30 spent",
+        money="Purse: 3 co 5 pa 10 s sets it, +2 co or -5 s changes it",
     )
+    @app_commands.choices(race=RACE_CHOICES)
     @app_commands.autocomplete(character=character_autocomplete)
     async def edit(
         self,
@@ -166,6 +197,10 @@ class CharactersCog(commands.Cog):
         conditions: app_commands.Range[str, 1, LIST_MAX] | None = None,
         notes: app_commands.Range[str, 1, NOTES_MAX] | None = None,
         new_name: app_commands.Range[str, 1, NAME_MAX] | None = None,
+        race: str | None = None,
+        career: app_commands.Range[str, 1, CAREER_MAX] | None = None,
+        xp: app_commands.Range[str, 1, 20] | None = None,
+        money: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
         reply = await service.edit_character(
             ctx_of(interaction),
@@ -177,6 +212,10 @@ class CharactersCog(commands.Cog):
             conditions=conditions,
             notes=notes,
             new_name=new_name,
+            race=race,
+            career=career,
+            xp=xp,
+            money=money,
         )
         await send_reply(interaction, reply)
 

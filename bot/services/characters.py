@@ -31,24 +31,31 @@ from bot.i18n import language_of
 from bot.rules.grammar import InputError
 from bot.rules.sheets import (
     ARMOUR_ZONES,
+    CAREER_MAX,
     CONDITION_MAX,
     CONDITIONS_MAX,
+    DEFAULT_RACE,
     NAME_MAX,
     NOTES_MAX,
     TALENT_MAX,
     TALENTS_MAX,
     Problem,
+    Profile,
     SheetData,
     SheetError,
     apply_list_changes,
+    apply_money,
     apply_skill_changes,
     apply_stat_changes,
+    apply_xp,
+    check_career,
     check_name,
     export_document,
     fold,
     location_hp,
     parse_list,
     parse_pairs,
+    parse_race,
     read_document,
     sheet_for,
 )
@@ -57,6 +64,7 @@ from bot.services.errors import UserError, input_refusal, refusal_reply, user_er
 from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply
 
 __all__ = [
+    "CAREER_MAX",
     "IMPORT_MAX_BYTES",
     "NAME_MAX",
     "NOTES_MAX",
@@ -294,7 +302,9 @@ def _profile_lines(ctx: AppContext, locale: str, sheet: CharacterSheet) -> list[
     if sheet.ruleset == "renove":
         main = [shown(c) for c in RENOVE_MAIN]
         secondary = [shown(c) for c in RENOVE_SECONDARY]
-        fortune = t(locale, "characters.sheet.fortune_line", points=values.get("Fortune", 0), max=values.get("PD", 0))
+        fortune = t(
+            locale, "characters.sheet.fortune_line", points=values.get("Fortune", 0), max=values.get("PD", 0)
+        )
         return [
             f"**{t(locale, 'characters.sheet.main')}** : " + " · ".join(main),
             f"**{t(locale, 'characters.sheet.secondary')}** : " + " · ".join(secondary),
@@ -330,7 +340,9 @@ def sheet_reply(
     t = ctx.catalog.t
     fields: list[Field] = []
     values = sheet.characteristics
-    fields.append(Field(name=t(locale, "characters.sheet.profile"), value="\n".join(_profile_lines(ctx, locale, sheet))))
+    fields.append(
+        Field(name=t(locale, "characters.sheet.profile"), value="\n".join(_profile_lines(ctx, locale, sheet)))
+    )
     if sheet.ruleset == "ogl":
         hp = location_hp(values)
         fields.append(
@@ -529,18 +541,28 @@ async def edit_character(
         profile = replace(
             before,
             race=_checked(problems, race, parse_race, before.race),
-            career=_checked(problems, career, lambda text: "" if text.strip() == "-" else check_career(text), before.career),
+            career=_checked(
+                problems,
+                career,
+                lambda text: "" if text.strip() == "-" else check_career(text),
+                before.career,
+            ),
         )
         profile = _checked(problems, xp, lambda text: apply_xp(profile, text), profile)
         profile = _checked(problems, money, lambda text: apply_money(profile, text), profile)
-        characteristics = _checked(
-            problems,
-            stats if _given(stats) else ("" if profile.race == before.race else " "),
-            lambda text: apply_stat_changes(
-                data.ruleset, data.characteristics, parse_pairs(text) if text.strip() else [], race=profile.race
-            ),
-            data.characteristics,
-        )
+        characteristics = data.characteristics
+        if _given(stats) or profile.race != before.race:  # a new race changes BF, BE and BA
+            characteristics = _checked(
+                problems,
+                "-",
+                lambda _: apply_stat_changes(
+                    data.ruleset,
+                    data.characteristics,
+                    parse_pairs(stats) if stats and stats.strip() else [],
+                    race=profile.race,
+                ),
+                data.characteristics,
+            )
         new_skills, new_innate = _checked(
             problems,
             skills,

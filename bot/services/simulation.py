@@ -7,7 +7,7 @@ duels run in a worker thread (the event loop keeps serving other interactions) u
 (:data:`BUDGET_SECONDS`): the answer says how many were done. Simulators are kept (a few, per
 matchup and tables) so asking again is fast.
 
-Readings: a character of a playable race gets the ``playable_bonus`` (+3 BF/BE) as in fights; a raw
+Readings: a character of a playable race has the seed's +3 BF/BE on the sheet (as in fights); a raw
 profile is taken as typed (BF = F // 10 and BE = E // 10 unless given); a preset takes the quick NPC
 defaults of the fight service with the preset's BF (BE = BF). The Esquive skill lets a side dodge.
 """
@@ -188,11 +188,7 @@ def _from_sheet(tables: CombatTables, docs: Mapping[str, Any], sheet: CharacterS
     stats = {k: int(v) for k, v in sheet.characteristics.items()}
     stats.setdefault("BF", stats.get("F", 0) // 10)
     stats.setdefault("BE", stats.get("E", 0) // 10)
-    stats.setdefault("A", 1)
-    if not sheet.is_npc:
-        bonus = docs.get("creatures_bf", {}).get("rule", {}).get("playable_bonus", {})
-        for code in ("BF", "BE"):
-            stats[code] = stats[code] + int(bonus.get(code, 0))
+    stats.setdefault("A", 1)  # the sheet's BF and BE already carry the playable race's +3
     weapon = _melee_weapon(tables, list(sheet.equipment.get("weapons", [])))
     armour = _armour(tables, list(sheet.equipment.get("armour", [])))
     dodge = any(fold(s) in ("esquive", "dodge") for s in sheet.skills)

@@ -24,7 +24,9 @@ async def test_sheet_round_trip_and_restart(emu: E2E) -> None:
 
     created = await alice.slash("perso creer", nom="Albert", caracs=STATS)
     assert created.embed["title"] == "📜 Albert"
-    assert _field(created.embed, "CC") == "45" and _field(created.embed, "BF") == "3"
+    profile = _field(created.embed, "Profil")
+    assert "CC 45" in profile and "BF 6" in profile  # F 35: 3, and +3 for a human (seed 000 l. 1240)
+    assert "Humain" in created.embed["description"]
     assert not created.ephemeral  # a player character's sheet is shown to the table
 
     # Autocomplete offers the data's weapons, and only the user's own characters.
@@ -36,9 +38,14 @@ async def test_sheet_round_trip_and_restart(emu: E2E) -> None:
     equipped = await alice.slash("perso equiper", arme="epee")
     assert "Epée" in _field(equipped.embed, "Équipement")
     edited = await alice.slash(
-        "perso modifier", caracs="PF:+2", competences="Esquive:10", talents="Ambidextre", etats="Sonné"
+        "perso modifier",
+        caracs="PD:2 Fortune:2",
+        competences="Esquive:10",
+        talents="Ambidextre",
+        etats="Sonné",
     )
-    assert edited.ephemeral and _field(edited.embed, "PF") == "2"
+    assert edited.ephemeral and "PD 2" in _field(edited.embed, "Profil")
+    assert "fortune** : 2 sur 2" in _field(edited.embed, "Profil")
     assert _field(edited.embed, "Compétences") == "Esquive 10"
 
     # Another player cannot touch it; the answer is private and in their language.

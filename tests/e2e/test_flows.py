@@ -228,11 +228,12 @@ async def test_chase_board_is_edited_and_buttons_roll(emu: E2E) -> None:
 async def test_infection_tavern_fortune_and_destiny(emu: E2E) -> None:
     alice = emu.user("alice")
     await alice.slash(
-        "perso creer", nom="Alice", caracs="CC:40 CT:40 F:40 E:38 Ag:40 Int:40 FM:40 Soc:40 PF:1 PD:1"
+        "perso creer", nom="Alice", caracs="CC:40 CT:40 F:40 E:38 Ag:40 Int:40 FM:40 Soc:40 PD:1"
     )
     infected = await alice.slash("infection test", critique=8, arme="sale", lavee=True, jet=80)
     assert not infected.ephemeral and "gangrène" in infected.embed["description"]
-    assert "8 jours" in json.dumps(infected.embeds, ensure_ascii=False)
+    # gangrene kills after 5 + BE days: E 38 gives BE 3, +3 for a human on the sheet
+    assert "11 jours" in json.dumps(infected.embeds, ensure_ascii=False)
     exempt = await alice.slash("infection test", critique=1)
     assert "jamais" in exempt.embed["description"]
     bad = await emu.user("bob", locale="en-US").slash("infection test", critical=5)
@@ -244,9 +245,9 @@ async def test_infection_tavern_fortune_and_destiny(emu: E2E) -> None:
     wrong = await alice.slash("taverne boisson", joueurs="Gunnar")
     assert wrong.ephemeral
     shown = await alice.slash("fortune")
-    assert shown.ephemeral and shown.embed["fields"][0]["value"] == "1"
+    assert shown.ephemeral and shown.embed["fields"][0]["value"] == "1 sur 1"  # Fortune refills to PD
     rerolled = await alice.slash("fortune", usage="reroll", cible=45, jet_precedent=62, jet=30)
-    assert not rerolled.ephemeral and rerolled.embed["fields"][0]["value"] == "0"
+    assert not rerolled.ephemeral and rerolled.embed["fields"][0]["value"] == "0 sur 1"
     empty = await alice.slash("fortune", usage="scenery")
     assert empty.ephemeral
     limb = await alice.slash("destin", contre="limb_loss")

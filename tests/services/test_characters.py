@@ -71,7 +71,7 @@ async def test_create_sets_active_and_validates_every_problem(ctx: AppContext) -
     assert not reply.is_error, reply.description
     async with ctx.sessions() as session:
         active = await svc.get_active_character(session, GUILD, ALICE.user_id)
-    assert active is not None and active.name == "Albert" and active.characteristics["BF"] == 3
+    assert active is not None and active.name == "Albert" and active.characteristics["BF"] == 3 + 3  # human
 
     bad = await svc.create_character(ctx, ALICE, name="Bad", stats="CC:450 Foo:3 BF:2")
     assert bad.is_error and bad.ephemeral

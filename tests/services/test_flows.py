@@ -81,7 +81,7 @@ async def sheet(ctx: AppContext, owner: int, name: str, **stats: int) -> None:
         "FM": 30,
         "Soc": 30,
         "M": 4,
-        "PF": 2,
+        "Fortune": 2,
         "PD": 1,
     }
     data = SheetData(name=name, ruleset="renove", characteristics={**base, **stats}, talents=["Fuite"])
@@ -232,7 +232,7 @@ async def test_infection_reads_the_sheet(ctx: AppContext) -> None:
         await flow_infection.infection_test(ctx, ALICE, critical=8, weapon="sale", washed=True, roll=80)
     )
     assert result["test"]["target"] == 38 - 10 - 10 + 10 and result["outcome"] == "gangrene"
-    assert result["death_after_days"] == 5 + 3
+    assert result["death_after_days"] == 5 + 3  # this sheet's BE is typed (3), not derived
     assert ok(await flow_infection.infection_test(ctx, ALICE, critical=1))["exempt"]
     assert "Toughness" in refused(await flow_infection.infection_test(ctx, BOB, critical=5, roll=10))
     assert ok(await flow_infection.amputation(ctx, ALICE, soins_success=True, soins_degrees=1, roll=50))[
@@ -242,7 +242,7 @@ async def test_infection_reads_the_sheet(ctx: AppContext) -> None:
 
 async def test_fortune_and_destiny_on_the_sheet(ctx: AppContext) -> None:
     await sheet(ctx, ALICE.user_id, "Alice")
-    assert ok(await flow_fortune.fortune(ctx, ALICE))["PF"] == 2
+    assert ok(await flow_fortune.fortune(ctx, ALICE))["Fortune"] == 2
     assert "99-00" in refused(
         await flow_fortune.fortune(ctx, ALICE, use="reroll", target=45, previous_roll=99)
     )

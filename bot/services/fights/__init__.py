@@ -21,7 +21,7 @@ Readings (besides the core's):
   une parade"); without any A left it is a reactive parry (−10 %, one A of next round).
 * Quick NPCs from ``creatures_bf``: the table gives BF only; the other characteristics default to
   :data:`QUICK_NPC_DEFAULTS` (GM options override them) and BE defaults to BF (monsters double F
-  and E alike). Characters of a playable race add ``playable_bonus`` (+3) to BF and BE.
+  and E alike). Characters of a playable race carry the +3 to BF, BE and BA on their sheet.
 * A death timer that runs out kills (the GM may undo it with ``/combat etat``).
 * Holding a shield or a second weapon (or carrying a Lourdes weapon / a flail) costs −5 Ag
   (shields.json ``port_seconde_arme``; Ambidextre waives it for one-handed weapons): applied, itemised,

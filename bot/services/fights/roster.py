@@ -14,7 +14,7 @@ from bot.db.characters import (
 from bot.rules.checks.common import Modifier
 from bot.rules.combat.state import Combatant
 from bot.rules.renove.damage import build_armour, shield_max_pv
-from bot.rules.sheets import fold
+from bot.rules.sheets import fold, race_bonus
 from bot.services.fights._core import Doc, FightRefusal, Scope, slug
 
 
@@ -225,17 +225,13 @@ def _combatant_from_sheet(
     scope: Scope, docs: Mapping[str, Any], doc: Doc, sheet: CharacterSheet
 ) -> tuple[Combatant, dict[str, Any]]:
     stats = dict(sheet.characteristics)
-    bonus = docs.get("creatures_bf", {}).get("rule", {}).get("playable_bonus", {})
     stats.setdefault("BF", stats.get("F", 0) // 10)
     stats.setdefault("BE", stats.get("E", 0) // 10)
     stats.setdefault("A", 1)
-    applied = {}
-    if not sheet.is_npc:
-        for code in ("BF", "BE"):
-            add = int(bonus.get(code, 0))
-            if add:
-                stats[code] = stats[code] + add
-                applied[code] = add
+    # The sheet's BF, BE and BA already carry the seed's +3 for a playable race (NPCs too): the
+    # fight reads them as they are and only says where the bonus comes from.
+    bonus = race_bonus(sheet.ruleset, sheet.race)
+    applied = {code: bonus for code in ("BF", "BE")} if bonus else {}
     gear = _equip(scope, sheet.equipment.get("weapons", []), sheet.equipment.get("armour", []))
     skills = frozenset(fold(s) for s in sheet.skills)
     combatant = Combatant(

@@ -48,7 +48,7 @@ def _set(row: Character, code: str, value: int) -> None:
 
 
 def _fields(ctx: AppContext, caller: Caller, row: Character) -> tuple[Field, ...]:
-    fortune = f"{_points(row, FORTUNE)} / {_points(row, DESTINY)}"
+    fortune = t(ctx, caller, "flows.fortune.of", points=_points(row, FORTUNE), max=_points(row, DESTINY))
     return (
         Field(t(ctx, caller, "flows.fortune.pf"), fortune, inline=True),
         Field(t(ctx, caller, "flows.fortune.pd"), str(_points(row, DESTINY)), inline=True),
