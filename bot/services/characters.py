@@ -29,6 +29,7 @@ from bot.db.models import Character
 from bot.db.repositories import RULESETS, ServerConfig, get_server_config, ruleset_in_force
 from bot.i18n import language_of
 from bot.rules.grammar import InputError
+from bot.rules.renove.skills import SkillBook, apply_masteries, convert_absolute, parse_skill_list
 from bot.rules.sheets import (
     ARMOUR_ZONES,
     CAREER_MAX,
@@ -61,6 +62,7 @@ from bot.rules.sheets import (
 )
 from bot.services.caller import Caller
 from bot.services.errors import UserError, input_refusal, refusal_reply, user_error_reply
+from bot.services.skill_book import skill_book
 from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply
 
 __all__ = [
@@ -249,7 +251,17 @@ def _ruleset_label(ctx: AppContext, locale: str, ruleset: str) -> str:
     return ctx.catalog.t(locale, f"characters.ruleset.{ruleset}")
 
 
-def _skills_text(sheet: CharacterSheet) -> str:
+def _skills_text(sheet: CharacterSheet, book: SkillBook | None = None) -> str:
+    if sheet.ruleset == "renove" and book is not None:
+        # « Esquive +10 (43) »: the mastery, then what a test rolls under (the characteristic + it).
+        shown = []
+        for name, mastery in sorted(sheet.skills.items(), key=lambda kv: fold(kv[0])):
+            found = book.find(name)
+            target = (
+                int(sheet.characteristics.get(found[0].characteristic, 0)) + mastery if found else mastery
+            )
+            shown.append(f"{name}{f' +{mastery}' if mastery else ''} ({target})")
+        return " · ".join(shown)
     parts = []
     for name, value in sorted(sheet.skills.items(), key=lambda kv: fold(kv[0])):
         innate = sheet.skill_innate.get(name)
@@ -352,7 +364,8 @@ def sheet_reply(
             )
         )
     none = t(locale, "characters.sheet.none")
-    fields.append(Field(name=t(locale, "characters.sheet.skills"), value=_skills_text(sheet) or none))
+    skills = _skills_text(sheet, skill_book(ctx)) or none
+    fields.append(Field(name=t(locale, "characters.sheet.skills"), value=skills))
     fields.append(Field(name=t(locale, "characters.sheet.talents"), value=", ".join(sheet.talents) or none))
     fields.append(
         Field(name=t(locale, "characters.sheet.equipment"), value=_equipment_text(ctx, locale, sheet) or none)
@@ -563,12 +576,24 @@ async def edit_character(
                 ),
                 data.characteristics,
             )
-        new_skills, new_innate = _checked(
-            problems,
-            skills,
-            lambda text: apply_skill_changes(data.ruleset, data.skills, data.skill_innate, parse_pairs(text)),
-            (data.skills, data.skill_innate),
-        )
+        if data.ruleset == "renove":  # a mastery of +0, +10 or +20 on the skill's characteristic
+            book = skill_book(ctx)
+            new_skills = _checked(
+                problems,
+                skills,
+                lambda text: apply_masteries(book, data.skills, parse_skill_list(text)),
+                data.skills,
+            )
+            new_innate = data.skill_innate
+        else:
+            new_skills, new_innate = _checked(
+                problems,
+                skills,
+                lambda text: apply_skill_changes(
+                    data.ruleset, data.skills, data.skill_innate, parse_pairs(text)
+                ),
+                (data.skills, data.skill_innate),
+            )
         new_talents = _checked(
             problems,
             talents,
@@ -834,6 +859,27 @@ def _check_equipment(ctx: AppContext, data: SheetData) -> list[Problem]:
     return problems
 
 
+def _renove_skills_of_import(
+    ctx: AppContext, document: Any, data: SheetData
+) -> tuple[SheetData, list[Problem]]:
+    """Version 1 exports held `renove` skills as percentages: they become masteries (what cannot be
+    read is kept in the notes for the GM); version 2 holds masteries, checked like an edit."""
+    book = skill_book(ctx)
+    if isinstance(document, dict) and document.get("format_version") == 1:
+        skills, unread = convert_absolute(book, data.characteristics, data.skills)
+        notes = data.notes
+        if unread:
+            notes = (notes + "\n" if notes else "") + ctx.catalog.t(
+                None, "skills.unread", skills=", ".join(unread)
+            )
+        return replace(data, skills=skills, notes=notes[:NOTES_MAX]), []
+    try:
+        entries = [(name, mastery, False) for name, mastery in data.skills.items()]
+        return replace(data, skills=apply_masteries(book, {}, entries)), []
+    except SheetError as exc:
+        return data, exc.problems
+
+
 async def import_character(
     ctx: AppContext,
     caller: Caller,
@@ -863,6 +909,9 @@ async def import_character(
             document["name"] = name
         data = read_document(document)
         problems = _check_equipment(ctx, data)
+        if data.ruleset == "renove":
+            data, more = _renove_skills_of_import(ctx, document, data)
+            problems.extend(more)
         if problems:
             raise SheetError(problems)
         row = await _insert(session, caller, config, data)

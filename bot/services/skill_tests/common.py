@@ -29,9 +29,11 @@ from bot.rules.checks.common import DiceError, Modifier, System, obtain_roll
 from bot.rules.checks.dispatch import die_for
 from bot.rules.d20 import checks as d20
 from bot.rules.grammar import is_int, parse_int
+from bot.rules.renove.skills import SkillRefused, skill_score
 from bot.services.caller import Caller
 from bot.services.errors import UserError
 from bot.services.rolls import ManualDiceError, parse_manual_dice
+from bot.services.skill_book import default_skill_book
 
 TARGET_MIN, TARGET_MAX = -200, 300
 MODIFIER_MIN, MODIFIER_MAX = -200, 200
@@ -102,6 +104,25 @@ def _innate(sheet: SheetLike, skill: str) -> int | None:
     return None
 
 
+def _renove_skill(sheet: SheetLike, name: str) -> _Base:
+    """A `renove` skill on its characteristic: + the mastery, or half for an untrained basic one."""
+    try:
+        score = skill_score(default_skill_book(), sheet.characteristics, sheet.skills, name)
+    except SkillRefused as exc:
+        if exc.key == "skills.error.unknown":
+            raise TestInputError(
+                "tests.error.unknown_stat", name=name[:NAME_MAX], character=sheet.name
+            ) from None
+        raise TestInputError(exc.key, **exc.params) from None
+    label = f"{score.label} ({sheet.name}) · {score.skill.characteristic}"
+    parts: tuple[Modifier, ...] = ()
+    if score.mastery is None:  # an untrained basic skill: half the characteristic, said as such
+        parts = (Modifier("skills.untrained_half", score.target - score.characteristic),)
+    elif score.mastery:
+        parts = (Modifier("skills.mastery", score.mastery),)
+    return _Base(score.characteristic, label, sheet, parts)
+
+
 @dataclass(slots=True)
 class _Base:
     value: int
@@ -125,6 +146,8 @@ def _sheet_value(sheet: SheetLike, name: str, system: System) -> _Base:
     found = _lookup(sheet.characteristics, name)
     if found is not None:
         return _Base(found[1], f"{found[0]} ({sheet.name})", sheet)
+    if system is System.RENOVE:
+        return _renove_skill(sheet, name)
     found = _lookup(sheet.skills, name)
     if found is None:
         raise TestInputError("tests.error.unknown_stat", name=name[:NAME_MAX], character=sheet.name)

@@ -77,9 +77,9 @@ async def _participant(
             raise TestInputError("tests.error.unknown_character", name=raw[:NAME_MAX])
         base = _sheet_value(sheet, skill, system)
     assert base.character is not None
-    return Participant(
-        base.character.name[:NAME_MAX], _check_target(base.value), base.label, base.character.id
-    )
+    # The base's itemised parts (a `renove` mastery, a d20 Acquis) belong to the score opposed.
+    total = base.value + sum(part.value for part in base.parts)
+    return Participant(base.character.name[:NAME_MAX], _check_target(total), base.label, base.character.id)
 
 
 def _contestant(p: Participant, modifier: int) -> opposed.Contestant:

@@ -1,4 +1,5 @@
-"""Revision 0008 on real SQLite and PostgreSQL: `renove` Fortune moves out of PF, BF/BE/BA get +3."""
+"""Revisions 0008 and 0009 on real SQLite and PostgreSQL: `renove` Fortune moves out of PF, BF/BE/BA
+get +3, skills become masteries on their characteristic."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from bot.db.session import create_engine, downgrade, upgrade
 
 OLD = {"CC": 45, "CT": 30, "F": 35, "E": 41, "Ag": 33, "Int": 29, "FM": 31, "Soc": 28, "A": 1, "M": 4,
        "Mag": 0, "BF": 3, "BE": 4, "BA": 3, "PF": 2, "PD": 1}  # fmt: skip
+SKILLS = {"Esquive": 43, "Perception": 29, "Fouille": 10, "Charme": 50, "Escalade": 30}
 INSERT = text(
     "INSERT INTO characters (guild_id, owner_id, name, name_key, ruleset, characteristics, skills,"
     " skill_innate, talents, equipment, conditions, notes, is_npc, created_at, updated_at, version)"
-    " VALUES (1, 2, :name, :key, :ruleset, :stats, '{}', '{}', '[]', '{}', '[]', '', :npc,"
+    " VALUES (1, 2, :name, :key, :ruleset, :stats, :skills, '{}', '[]', '{}', '[]', '', :npc,"
     " CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)"
 )
 
@@ -28,25 +30,35 @@ async def test_renove_sheets_are_converted_and_others_get_a_profile(database_url
         await upgrade(engine, "0007")
         async with engine.begin() as conn:
             await conn.execute(INSERT, {"name": "Gunther", "key": "gunther", "ruleset": "renove",
-                                        "stats": json.dumps(OLD), "npc": False})  # fmt: skip
+                                        "stats": json.dumps(OLD), "skills": json.dumps(SKILLS),
+                                        "npc": False})  # fmt: skip
             await conn.execute(INSERT, {"name": "Baron", "key": "baron", "ruleset": "renove",
-                                        "stats": json.dumps({**OLD, "F": 40}), "npc": True})  # fmt: skip
+                                        "stats": json.dumps({**OLD, "F": 40}), "skills": "{}",
+                                        "npc": True})  # fmt: skip
             await conn.execute(INSERT, {"name": "Ogl", "key": "ogl", "ruleset": "ogl",
-                                        "stats": json.dumps({"STR": 12}), "npc": False})  # fmt: skip
+                                        "stats": json.dumps({"STR": 12}),
+                                        "skills": json.dumps({"Grimper": 45}), "npc": False})  # fmt: skip
         await upgrade(engine)
         async with engine.connect() as conn:
             rows = {
-                name: (_loads(stats), _loads(profile))
-                for name, stats, profile in (
-                    await conn.execute(text("SELECT name, characteristics, profile FROM characters"))
+                name: (_loads(stats), _loads(profile), _loads(skills), notes)
+                for name, stats, profile, skills, notes in (
+                    await conn.execute(
+                        text("SELECT name, characteristics, profile, skills, notes FROM characters")
+                    )
                 ).all()
             }
-        gunther, profile = rows["Gunther"]
+        gunther, profile, skills, notes = rows["Gunther"]
+        # Ag 33: Esquive 43 → +10; Int 29: Perception 29 → +0; Fouille 10 was typed as a mastery;
+        # an unknown skill and a value under its characteristic go to the notes for the GM.
+        assert skills == {"Esquive": 10, "Perception": 0, "Fouille": 10}
+        assert "Charme 50" in notes and "Escalade 30" in notes
         assert (gunther["Fortune"], gunther["PF"], gunther["PD"]) == (2, 0, 1)
         assert (gunther["BF"], gunther["BE"], gunther["BA"]) == (6, 7, 6)
         assert profile["race"] == "humain"
         assert rows["Baron"][0]["BF"] == 7  # a human NPC with F 40 (the issue's example)
         assert rows["Ogl"][0] == {"STR": 12} and rows["Ogl"][1]["race"] == "humain"
+        assert rows["Ogl"][2] == {"Grimper": 45}  # other systems keep their percentages
         await downgrade(engine, "0007")
         async with engine.connect() as conn:
             stats = (
