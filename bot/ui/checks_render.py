@@ -28,7 +28,7 @@ _EMOJI = {
     Outcome.FAILURE: "❌",
     Outcome.CRITICAL_FAILURE: "💀",
 }
-_TRANSLATED_PREFIXES = ("checks.", "tests.")
+_TRANSLATED_PREFIXES = ("skills.", "checks.", "tests.")
 
 
 def label_text(catalog: Catalog, locale: str, label: str) -> str:

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.rules.combat.basics import RefusedError
+from bot.rules.checks.common import Modifier
+from bot.rules.combat.basics import RefusedError, mod
 from bot.rules.combat.state import Combatant, can_act, record_parry, take_action
 from bot.rules.renove.attack import (
     AttackRequest,
@@ -119,6 +120,12 @@ def _parry_weapon(scope: Scope, c: Combatant) -> str | None:
     return melee[0] if melee else None
 
 
+def _dodge_mastery(doc: Doc, c: Combatant) -> tuple[Modifier, ...]:
+    """Esquive +10 or +20 on the sheet: the dodge is Ag + that mastery, as ``/test`` reads it."""
+    mastery = int((doc.meta.get(c.id, {}).get("masteries") or {}).get("esquive", 0))
+    return (mod("dodge_mastery", mastery),) if mastery else ()
+
+
 def _has_dodge(c: Combatant) -> bool:
     return "esquive" in c.talents or "esquive" in c.skills or "dodge" in c.skills
 
@@ -195,6 +202,7 @@ def _resolve_hit(
                 has_skill=_has_dodge(defender),
                 posture=defender.posture,
                 situation=_defence_situations(scope, defender, rolls.situation),
+                extra=_dodge_mastery(doc, defender),
             ),
             rng=scope.rng,
             dodge_roll=d100_or_none(rolls.roll),

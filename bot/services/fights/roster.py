@@ -254,6 +254,8 @@ def _combatant_from_sheet(
         "shield_max": gear["shield_max"],
         "playable_bonus": applied,
     }
+    if sheet.ruleset == "renove":  # masteries the fight adds to a test (Esquive +10: Ag + 10)
+        meta["masteries"] = {fold(name): int(m) for name, m in sheet.skills.items() if int(m)}
     return combatant, meta
 
 

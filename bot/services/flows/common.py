@@ -26,9 +26,11 @@ from bot.i18n import language_of
 from bot.rules import grammar
 from bot.rules.checks.common import CheckResult, DiceError
 from bot.rules.grammar import InputError
+from bot.rules.renove.skills import SkillRefused, skill_score
 from bot.rules.sheets import fold
 from bot.services.caller import Caller
 from bot.services.errors import UserError, input_refusal, refusal_reply, user_error_reply
+from bot.services.skill_book import default_skill_book
 from bot.ui.reply import Reply
 
 CUSTOM_ID_PREFIX: Final = "melee"
@@ -240,8 +242,18 @@ def has_talent(sheet: CharacterSheet, talent: str) -> bool:
 
 
 def skill_target(sheet: CharacterSheet, skill: str, characteristic: str, *, basic: bool) -> int | None:
-    """The skill % on the sheet; without it, half the characteristic for a basic skill (WFRP 2e
-    base rule, a reading: the seed does not restate it) and nothing for an advanced one."""
+    """What a test of ``skill`` rolls under for this sheet; None when it cannot be tried.
+
+    `renove` sheets: the skill's characteristic + its mastery, half the characteristic for an
+    untrained basic skill, nothing for an untrained advanced one (``data/skills.json``, which also
+    says which skills seed 000 makes basic). Other systems keep the skill % on the sheet, else half
+    the characteristic for a basic skill (WFRP 2e base rule, a reading).
+    """
+    if sheet.ruleset == "renove":
+        try:
+            return skill_score(default_skill_book(), sheet.characteristics, sheet.skills, skill).target
+        except SkillRefused:
+            return None
     value = skill_value(sheet, skill)
     if value is not None:
         return value

@@ -43,7 +43,8 @@ LINE_MAX: Final = 1000
 SUBJECT_MAX: Final = 64
 ATTEMPTS_MAX: Final = 20
 
-# Skill → (characteristic of the untrained fallback, basic skill?) — WFRP 2e.
+# Skill → (characteristic of the untrained fallback, basic skill?) for the other systems' sheets;
+# `renove` sheets read data/skills.json (where seed 000 makes Torture a basic skill, l. 1243).
 SKILLS: Final = {
     "intimidation": ("Intimidation", "F", True),
     "charisme": ("Charisme", "Soc", True),
