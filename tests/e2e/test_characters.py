@@ -46,7 +46,7 @@ async def test_sheet_round_trip_and_restart(emu: E2E) -> None:
     )
     assert edited.ephemeral and "PD 2" in _field(edited.embed, "Profil")
     assert "fortune** : 2 sur 2" in _field(edited.embed, "Profil")
-    assert _field(edited.embed, "Compétences") == "Esquive 10"
+    assert _field(edited.embed, "Compétences") == "Esquive +10 (48)"  # Ag 38 + 10
 
     # Another player cannot touch it; the answer is private and in their language.
     refused = await bob.slash("perso modifier", personnage="Albert", caracs="CC:99")

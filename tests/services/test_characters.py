@@ -110,22 +110,26 @@ async def test_edit_relative_skills_lists_and_ruleset_rules(ctx: AppContext) -> 
     reply = await svc.edit_character(
         ctx,
         ALICE,
-        stats="PF:+2 CC:50",
-        skills="Esquive:10, Connaissances académiques:5",
+        stats="PD:2 Fortune:2 CC:50",
+        skills="Esquive:10, Connaissances académiques (Empire) +10",
         talents="Ambidextre, Sang-froid",
         conditions="Sonné",
         notes="Cherche son frère",
     )
     assert not reply.is_error, reply.description
     await svc.edit_character(
-        ctx, ALICE, stats="PF:-1", skills="Esquive:+5 Connaissances académiques:0", talents="-sang-froid"
+        ctx,
+        ALICE,
+        stats="Fortune:-1",
+        skills="Esquive +20, -Connaissances académiques (empire)",
+        talents="-sang-froid",
     )
     sheet = await _sheet(ctx, "Albert")
-    assert sheet.characteristics["PF"] == 1 and sheet.characteristics["CC"] == 50
-    assert sheet.skills == {"Esquive": 15}
+    assert sheet.characteristics["Fortune"] == 1 and sheet.characteristics["CC"] == 50
+    assert sheet.skills == {"Esquive": 20}  # renove: masteries on the skill's characteristic
     assert sheet.talents == ["Ambidextre"] and sheet.conditions == ["Sonné"]
     assert sheet.version == 3
-    bad = await svc.edit_character(ctx, ALICE, stats="PF:-5", talents="-Inconnu")
+    bad = await svc.edit_character(ctx, ALICE, stats="Fortune:-5", talents="-Inconnu")
     assert bad.is_error and bad.result is not None
     assert set(bad.result["problems"]) == {"characters.stat.range", "characters.talent.not_present"}
     assert (await _sheet(ctx, "Albert")).version == 3  # nothing half-written
@@ -241,7 +245,13 @@ async def test_guild_only_and_empty_history(ctx: AppContext) -> None:
 
 
 async def test_hundred_concurrent_edits_never_lose_an_update(ctx: AppContext) -> None:
-    await svc.create_character(ctx, GM, name="Cible", stats=STATS)
+    await svc.create_character(  # v1: skills are free percentages (renove's sit on a characteristic)
+        ctx,
+        GM,
+        name="Cible",
+        ruleset="v1",
+        stats="CC:40 CT:30 F:3 E:4 B:8 I:35 Dex:30 Cd:30 Int:30 Cl:30 FM:30 Soc:30",
+    )
     # Each of 100 users (with the right to edit) adds one to a counter and a skill of their own,
     # each in its own session and transaction, all at once.
     editors = [caller(1000 + index, gm=True) for index in range(100)]

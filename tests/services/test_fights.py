@@ -41,13 +41,16 @@ class NoDice:
 
 
 async def character(ctx: AppContext, owner: int, name: str, cc: int, **extra: Any) -> None:
+    npc = bool(extra.get("npc", False))
+    bonus = 0 if npc else 3  # a human PC carries the seed's +3 on the sheet; these NPCs are creatures
     data = SheetData(
         name=name,
         ruleset="renove",
-        characteristics={**STATS, "CC": cc, "BF": 3, "BE": 4},
+        characteristics={**STATS, "CC": cc, "BF": 3 + bonus, "BE": 4 + bonus},
         weapons=list(extra.get("weapons", ["epee"])),
         armour=list(extra.get("armour", [])),
-        is_npc=bool(extra.get("npc", False)),
+        is_npc=npc,
+        profile={"race": "autre"} if npc else {"race": "humain"},
     )
     async with ctx.sessions.begin() as session:
         session.add(new_row(GUILD, owner, data))

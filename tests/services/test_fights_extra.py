@@ -17,7 +17,7 @@ from bot.data_loading import load_all
 from bot.db.characters import new_row
 from bot.db.fight_models import Fight
 from bot.db.models import Character
-from bot.rules.sheets import SheetData, fold
+from bot.rules.sheets import SheetData, fold, validate_characteristics
 from bot.services.caller import Caller
 from bot.services.fights import attacks as fights_attacks
 from bot.services.fights._core import MAX_COMBATANTS, QUICK_NPC_DEFAULTS, DefenceRolls, FightOutcome
@@ -94,7 +94,7 @@ async def character(
     data = SheetData(
         name=name,
         ruleset="renove",
-        characteristics={**STATS, **stats},
+        characteristics=validate_characteristics("renove", {**STATS, **stats}),  # BF/BE with the +3
         skills={"Intimidation": 10},
         weapons=list(weapons),
         armour=list(armour),
