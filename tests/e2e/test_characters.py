@@ -34,7 +34,7 @@ async def test_sheet_round_trip_and_restart(emu: E2E) -> None:
     assert await bob.autocomplete("perso voir", "personnage", "") == []
 
     equipped = await alice.slash("perso equiper", arme="epee")
-    assert "Epée" in _field(equipped.embed, "Équipement")
+    assert equipped.ephemeral and "**Ajout** : Epée" in equipped.embed["description"]
     edited = await alice.slash(
         "perso modifier", caracs="PF:+2", competences="Esquive:10", talents="Ambidextre", etats="Sonné"
     )
