@@ -81,7 +81,7 @@ async def test_sheet_round_trip_and_restart(emu: E2E) -> None:
     await emu.restart_bot()
     shown = await alice.slash("perso voir")
     assert shown.embed["title"] == "📜 Albert"
-    assert "Epée" in _field(shown.embed, "Équipement")
+    assert "Epée" in _field(shown.embed, "Armes")
     assert _field(shown.embed, "Talents") == "Ambidextre"
     gone = await alice.click("Supprimer définitivement", message=asked_again.message)
     assert "supprimé" in gone._msg().embeds[0]["description"]
