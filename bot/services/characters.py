@@ -263,7 +263,9 @@ def _armour_detail(ctx: AppContext, locale: str, item: Item) -> str:
     parts = []
     if family:
         en = language_of(locale) == "en"
-        parts.append(str(family.get("name_en") if en and family.get("name_en") else family.get("name")))
+        key = f"combat.armour_family.{item.family}"
+        named = family.get("name_en") if en and family.get("name_en") else family.get("name")
+        parts.append(t(locale, key) if ctx.catalog.has(key) else str(named))
         parts.append(t(locale, "characters.armour.pa_value", pa=family.get("pa", "?")))
     zones = []
     for zone in ("tete", "bras", "corps", "jambes"):

@@ -153,7 +153,7 @@ def malus_text(ctx: AppContext, locale: str, worn: Outfit) -> str:
     text = " · ".join(parts) or t(locale, "characters.armour.no_malus")
     if m.cancelled:
         cancelled = ", ".join(
-            f"{t(locale, f'characters.armour.stat.{s}')} {v}" for s, v in m.cancelled.items()
+            f"{t(locale, f'characters.armour.stat.{s}')} +{v}" for s, v in m.cancelled.items()
         )
         text += " " + t(locale, "characters.armour.cancelled", points=cancelled)
     return text
