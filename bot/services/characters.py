@@ -56,7 +56,7 @@ from bot.rules.sheets import (
 from bot.services.caller import Caller
 from bot.services.errors import UserError, input_refusal, refusal_reply, user_error_reply
 from bot.services.house_rules import table_in_force
-from bot.services.outfit import Docs, armour_lines, outfit_of, refusal_text, weapon_line
+from bot.services.outfit import Docs, armour_lines, labelled, outfit_of, refusal_text, weapon_line
 from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply
 
 __all__ = [
@@ -734,7 +734,7 @@ def _equip_reply(
     lines = [t(locale, "characters.equipped", name=row.name)]
     for key, pairs in (("added", added), ("removed", removed), ("unchanged", unchanged)):
         if pairs:
-            lines.append(f"**{t(locale, f'characters.equip.{key}')}** : {names(pairs)}")
+            lines.append(labelled(ctx, locale, f"characters.equip.{key}", names(pairs)))
     worn = _worn(docs, replace(data, armour=[_stored_id(ctx, a) for a in data.armour]))
     if worn is not None and data.armour:
         lines.extend(armour_lines(ctx, locale, worn))

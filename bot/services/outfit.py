@@ -114,12 +114,17 @@ def zone_text(ctx: AppContext, locale: str, zone: ZoneArmour) -> str:
     return f"{label} " + " + ".join(parts)
 
 
+def labelled(ctx: AppContext, locale: str, key: str, value: str) -> str:
+    """``**PA** : …`` (French puts a space before the colon, English does not)."""
+    return ctx.catalog.t(locale, "characters.sheet.labelled", label=ctx.catalog.t(locale, key), value=value)
+
+
 def armour_lines(ctx: AppContext, locale: str, worn: Outfit) -> list[str]:
     """PA per zone, the class, the maluses: three short lines."""
     t = ctx.catalog.t
     zones = [worn.zones[z] for z in ZONES]
     lines = [
-        f"**{t(locale, 'characters.armour.pa')}** : " + " · ".join(zone_text(ctx, locale, z) for z in zones)
+        labelled(ctx, locale, "characters.armour.pa", " · ".join(zone_text(ctx, locale, z) for z in zones))
     ]
     if any(z.partial for z in zones):
         lines.append(t(locale, "characters.armour.partial"))
@@ -135,8 +140,8 @@ def armour_lines(ctx: AppContext, locale: str, worn: Outfit) -> list[str]:
                 f"{t(locale, f'combat.armour_class.{c}')} ({', '.join(where)})"
                 for c, where in classes.items()
             )
-        lines.append(f"**{t(locale, 'characters.armour.class')}** : {text}")
-    lines.append(f"**{t(locale, 'characters.armour.maluses')}** : {malus_text(ctx, locale, worn)}")
+        lines.append(labelled(ctx, locale, "characters.armour.class", text))
+    lines.append(labelled(ctx, locale, "characters.armour.maluses", malus_text(ctx, locale, worn)))
     return lines
 
 

@@ -223,8 +223,8 @@ async def test_the_sheet_in_english(ctx: AppContext) -> None:
     await sheet(ctx, armour=("maille_haubert",))
     shown = await svc.show_character(ctx, ALICE_EN)
     armour = field(shown, "Armour")
-    assert armour.startswith("Mail hauberk\n**AP** : Head 0 · Arms 2 · Body 2 · Legs 2 (½)")
-    assert "**Penalties** : Ag -5 · Initiative -5 · WS -5 · BS -5" in armour
+    assert armour.startswith("Mail hauberk\n**AP**: Head 0 · Arms 2 · Body 2 · Legs 2 (½)")
+    assert "**Penalties**: Ag -5 · Initiative -5 · WS -5 · BS -5" in armour
     assert field(shown, "Weapons") == "Sword — damage SB · Vicious, Defensive"
     refused = await svc.equip_character(ctx, ALICE_EN, armour="Boiled leather breastplate")
     assert "“Boiled leather breastplate” and “Mail hauberk” cannot be layered on the body" in (
