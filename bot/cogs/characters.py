@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 STATS_MAX = 500
 LIST_MAX = 1000
+EQUIP_MAX = 300  # a comma-separated list of items
 
 RULESET_CHOICES = [
     app_commands.Choice(name=locale_str("Renovated WFRP", key="characters.choice.renove"), value="renove"),
@@ -219,12 +220,12 @@ class CharactersCog(commands.Cog):
         )
         await send_reply(interaction, reply)
 
-    @character.command(name="equip", description="Equip or remove a weapon or a piece of armour")
+    @character.command(name="equip", description="Equip or remove weapons and armour pieces")
     @app_commands.describe(
         character="Which character (default: your active one)",
-        weapon="A weapon from the tables",
-        armour="A piece of armour from the tables",
-        remove="An item to take off",
+        weapon="Weapons from the tables, separated by commas",
+        armour="Armour pieces from the tables, separated by commas",
+        remove="Items to take off, separated by commas",
     )
     @app_commands.autocomplete(
         character=character_autocomplete,
@@ -236,9 +237,9 @@ class CharactersCog(commands.Cog):
         self,
         interaction: Interaction,
         character: app_commands.Range[str, 1, NAME_MAX] | None = None,
-        weapon: app_commands.Range[str, 1, 100] | None = None,
-        armour: app_commands.Range[str, 1, 100] | None = None,
-        remove: app_commands.Range[str, 1, 100] | None = None,
+        weapon: app_commands.Range[str, 1, EQUIP_MAX] | None = None,
+        armour: app_commands.Range[str, 1, EQUIP_MAX] | None = None,
+        remove: app_commands.Range[str, 1, EQUIP_MAX] | None = None,
     ) -> None:
         reply = await service.equip_character(
             ctx_of(interaction),

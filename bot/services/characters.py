@@ -29,9 +29,10 @@ from bot.db.models import Character
 from bot.db.repositories import RULESETS, ServerConfig, get_server_config, ruleset_in_force
 from bot.i18n import language_of
 from bot.rules.grammar import InputError
+from bot.rules.renove.armour import Outfit
+from bot.rules.renove.damage import ArmourError
 from bot.rules.renove.skills import SkillBook, apply_masteries, convert_absolute, parse_skill_list
 from bot.rules.sheets import (
-    ARMOUR_ZONES,
     CAREER_MAX,
     CONDITION_MAX,
     CONDITIONS_MAX,
@@ -62,6 +63,8 @@ from bot.rules.sheets import (
 )
 from bot.services.caller import Caller
 from bot.services.errors import UserError, input_refusal, refusal_reply, user_error_reply
+from bot.services.house_rules import table_in_force
+from bot.services.outfit import Docs, armour_lines, labelled, outfit_of, refusal_text, weapon_line
 from bot.services.skill_book import skill_book
 from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply
 
@@ -181,9 +184,20 @@ class Item:
     name_en: str
     kind: str  # "weapon" | "armour"
     coverage: dict[str, float]
+    family: str = ""
+    aliases: tuple[str, ...] = ()  # former short names (« Chemise »), understood when unambiguous
 
     def label(self, locale: str) -> str:
         return self.name_en if language_of(locale) == "en" and self.name_en else self.name
+
+    def exact_keys(self) -> set[str]:
+        """Everything that names this item exactly: id, names, former names (folded)."""
+        return {_key(x) for x in (self.id, self.id.replace("_", " "), self.name, self.name_en) if x}
+
+
+def _key(text: str) -> str:
+    """Folded, one apostrophe (’ and ' both typed)."""
+    return fold(text).replace("’", "'")
 
 
 def _items(ctx: AppContext, kind: str) -> list[Item]:
@@ -205,43 +219,100 @@ def _items(ctx: AppContext, kind: str) -> list[Item]:
                     name_en=str(entry.get("name_en") or ""),
                     kind=kind,
                     coverage=dict(coverage) if isinstance(coverage, dict) else {},
+                    family=str(entry.get("family") or ""),
+                    aliases=tuple(str(a) for a in entry.get("aliases", ()) if a),
                 )
             )
     return out
 
 
 def _item_by_id(ctx: AppContext, kind: str, item_id: str) -> Item | None:
-    return next((i for i in _items(ctx, kind) if i.id == item_id), None)
+    """The item a sheet stores (an id; a name stored by hand resolves as it always did: the first
+    item of that name or former name, in table order)."""
+    items = _items(ctx, kind)
+    found = next((i for i in items if i.id == item_id), None)
+    if found is None:
+        wanted = _key(item_id)
+        found = next((i for i in items if wanted in i.exact_keys() | {_key(a) for a in i.aliases}), None)
+    return found
 
 
-def _resolve_item(ctx: AppContext, kind: str, text: str) -> Item:
+def _resolve_item(ctx: AppContext, kind: str, text: str, locale: str = "fr") -> Item:
+    """What the user typed: an id or a full name; a former short name or the start of a name when
+    only one item has it; otherwise a refusal listing the candidates."""
     items = _items(ctx, kind)
     if not items:
         raise Refusal(f"characters.equip.no_table_{kind}")
-    wanted = fold(text)
+    wanted = _key(text)
     for item in items:
-        if text == item.id or wanted in (fold(item.name), fold(item.name_en), fold(item.id)):
+        if text == item.id or wanted in item.exact_keys():
             return item
-    starts = [i for i in items if fold(i.name).startswith(wanted) or fold(i.name_en).startswith(wanted)]
-    if len(starts) == 1:
+    former = [i for i in items if wanted in {_key(a) for a in i.aliases}]
+    if len(former) == 1:
+        return former[0]
+    starts = [i for i in items if _key(i.name).startswith(wanted) or _key(i.name_en).startswith(wanted)]
+    if len(starts) == 1 and not former:
         return starts[0]
-    close = starts or [i for i in items if wanted in fold(i.name) or wanted in fold(i.name_en)]
+    close = former or starts or [i for i in items if wanted in _key(i.name) or wanted in _key(i.name_en)]
     raise Refusal(
-        "characters.equip.unknown_item",
+        "characters.equip.ambiguous_item" if len(close) > 1 else "characters.equip.unknown_item",
         name=text[:40],
-        suggestions=", ".join(i.name for i in close[:5]) or "—",
+        suggestions=", ".join(f"« {i.label(locale)} »" for i in close[:6]) or "—",
     )
+
+
+def _armour_detail(ctx: AppContext, locale: str, item: Item) -> str:
+    """`` · Maille · 2 PA · corps, bras ½`` for an armour piece (family, its PA, the zones)."""
+    t = ctx.catalog.t
+    family: dict[str, Any] = {}
+    for table in ctx.tables.values():
+        if table.schema == "armour":
+            family = next((f for f in table.document.get("families", ()) if f.get("id") == item.family), {})
+            if family:
+                break
+    parts = []
+    if family:
+        en = language_of(locale) == "en"
+        key = f"combat.armour_family.{item.family}"
+        named = family.get("name_en") if en and family.get("name_en") else family.get("name")
+        parts.append(t(locale, key) if ctx.catalog.has(key) else str(named))
+        parts.append(t(locale, "characters.armour.pa_value", pa=family.get("pa", "?")))
+    zones = []
+    for zone in ("tete", "bras", "corps", "jambes"):
+        share = item.coverage.get(zone)
+        if share:
+            share_text = "" if share >= 1 else " " + {0.25: "¼", 0.5: "½", 0.75: "¾"}.get(share, f"{share:g}")
+            zones.append(t(locale, f"characters.zone.{zone}").lower() + share_text)
+    if zones:
+        parts.append(", ".join(zones))
+    return "".join(f" · {p}" for p in parts)
 
 
 def item_choices(ctx: AppContext, locale: str, kind: str, current: str) -> list[tuple[str, str]]:
-    """Autocomplete: (label, id) of weapons or armour pieces matching what the user typed."""
-    wanted = fold(current)
+    """Autocomplete: (label, value) of weapons or armour pieces matching the last item typed (a
+    list is separated by commas: what comes before stays in the value). Armour labels show the
+    material, its PA and the zones covered."""
+    head, _, last = current.rpartition(",")
+    prefix = head.strip() + ", " if head.strip() else ""
+    wanted = _key(last)
     items = _items(ctx, kind)
     ranked = sorted(
-        (i for i in items if not wanted or wanted in fold(i.name) or wanted in fold(i.name_en)),
-        key=lambda i: (not fold(i.label(locale)).startswith(wanted), fold(i.label(locale))),
+        (
+            i
+            for i in items
+            if not wanted
+            or wanted in _key(i.name)
+            or wanted in _key(i.name_en)
+            or any(wanted in _key(a) for a in i.aliases)
+        ),
+        key=lambda i: (not _key(i.label(locale)).startswith(wanted), _key(i.label(locale))),
     )
-    return [(i.label(locale)[:100], i.id) for i in ranked[:25]]
+    out = []
+    for item in ranked[:25]:
+        label = item.label(locale) + (_armour_detail(ctx, locale, item) if kind == "armour" else "")
+        value = prefix + item.id
+        out.append((label[:100], value if len(value) <= 100 else item.id))
+    return out
 
 
 # -- rendering -------------------------------------------------------------------------------
@@ -269,27 +340,68 @@ def _skills_text(sheet: CharacterSheet, book: SkillBook | None = None) -> str:
     return " · ".join(parts)
 
 
-def _equipment_text(ctx: AppContext, locale: str, sheet: CharacterSheet) -> str:
-    t = ctx.catalog.t
-    lines: list[str] = []
-    weapons = []
-    for weapon_id in sheet.equipment.get("weapons", []):
-        item = _item_by_id(ctx, "weapon", weapon_id)
-        weapons.append(item.label(locale) if item else weapon_id)
-    if weapons:
-        lines.append(f"**{t(locale, 'characters.sheet.weapons')}** : " + ", ".join(weapons))
-    by_zone: dict[str, list[str]] = {}
+OUTFIT_TABLES: Final = (
+    "armour",
+    "armour_quality",
+    "shields",
+    "weapons_melee",
+    "weapons_ranged",
+    "weapon_attributes",
+    "talents",
+)
+
+
+def _base_docs(ctx: AppContext) -> Docs:
+    return {name: ctx.tables[name].document for name in OUTFIT_TABLES if name in ctx.tables}
+
+
+async def _docs(session: AsyncSession, ctx: AppContext, guild_id: int | None) -> Docs:
+    """The tables the sheet's outfit is read from, with the server's house rules."""
+    return {
+        name: await table_in_force(session, ctx, guild_id, name)
+        for name in OUTFIT_TABLES
+        if name in ctx.tables
+    }
+
+
+def _worn(docs: Docs, sheet: CharacterSheet | SheetData) -> Outfit | None:
+    """The outfit of a `renove` sheet (None for other systems, or when it no longer combines)."""
+    if sheet.ruleset != "renove":
+        return None
+    pieces = sheet.armour if isinstance(sheet, SheetData) else sheet.equipment.get("armour", [])
+    try:
+        return outfit_of(docs, pieces, sheet.talents)
+    except ArmourError:
+        return None
+
+
+def _weapons_text(ctx: AppContext, locale: str, docs: Docs, sheet: CharacterSheet) -> str:
+    return "\n".join(
+        weapon_line(ctx, locale, docs, item.id if item else weapon_id)
+        for weapon_id in sheet.equipment.get("weapons", [])
+        for item in (_item_by_id(ctx, "weapon", weapon_id),)
+    )
+
+
+def _armour_text(ctx: AppContext, locale: str, docs: Docs, sheet: CharacterSheet) -> str:
+    """The pieces worn, then PA per zone, class and maluses (`renove`), or why the outfit fails."""
+    names = []
+    ids = []
     for armour_id in sheet.equipment.get("armour", []):
         item = _item_by_id(ctx, "armour", armour_id)
-        label = item.label(locale) if item else armour_id
-        zones = list(item.coverage) if item and item.coverage else ["autre"]
-        for zone in zones:
-            share = item.coverage.get(zone) if item else None
-            shown = label if share in (None, 1) else f"{label} ({share:g})"
-            by_zone.setdefault(zone, []).append(shown)
-    for zone in (*ARMOUR_ZONES, "autre"):
-        if zone in by_zone:
-            lines.append(f"**{t(locale, f'characters.zone.{zone}')}** : " + ", ".join(by_zone[zone]))
+        names.append(item.label(locale) if item else armour_id)
+        ids.append(item.id if item else armour_id)
+    if not names:
+        return ""
+    lines = [", ".join(names)]
+    if sheet.ruleset == "renove":
+        try:
+            worn = outfit_of(docs, ids, sheet.talents)
+        except ArmourError as exc:
+            lines.append("⚠️ " + refusal_text(ctx, locale, docs, exc))
+        else:
+            if worn is not None:
+                lines.extend(armour_lines(ctx, locale, worn))
     return "\n".join(lines)
 
 
@@ -347,9 +459,16 @@ def _identity_line(ctx: AppContext, locale: str, sheet: CharacterSheet) -> str:
 
 
 def sheet_reply(
-    ctx: AppContext, locale: str, sheet: CharacterSheet, *, title_key: str | None = None, public: bool = False
+    ctx: AppContext,
+    locale: str,
+    sheet: CharacterSheet,
+    *,
+    title_key: str | None = None,
+    docs: Docs | None = None,
+    public: bool = False,
 ) -> Reply:
     t = ctx.catalog.t
+    docs = _base_docs(ctx) if docs is None else docs
     fields: list[Field] = []
     values = sheet.characteristics
     fields.append(
@@ -368,7 +487,12 @@ def sheet_reply(
     fields.append(Field(name=t(locale, "characters.sheet.skills"), value=skills))
     fields.append(Field(name=t(locale, "characters.sheet.talents"), value=", ".join(sheet.talents) or none))
     fields.append(
-        Field(name=t(locale, "characters.sheet.equipment"), value=_equipment_text(ctx, locale, sheet) or none)
+        Field(
+            name=t(locale, "characters.sheet.weapons"), value=_weapons_text(ctx, locale, docs, sheet) or none
+        )
+    )
+    fields.append(
+        Field(name=t(locale, "characters.sheet.armour"), value=_armour_text(ctx, locale, docs, sheet) or none)
     )
     fields.append(
         Field(name=t(locale, "characters.sheet.conditions"), value=", ".join(sheet.conditions) or none)
@@ -488,7 +612,8 @@ async def show_character(
 
     async def work(session: AsyncSession, config: ServerConfig) -> Reply:
         row = await _target(session, caller, config, name)
-        return sheet_reply(ctx, caller.locale, repo.to_sheet(row), public=public)
+        docs = await _docs(session, ctx, caller.guild_id)
+        return sheet_reply(ctx, caller.locale, repo.to_sheet(row), docs=docs, public=public)
 
     return await _run(ctx, caller, work)
 
@@ -640,6 +765,26 @@ async def edit_character(
     return await _run(ctx, caller, work)
 
 
+def _parts(text: str | None) -> list[str]:
+    """A comma- (or semicolon-) separated list of items, each stripped, duplicates kept once."""
+    if not text:
+        return []
+    return list(dict.fromkeys(p.strip() for p in re.split(r"[,;]", text) if p.strip()))
+
+
+def _remove_one(ctx: AppContext, text: str, weapons: list[str], armours: list[str]) -> tuple[str, str]:
+    """Take ``text`` off (weapons first); (kind, stored id)."""
+    wanted = _key(text)
+    for kind, items in (("weapon", weapons), ("armour", armours)):
+        for index, item_id in enumerate(items):
+            item = _item_by_id(ctx, kind, item_id)
+            names = {_key(item_id)} | (item.exact_keys() | {_key(a) for a in item.aliases} if item else set())
+            if text == item_id or wanted in names:
+                del items[index]
+                return kind, item_id
+    raise Refusal("characters.equip.not_equipped", name=text[:40])
+
+
 async def equip_character(
     ctx: AppContext,
     caller: Caller,
@@ -649,6 +794,9 @@ async def equip_character(
     armour: str | None = None,
     remove: str | None = None,
 ) -> Reply:
+    """Put on / take off weapons and armour pieces (each option a comma-separated list). The whole
+    outfit is checked with the combination table before anything is saved; the answer says what
+    changed and what the armour now gives, not the whole sheet."""
     locale = caller.locale
     if not any(_given(x) for x in (weapon, armour, remove)):
         return refusal_reply(ctx, locale, "characters.equip.nothing")
@@ -657,36 +805,86 @@ async def equip_character(
         row = await _target(session, caller, config, name)
         data = repo.to_sheet(row).data()
         weapons, armours = list(data.weapons), list(data.armour)
-        if remove and remove.strip():
-            removed = False
-            for kind, items in (("weapon", weapons), ("armour", armours)):
-                for index, item_id in enumerate(items):
-                    item = _item_by_id(ctx, kind, item_id)
-                    names = {fold(item_id)} | ({fold(item.name), fold(item.name_en)} if item else set())
-                    if remove == item_id or fold(remove) in names:
-                        del items[index]
-                        removed = True
-                        break
-                if removed:
-                    break
-            if not removed:
-                raise Refusal("characters.equip.not_equipped", name=remove[:40])
-        if weapon and weapon.strip():
-            item = _resolve_item(ctx, "weapon", weapon.strip())
-            if len(weapons) >= WEAPONS_MAX:
-                raise Refusal("characters.equip.too_many_weapons", max=WEAPONS_MAX)
-            weapons.append(item.id)
-        if armour and armour.strip():
-            item = _resolve_item(ctx, "armour", armour.strip())
-            if item.id in armours:
-                raise Refusal("characters.equip.already_worn", name=item.label(locale))
-            if len(armours) >= ARMOUR_MAX:
-                raise Refusal("characters.equip.too_many_armour", max=ARMOUR_MAX)
-            armours.append(item.id)
+        removed: list[tuple[str, str]] = [_remove_one(ctx, text, weapons, armours) for text in _parts(remove)]
+        added: list[tuple[str, str]] = []
+        unchanged: list[tuple[str, str]] = []
+        for kind, text, items, limit in (
+            ("weapon", weapon, weapons, WEAPONS_MAX),
+            ("armour", armour, armours, ARMOUR_MAX),
+        ):
+            for part in _parts(text):
+                item = _resolve_item(ctx, kind, part, locale)
+                if item.id in items:
+                    unchanged.append((kind, item.id))
+                    continue
+                if len(items) >= limit:
+                    key = "too_many_weapons" if kind == "weapon" else "too_many_armour"
+                    raise Refusal(f"characters.equip.{key}", max=limit)
+                items.append(item.id)
+                added.append((kind, item.id))
+        docs = await _docs(session, ctx, caller.guild_id)
+        try:
+            outfit_of(docs, [_stored_id(ctx, a) for a in armours], data.talents)
+        except ArmourError as exc:
+            raise Refusal("characters.equip.refused", reason=refusal_text(ctx, locale, docs, exc)) from exc
         changed = replace(data, weapons=weapons, armour=armours)
-        return await _save(ctx, locale, session, row, changed, title_key="characters.equipped")
+        if changed != data:
+            repo.write_data(row, changed)
+            await session.flush()
+        return _equip_reply(ctx, locale, docs, row, changed, added, removed, unchanged)
 
     return await _run(ctx, caller, work)
+
+
+def _stored_id(ctx: AppContext, stored: str) -> str:
+    item = _item_by_id(ctx, "armour", stored)
+    return item.id if item else stored
+
+
+def _equip_reply(
+    ctx: AppContext,
+    locale: str,
+    docs: Docs,
+    row: Character,
+    data: SheetData,
+    added: list[tuple[str, str]],
+    removed: list[tuple[str, str]],
+    unchanged: list[tuple[str, str]],
+) -> Reply:
+    """What changed (added / removed / already there), then the armour's PA and maluses."""
+    t = ctx.catalog.t
+
+    def names(pairs: list[tuple[str, str]]) -> str:
+        out = []
+        for kind, item_id in pairs:
+            item = _item_by_id(ctx, kind, item_id)
+            out.append(item.label(locale) if item else item_id)
+        return ", ".join(out)
+
+    lines = [t(locale, "characters.equipped", name=row.name)]
+    for key, pairs in (("added", added), ("removed", removed), ("unchanged", unchanged)):
+        if pairs:
+            lines.append(labelled(ctx, locale, f"characters.equip.{key}", names(pairs)))
+    worn = _worn(docs, replace(data, armour=[_stored_id(ctx, a) for a in data.armour]))
+    if worn is not None and data.armour:
+        lines.extend(armour_lines(ctx, locale, worn))
+    elif data.ruleset == "renove" and worn is not None:
+        lines.append(t(locale, "characters.equip.no_armour"))
+    sheet = repo.to_sheet(row)
+    return Reply(
+        description="\n".join(lines),
+        footer=t(locale, "characters.equip.footer"),
+        colour=Colour.SUCCESS,
+        ephemeral=True,
+        kind="character_equip",
+        result={
+            "character": _sheet_dict(sheet),
+            "added": [i for _, i in added],
+            "removed": [i for _, i in removed],
+            "unchanged": [i for _, i in unchanged],
+            "outfit": worn.to_dict() if worn is not None else None,
+        },
+    )
 
 
 async def set_active_character(ctx: AppContext, caller: Caller, *, name: str | None = None) -> Reply:

@@ -130,6 +130,8 @@ def _resolve_piece(tables: CombatTables, text: str) -> str:
             fold(piece.name),
             fold(piece.id.replace("_", " ")),
             fold(f"{piece.family} {piece.name}"),
+            *(fold(a) for a in piece.aliases),  # the former short names, first match as before
+            *(fold(f"{piece.family} {a}") for a in piece.aliases),
         ):
             return piece.id
     raise SimulationRefusal("simulation.error.unknown_armour", name=text[:40])

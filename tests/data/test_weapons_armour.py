@@ -502,3 +502,28 @@ def test_files_are_formatted_json() -> None:
     for name in FILES:
         text = Path(DATA_DIR / f"{name}.json").read_text(encoding="utf-8")
         assert text.endswith("\n")
+
+
+def test_armour_names_are_unambiguous_and_name_their_material() -> None:
+    from bot.rules.sheets import fold
+
+    entries = armour()["entries"]
+    for key in ("name", "name_en"):
+        folded = [fold(p[key]).replace("’", "'") for p in entries]
+        assert len(folded) == len(set(folded)) == 61, key
+    material = {
+        "cuir_bouilli": "cuir bouilli",
+        "matelassee": "matelasse",
+        "maille_cousue": "maille cousue",
+        "maille": "mailles",
+        "plaques": "plaques",
+        "ecailles": "ecailles",
+        "plates": "plates",
+    }
+    for piece in entries:
+        assert material[piece["family"]] in fold(piece["name"]), piece["id"]
+    assert pieces()["maille_chemise"]["name"] == "Chemise de mailles"
+    assert pieces()["cuir_bouilli_plastron"]["name"] == "Plastron de cuir bouilli"
+    # the table's former short names stay understood (aliases); 17 of them were ambiguous
+    former = [fold(p["aliases"][0]) for p in entries]
+    assert len({n for n in former if former.count(n) > 1}) == 17

@@ -36,7 +36,7 @@ async def test_sheet_round_trip_and_restart(emu: E2E) -> None:
     assert await bob.autocomplete("perso voir", "personnage", "") == []
 
     equipped = await alice.slash("perso equiper", arme="epee")
-    assert "Epée" in _field(equipped.embed, "Équipement")
+    assert equipped.ephemeral and "**Ajout** : Epée" in equipped.embed["description"]
     edited = await alice.slash(
         "perso modifier",
         caracs="PD:2 Fortune:2",
@@ -88,7 +88,7 @@ async def test_sheet_round_trip_and_restart(emu: E2E) -> None:
     await emu.restart_bot()
     shown = await alice.slash("perso voir")
     assert shown.embed["title"] == "📜 Albert"
-    assert "Epée" in _field(shown.embed, "Équipement")
+    assert "Epée" in _field(shown.embed, "Armes")
     assert _field(shown.embed, "Talents") == "Ambidextre"
     gone = await alice.click("Supprimer définitivement", message=asked_again.message)
     assert "supprimé" in gone._msg().embeds[0]["description"]
@@ -118,3 +118,41 @@ async def test_npcs_history_and_bad_input(emu: E2E) -> None:
     assert history.ephemeral and "`1d100`" in history.embed["description"]
     assert "Perception" in history.embed["description"]
     assert (await alice.slash("historique", personnage="Albert")).embed["description"].startswith("Aucun jet")
+
+
+async def test_armour_named_checked_shown_and_applied_by_the_next_fight(emu: E2E) -> None:
+    gm, alice = emu.user("gm"), emu.user("alice")
+    await alice.slash("perso creer", nom="Albert", caracs="CC:50 CT:40 F:35 E:40 Ag:70 Int:31 FM:29 Soc:33")
+
+    # Autocomplete shows material, PA and zones; the value is the piece's id.
+    offered = await alice.autocomplete("perso equiper", "armure", "chemise de m")
+    assert {"name": "Chemise de mailles · Maille · 2 PA · bras, corps", "value": "maille_chemise"} in offered
+
+    equipped = await alice.slash(
+        "perso equiper", arme="epee", armure="Casque de maille cousue, Chemise de mailles"
+    )
+    assert equipped.ephemeral and not equipped.embed.get("fields")
+    text = equipped.embed["description"]
+    assert "**Ajout** : Epée, Casque de maille cousue, Chemise de mailles" in text
+    assert "**PA** : Tête 2 · Bras 2 · Corps 2 · Jambes 0" in text
+
+    refused = await alice.slash("perso equiper", armure="Plastron de cuir bouilli")
+    assert refused.ephemeral and refused.embed["description"].startswith(
+        "« Plastron de cuir bouilli » et « Chemise de mailles » ne se superposent pas sur le corps"
+    )
+    await alice.slash("perso equiper", retirer="Casque de maille cousue")
+    shown = await alice.slash("perso voir")
+    assert _field(shown.embed, "Armure") == (
+        "Chemise de mailles\n**PA** : Tête 0 · Bras 2 · Corps 2 · Jambes 0\n**Classe** : moyenne\n"
+        "**Malus** : Ag -5 · Initiative -5 · CC -5 · CT -5"
+    )
+
+    opened = await gm.slash("combat ouvrir", nom="Duel")
+    await opened.wait_followup()
+    thread = emu.thread("Duel")
+    await alice.slash("combat ajouter", qui="Albert", channel=thread)
+    await gm.slash("combat ajouter", qui="Orque", cc=50, ag=30, channel=thread)
+    round1 = await gm.slash("combat round", des="Albert: 10 10 10; Orque: 1 1 1", channel=thread)
+    assert "Ag 65 (70 -5 : armure) = **95**" in round1.embed["description"]
+    attack = await alice.slash("combat attaque", cible="Orque", jet=46, channel=thread)
+    assert "armure -5 = **45 %**" in attack.embed["description"]

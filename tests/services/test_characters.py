@@ -161,9 +161,13 @@ async def test_equip_by_name_and_armour_per_location(ctx: AppContext) -> None:
     assert not (await svc.equip_character(ctx, ALICE, weapon="epee")).is_error
     reply = await svc.equip_character(ctx, ALICE, weapon="Arc long", armour="cotte de mailles")
     assert not reply.is_error, reply.description
-    equipment = next(f.value for f in reply.fields if f.name == "Équipement")
-    assert "Epée, Arc long" in equipment and "**Corps** : Cotte de mailles" in equipment
-    assert "**Bras** : Cotte de mailles (0.5)" in equipment
+    # the answer says what changed, not the whole sheet
+    assert reply.description is not None and "**Ajout** : Arc long, Cotte de mailles" in reply.description
+    assert not reply.fields
+    sheet_shown = await svc.show_character(ctx, ALICE)
+    weapons = next(f.value for f in sheet_shown.fields if f.name == "Armes")
+    assert weapons.splitlines()[0].startswith("Epée — dégâts BF") and "Arc long — dégâts 6" in weapons
+    assert next(f.value for f in sheet_shown.fields if f.name == "Armure") == "Cotte de mailles"
     unknown = await svc.equip_character(ctx, ALICE, weapon="Sabre laser")
     assert unknown.is_error
     await svc.equip_character(ctx, ALICE, remove="Epée")
@@ -172,7 +176,7 @@ async def test_equip_by_name_and_armour_per_location(ctx: AppContext) -> None:
     assert {"arc_simple", "arc_court", "arc_long"} <= {
         v for _, v in svc.item_choices(ctx, "fr", "weapon", "arc")
     }
-    assert ("Helmet", "casque") in svc.item_choices(ctx, "en-US", "armour", "hel")
+    assert ("Helmet · head", "casque") in svc.item_choices(ctx, "en-US", "armour", "hel")
 
 
 async def test_export_import_round_trip_and_readable_errors(ctx: AppContext) -> None:

@@ -107,7 +107,7 @@ async def test_show_a_weapon_an_armour_piece_and_a_modifier(ctx: AppContext) -> 
     assert fields["Dégâts"] == "BF" and "Coup perforant" in fields["Actions spéciales"]
     assert fields["Prix"] == "12 pa"
     armour = await svc.show_entry(ctx, EN, name="armour", entry="cuir_bouilli_cerveliere")
-    assert not armour.is_error and "Skullcap" in (armour.title or "")
+    assert not armour.is_error and "Boiled leather skullcap" in (armour.title or "")
     modifier = await svc.show_entry(ctx, FR, name="combat_modifiers", entry="cc_adversaire_desarme")
     assert modifier.footer and "seed_line: 1354" in modifier.footer
 

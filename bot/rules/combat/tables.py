@@ -234,6 +234,14 @@ class WeaponAttribute:
 
 
 @dataclass(frozen=True, slots=True)
+class ArmourPenalty:
+    """One malus line of a family: ``condition`` (head_fully_covered, body_covered …), (stat, value)s."""
+
+    condition: str
+    modifiers: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ArmourFamily:
     id: str
     name: str
@@ -241,6 +249,8 @@ class ArmourFamily:
     armour_class: str
     layer_order: int
     combinable_with: frozenset[str]
+    name_en: str = ""
+    penalties: tuple[ArmourPenalty, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +259,8 @@ class ArmourPiece:
     family: str
     name: str
     coverage: Mapping[str, Fraction]
+    name_en: str = ""
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -545,6 +557,14 @@ def _weapons(doc: Mapping[str, Any]) -> dict[str, Weapon]:
     return out
 
 
+def armour_tables(doc: Mapping[str, Any], quality: Mapping[str, Any]) -> ArmourTables:
+    """The armour part alone (families, pieces, combinations, wear), e.g. for a character sheet."""
+    try:
+        return _armour(doc, quality)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise TableError(f"armour tables: {exc!r}"[:200]) from exc
+
+
 def _armour(doc: Mapping[str, Any], quality: Mapping[str, Any]) -> ArmourTables:
     families = {
         f["id"]: ArmourFamily(
@@ -554,6 +574,13 @@ def _armour(doc: Mapping[str, Any], quality: Mapping[str, Any]) -> ArmourTables:
             armour_class=f["class"],
             layer_order=int(f["layer_order"]),
             combinable_with=frozenset(f.get("combinable_with", ())),
+            name_en=str(f.get("name_en") or ""),
+            penalties=tuple(
+                ArmourPenalty(
+                    str(p["condition"]), tuple((str(m["stat"]), int(m["value"])) for m in p["modifiers"])
+                )
+                for p in f.get("penalties", ())
+            ),
         )
         for f in doc["families"]
     }
@@ -563,6 +590,8 @@ def _armour(doc: Mapping[str, Any], quality: Mapping[str, Any]) -> ArmourTables:
             family=p["family"],
             name=p["name"],
             coverage={z: Fraction(str(v)) for z, v in p["coverage"].items()},
+            name_en=str(p.get("name_en") or ""),
+            aliases=tuple(str(a) for a in p.get("aliases", ())),
         )
         for p in doc["entries"]
     }

@@ -27,6 +27,8 @@ from bot.rules.checks.common import Modifier
 from bot.rules.combat.basics import mod
 from bot.rules.combat.dicefeed import HandThenRandom, d
 from bot.rules.combat.tables import (
+    ArmourPiece,
+    ArmourTables,
     CombatTables,
     CriticalEntry,
     MortSubiteBand,
@@ -79,37 +81,81 @@ Armour = Mapping[str, tuple[ArmourLayer, ...]]
 
 
 class ArmourError(ValueError):
-    def __init__(self, reason: str, families: Iterable[str]) -> None:
+    """``reason`` (a catalogue key); ``families``; for a refused layering, the ``zone`` and the two
+    ``pieces`` (ids) that cannot be worn one over the other there."""
+
+    def __init__(
+        self, reason: str, families: Iterable[str], *, pieces: Iterable[str] = (), zone: str | None = None
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.families = tuple(families)
+        self.pieces = tuple(pieces)
+        self.zone = zone
+
+
+def _layering_conflict(
+    armour: ArmourTables, zone: str, worn: Sequence[ArmourPiece], families: Iterable[str]
+) -> ArmourError:
+    """The refusal for ``zone``: the first pair of families that do not stack, named by a piece each."""
+    ordered = sorted(families, key=lambda f: (armour.families[f].layer_order, f))
+    pair = next(
+        (
+            (a, b)
+            for i, a in enumerate(ordered)
+            for b in ordered[i + 1 :]
+            if not armour.combination_allowed(frozenset((a, b)))
+        ),
+        None,
+    )
+    chosen = pair or tuple(ordered)
+    named = [next(p.id for p in worn if p.family == f and zone in p.coverage) for f in chosen]
+    return ArmourError("combat.armour.not_combinable", chosen, pieces=named, zone=zone)
+
+
+def check_outfit(armour: ArmourTables, pieces: Iterable[str]) -> dict[str, dict[str, Fraction]]:
+    """Zone → family → summed share (≤ 1) of the worn ``pieces``, or :class:`ArmourError`.
+
+    The combination table applies to the layers worn on one zone (seed l. 53, 62, 695 …: « non
+    cumulable » / « cumulable avec » speak of layers): pieces on different zones never conflict.
+    """
+    shares: dict[str, dict[str, Fraction]] = {}
+    worn: list[ArmourPiece] = []
+    for piece_id in pieces:
+        piece = armour.pieces.get(piece_id)
+        if piece is None:
+            raise ArmourError("combat.armour.unknown_piece", (piece_id,), pieces=(piece_id,))
+        worn.append(piece)
+        for zone, share in piece.coverage.items():
+            zone_shares = shares.setdefault(zone, {})
+            zone_shares[piece.family] = min(Fraction(1), zone_shares.get(piece.family, Fraction(0)) + share)
+    for zone, by_family in shares.items():
+        if not armour.combination_allowed(frozenset(by_family)):
+            raise _layering_conflict(armour, zone, worn, by_family)
+    return shares
 
 
 def build_armour(
     tables: CombatTables, pieces: Iterable[str], quality: str | Mapping[str, str] = "normale"
 ) -> dict[str, tuple[ArmourLayer, ...]]:
-    """Zone → layers (inner → outer) for the worn ``pieces``; checks the combination table.
+    """Zone → layers (inner → outer) for the worn ``pieces``; checks the combination table per zone.
 
     ``quality``: one quality for all, or family id → quality. Shares of one family add up, ≤ 1.
     """
-    shares: dict[str, dict[str, Fraction]] = {}
-    families: set[str] = set()
-    for piece_id in pieces:
-        piece = tables.armour.pieces.get(piece_id)
-        if piece is None:
-            raise ArmourError("combat.armour.unknown_piece", (piece_id,))
-        families.add(piece.family)
-        for zone, share in piece.coverage.items():
-            zone_shares = shares.setdefault(zone, {})
-            zone_shares[piece.family] = min(Fraction(1), zone_shares.get(piece.family, Fraction(0)) + share)
-    if not tables.armour.combination_allowed(frozenset(families)):
-        raise ArmourError("combat.armour.not_combinable", sorted(families))
+    return layers_of(tables.armour, check_outfit(tables.armour, pieces), quality)
+
+
+def layers_of(
+    armour: ArmourTables,
+    shares: Mapping[str, Mapping[str, Fraction]],
+    quality: str | Mapping[str, str] = "normale",
+) -> dict[str, tuple[ArmourLayer, ...]]:
     out: dict[str, tuple[ArmourLayer, ...]] = {}
     for zone, by_family in shares.items():
         layers = []
-        for family_id in sorted(by_family, key=lambda f: tables.armour.families[f].layer_order):
+        for family_id in sorted(by_family, key=lambda f: armour.families[f].layer_order):
             q = quality if isinstance(quality, str) else quality.get(family_id, "normale")
-            pv = tables.armour.quality_pv[q]
+            pv = armour.quality_pv[q]
             layers.append(ArmourLayer(family_id, by_family[family_id], pv, pv, 0, q))
         out[zone] = tuple(layers)
     return out

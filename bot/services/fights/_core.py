@@ -35,6 +35,7 @@ from bot.services.errors import input_params
 from bot.services.fights.registry import system_of
 from bot.services.fights.text import Words
 from bot.services.house_rules import overridden_tables, table_in_force
+from bot.services.outfit import refusal_text
 from bot.ui.reply import Colour, Reply, error_reply
 from bot.ui.tracker import TrackerView, render_tracker
 
@@ -197,7 +198,10 @@ async def run(
         return FightOutcome(error_reply(t(caller.locale, "combat.error.stale")))
     except (IntegrityError, OperationalError):
         return FightOutcome(error_reply(t(caller.locale, "combat.error.stale")))
-    except (TableError, ArmourError) as exc:
+    except ArmourError as exc:
+        docs = {n: ctx.tables[n].document for n in ctx.tables}
+        return FightOutcome(error_reply(refusal_text(ctx, caller.locale, docs, exc)))
+    except TableError as exc:
         return FightOutcome(error_reply(t(caller.locale, "combat.error.table", detail=str(exc)[:200])))
     for note in rolls:
         await ctx.roll_log.record(

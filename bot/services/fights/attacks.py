@@ -32,6 +32,7 @@ from bot.services.fights._core import (
 )
 from bot.services.fights.hits import _pick_weapon, _request, _resolve_hit, _situations
 from bot.services.fights.registry import system_of
+from bot.services.fights.roster import _armour_maluses
 from bot.services.fights.rounds import _actor, _pass_turn, _spend, _turn_line
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 
@@ -102,6 +103,9 @@ async def attack(
             "feint_won": feint_won,
             "talents": sorted(c.talents),
         }
+        armour_malus = _armour_maluses(scope, c).of("CT" if ranged else "CC")
+        if armour_malus:
+            request_data["armour_malus"] = armour_malus
         if data.zone is not None and data.zone not in scope.tables.hit_location.reachable(99):
             raise FightRefusal("combat.error.bad_zone")
         result = resolve_attack(

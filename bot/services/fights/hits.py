@@ -32,7 +32,13 @@ from bot.services.fights._core import (
     new_event,
 )
 from bot.services.fights.damage import _damage, _parry_consequences
-from bot.services.fights.roster import _carry_modifier, _list, _resolve_weapon, _with_carry
+from bot.services.fights.roster import (
+    _armour_modifier,
+    _carry_modifier,
+    _list,
+    _resolve_weapon,
+    _with_carry,
+)
 
 
 def _situations(scope: Scope, text: str | None) -> tuple[str, ...]:
@@ -84,6 +90,7 @@ def _request(scope: Scope, data: Mapping[str, Any]) -> AttackRequest:
         special_k=int(data.get("special_k", 1)),
         feint_won=bool(data.get("feint_won", False)),
         talents=frozenset(data.get("talents", ())),
+        extra=(mod("armour_malus", int(data["armour_malus"])),) if data.get("armour_malus") else (),
     )
 
 
@@ -175,6 +182,7 @@ def _resolve_hit(
             reactive=reactive,
             talents=defender.talents,
             situation=_defence_situations(scope, defender, rolls.situation),
+            extra=tuple(m for m in (_armour_modifier(scope, defender, "CC"),) if m is not None),
         )
         defence = resolve_parry(
             tables, attack_result, request, rng=scope.rng, parry_roll=d100_or_none(rolls.roll)
@@ -194,11 +202,12 @@ def _resolve_hit(
         if refusal is not None:
             raise RefusedError(refusal)
         carry = _carry_modifier(scope, defender)
+        worn = _armour_modifier(scope, defender, "Ag")
         defence = resolve_dodge(
             tables,
             attack_result,
             DodgeRequest(
-                ag=defender.stat("Ag") + (carry.value if carry else 0),
+                ag=defender.stat("Ag") + (carry.value if carry else 0) + (worn.value if worn else 0),
                 has_skill=_has_dodge(defender),
                 posture=defender.posture,
                 situation=_defence_situations(scope, defender, rolls.situation),
@@ -210,7 +219,7 @@ def _resolve_hit(
         if defence.refusal is not None:
             raise RefusedError(defence.refusal)
         if defence.check is not None:
-            defence = replace(defence, check=_with_carry(defence.check, carry))
+            defence = replace(defence, check=_with_carry(defence.check, carry, worn))
         defender = take_action(tables, defender, "esquiver")
         doc.state = doc.state.put(defender)
         assert defence.check is not None

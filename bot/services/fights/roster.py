@@ -13,6 +13,7 @@ from bot.db.characters import (
 )
 from bot.rules.checks.common import Modifier
 from bot.rules.combat.state import Combatant
+from bot.rules.renove.armour import ArmourMaluses, maluses, wearing_cancels
 from bot.rules.renove.damage import build_armour, shield_max_pv
 from bot.rules.sheets import fold, race_bonus
 from bot.services.fights._core import Doc, FightRefusal, Scope, slug
@@ -117,6 +118,8 @@ def _resolve_piece(scope: Scope, text: str) -> str:
             fold(piece.name),
             fold(piece.id.replace("_", " ")),
             fold(f"{piece.family} {piece.name}"),
+            *(fold(a) for a in piece.aliases),  # the former short names, first match as before
+            *(fold(f"{piece.family} {a}") for a in piece.aliases),
         ):
             return piece.id
     raise FightRefusal("combat.error.unknown_armour", name=text[:40])
@@ -202,12 +205,26 @@ def _carry_modifier(scope: Scope, c: Combatant) -> Modifier | None:
     return Modifier("combat.modifier.carry_penalty", value) if value else None
 
 
-def _with_carry(check: Any, carry: Modifier | None) -> Any:
-    """A defence check computed on the reduced Ag, itemised: its first term (Ag) split in two."""
-    if carry is None or not check.modifiers:
+def _armour_maluses(scope: Scope, c: Combatant) -> ArmourMaluses:
+    """The wearing maluses of the combatant's armour layers (Ag, CC, CT; Robuste cancels its part)."""
+    tables = scope.tables
+    return maluses(tables.armour, c.armour, wearing_cancels(tables.talent_effects, c.talents))
+
+
+def _armour_modifier(scope: Scope, c: Combatant, stat: str) -> Modifier | None:
+    value = _armour_maluses(scope, c).of(stat)
+    return Modifier("combat.modifier.armour_malus", value) if value else None
+
+
+def _with_carry(check: Any, carry: Modifier | None, *more: Modifier | None) -> Any:
+    """A defence check computed on the reduced Ag, itemised: its first term (Ag) split in two (or
+    more: the carry penalty, the armour's malus)."""
+    terms = tuple(m for m in (carry, *more) if m is not None)
+    if not terms or not check.modifiers:
         return check
     first, *rest = check.modifiers
-    return replace(check, modifiers=(replace(first, value=first.value - carry.value), carry, *rest))
+    base = replace(first, value=first.value - sum(m.value for m in terms))
+    return replace(check, modifiers=(base, *terms, *rest))
 
 
 def _unique_id(doc: Doc, name: str) -> str:

@@ -33,7 +33,7 @@ from bot.services.fights._core import (
     run,
 )
 from bot.services.fights.registry import system_of
-from bot.services.fights.roster import _carry_penalty
+from bot.services.fights.roster import _armour_maluses, _carry_penalty
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 
 
@@ -196,10 +196,11 @@ async def new_round(ctx: AppContext, caller: Caller, *, dice: str | None = None)
                 continue
             given = hand.get(c.id, [])
             carry, carried = _carry_penalty(scope, c)
+            worn = _armour_maluses(scope, c).initiative
             result = roll_initiative(
                 scope.tables,
                 c.id,
-                c.stat("Ag") + carry,
+                c.stat("Ag") + carry + worn,
                 c.attacks,
                 talents=c.talents,
                 rng=scope.rng,
@@ -216,14 +217,22 @@ async def new_round(ctx: AppContext, caller: Caller, *, dice: str | None = None)
                     " ("
                     + scope.t(
                         "combat.round.carry",
-                        ag=result.ag - carry,
+                        ag=result.ag - carry - worn,
                         value=f"{carry:+d}",
                         weapon=scope.words.weapon(carried),
                     )
                     + ")"
                 )
+            if worn:
+                ag_text += (
+                    " (" + scope.t("combat.round.armour", ag=result.ag - worn, value=f"{worn:+d}") + ")"
+                )
             lines.append(f"**{c.name}** : {dice_text} + {ag_text}{bonus} = **{result.total}** → {slots}")
-            carry_note = {"carry_penalty": {"value": carry, "weapon": carried}} if carry else {}
+            carry_note: dict[str, Any] = {}
+            if carry:
+                carry_note["carry_penalty"] = {"value": carry, "weapon": carried}
+            if worn:
+                carry_note["armour_malus"] = {"value": worn}
             scope.rolls.append(
                 RollNote(
                     "combat.initiative",
