@@ -322,7 +322,7 @@ def _ruleset_label(ctx: AppContext, locale: str, ruleset: str) -> str:
     return ctx.catalog.t(locale, f"characters.ruleset.{ruleset}")
 
 
-def _skills_text(sheet: CharacterSheet, book: SkillBook | None = None) -> str:
+def _skills_text(sheet: CharacterSheet, book: SkillBook | None = None, locale: str | None = None) -> str:
     if sheet.ruleset == "renove" and book is not None:
         # « Esquive +10 (43) »: the mastery, then what a test rolls under (the characteristic + it).
         shown = []
@@ -331,7 +331,7 @@ def _skills_text(sheet: CharacterSheet, book: SkillBook | None = None) -> str:
             target = (
                 int(sheet.characteristics.get(found[0].characteristic, 0)) + mastery if found else mastery
             )
-            shown.append(f"{name}{f' +{mastery}' if mastery else ''} ({target})")
+            shown.append(f"{book.shown(name, locale)}{f' +{mastery}' if mastery else ''} ({target})")
         return " · ".join(shown)
     parts = []
     for name, value in sorted(sheet.skills.items(), key=lambda kv: fold(kv[0])):
@@ -430,16 +430,35 @@ def _profile_lines(ctx: AppContext, locale: str, sheet: CharacterSheet) -> list[
             locale, "characters.sheet.fortune_line", points=values.get("Fortune", 0), max=values.get("PD", 0)
         )
         return [
-            f"**{t(locale, 'characters.sheet.main')}** : " + " · ".join(main),
-            f"**{t(locale, 'characters.sheet.secondary')}** : " + " · ".join(secondary),
+            t(
+                locale,
+                "characters.sheet.line",
+                label=t(locale, "characters.sheet.main"),
+                values=" · ".join(main),
+            ),
+            t(
+                locale,
+                "characters.sheet.line",
+                label=t(locale, "characters.sheet.secondary"),
+                values=" · ".join(secondary),
+            ),
             fortune,
         ]
     codes = [s.code for s in rules.stats if s.code in values and not s.code.endswith("max")]
     main = [shown(c) for c in codes if rules.stat(c).kind == "primary"]
     other = [shown(c) for c in codes if rules.stat(c).kind != "primary"]
-    lines = [f"**{t(locale, 'characters.sheet.main')}** : " + " · ".join(main)]
+    lines = [
+        t(locale, "characters.sheet.line", label=t(locale, "characters.sheet.main"), values=" · ".join(main))
+    ]
     if other:
-        lines.append(f"**{t(locale, 'characters.sheet.secondary')}** : " + " · ".join(other))
+        lines.append(
+            t(
+                locale,
+                "characters.sheet.line",
+                label=t(locale, "characters.sheet.secondary"),
+                values=" · ".join(other),
+            )
+        )
     return lines
 
 
@@ -483,7 +502,7 @@ def sheet_reply(
             )
         )
     none = t(locale, "characters.sheet.none")
-    skills = _skills_text(sheet, skill_book(ctx)) or none
+    skills = _skills_text(sheet, skill_book(ctx), locale) or none
     fields.append(Field(name=t(locale, "characters.sheet.skills"), value=skills))
     fields.append(Field(name=t(locale, "characters.sheet.talents"), value=", ".join(sheet.talents) or none))
     fields.append(

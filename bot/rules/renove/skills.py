@@ -116,6 +116,16 @@ class SkillBook:
                 return skill, f"{skill.name} ({match['speciality'].strip()})"
         return None
 
+    def shown(self, label: str, locale: str | None) -> str:
+        """The sheet's label in the reader's language: « Langue (x) » → "Speak Language (x)"."""
+        if not (locale or "").lower().startswith("en"):
+            return label
+        found = self.find(label)
+        if found is None:
+            return label
+        skill, held = found
+        return skill.name_en + held[len(skill.name) :] if held.startswith(skill.name) else skill.name_en
+
     def suggestions(self, text: str, *, english: bool = False) -> list[str]:
         names = {
             fold(s.name_en if english else s.name): s.name_en if english else s.name for s in self.skills

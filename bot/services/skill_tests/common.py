@@ -104,17 +104,19 @@ def _innate(sheet: SheetLike, skill: str) -> int | None:
     return None
 
 
-def _renove_skill(sheet: SheetLike, name: str) -> _Base:
+def _renove_skill(sheet: SheetLike, name: str, locale: str | None) -> _Base:
     """A `renove` skill on its characteristic: + the mastery, or half for an untrained basic one."""
+    book = default_skill_book()
     try:
-        score = skill_score(default_skill_book(), sheet.characteristics, sheet.skills, name)
+        score = skill_score(book, sheet.characteristics, sheet.skills, name)
     except SkillRefused as exc:
         if exc.key == "skills.error.unknown":
             raise TestInputError(
                 "tests.error.unknown_stat", name=name[:NAME_MAX], character=sheet.name
             ) from None
-        raise TestInputError(exc.key, **exc.params) from None
-    label = f"{score.label} ({sheet.name}) · {score.skill.characteristic}"
+        params = {**exc.params, "skill": book.shown(str(exc.params.get("skill", name)), locale)}
+        raise TestInputError(exc.key, **params) from None
+    label = f"{book.shown(score.label, locale)} ({sheet.name}) · {score.skill.characteristic}"
     parts: tuple[Modifier, ...] = ()
     if score.mastery is None:  # an untrained basic skill: half the characteristic, said as such
         parts = (Modifier("skills.untrained_half", score.target - score.characteristic),)
@@ -139,15 +141,15 @@ async def _character_value(session: _Reads, caller: Caller, user_id: int, name: 
     sheet = await getter(await session.get(), caller.guild_id, user_id)
     if sheet is None:
         raise TestInputError("tests.error.no_character", name=name[:NAME_MAX])
-    return _sheet_value(sheet, name, system)
+    return _sheet_value(sheet, name, system, caller.locale)
 
 
-def _sheet_value(sheet: SheetLike, name: str, system: System) -> _Base:
+def _sheet_value(sheet: SheetLike, name: str, system: System, locale: str | None = None) -> _Base:
     found = _lookup(sheet.characteristics, name)
     if found is not None:
         return _Base(found[1], f"{found[0]} ({sheet.name})", sheet)
     if system is System.RENOVE:
-        return _renove_skill(sheet, name)
+        return _renove_skill(sheet, name, locale)
     found = _lookup(sheet.skills, name)
     if found is None:
         raise TestInputError("tests.error.unknown_stat", name=name[:NAME_MAX], character=sheet.name)

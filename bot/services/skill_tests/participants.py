@@ -75,7 +75,7 @@ async def _participant(
         sheet = await finder(await session.get(), caller.guild_id, raw)
         if sheet is None:
             raise TestInputError("tests.error.unknown_character", name=raw[:NAME_MAX])
-        base = _sheet_value(sheet, skill, system)
+        base = _sheet_value(sheet, skill, system, caller.locale)
     assert base.character is not None
     # The base's itemised parts (a `renove` mastery, a d20 Acquis) belong to the score opposed.
     total = base.value + sum(part.value for part in base.parts)
