@@ -156,3 +156,37 @@ async def test_armour_named_checked_shown_and_applied_by_the_next_fight(emu: E2E
     assert "Ag 65 (70 -5 : armure) = **95**" in round1.embed["description"]
     attack = await alice.slash("combat attaque", cible="Orque", jet=46, channel=thread)
     assert "armure -5 = **45 %**" in attack.embed["description"]
+
+
+async def test_a_wfrp_sheet_skills_race_profile_and_fortune(emu: E2E) -> None:
+    """Issue 17's first part, through Discord: Gunther's skills on their characteristic, the seed's
+    +3 on the sheet, race, career, experience and purse, a private sheet unless asked, Fortune."""
+    alice = emu.user("alice")
+    gm = emu.user("gm")
+    created = await alice.slash(
+        "perso creer", nom="Gunther", caracs="CC:42 CT:31 F:38 E:41 Ag:33 Int:29 FM:31 Soc:28", race="nain"
+    )
+    assert "BF 6 · BE 7 · BA 6" in _field(created.embed, "Profil") and "Nain" in created.embed["description"]
+    edited = await alice.slash("perso modifier", competences="Esquive +10, Perception", px="120/80")
+    assert edited.ephemeral and _field(edited.embed, "Compétences") == "Esquive +10 (43) · Perception (29)"
+    dodge = await alice.slash("test", competence="Esquive", jet=43)
+    assert dodge.embed["fields"][1]["value"] == "**43**"  # the target: Ag 33 + 10
+    untrained = await alice.slash("test", competence="Intimidation", jet=19)
+    assert "compétence de base non acquise (moitié)" in json.dumps(untrained.embeds, ensure_ascii=False)
+    advanced = await alice.slash("test", competence="Crochetage", jet=5)
+    assert advanced.ephemeral and "compétence avancée" in advanced.embed["description"]
+    wrong = await alice.slash("perso modifier", competences="Esquive:45")
+    assert wrong.ephemeral and "+0, +10 ou +20" in wrong.embed["description"]
+    shown = await alice.slash("perso voir")
+    assert shown.ephemeral and "120 PX (40 à dépenser)" in shown.embed["description"]
+    public = await alice.slash("perso voir", public=True)
+    assert not public.ephemeral
+    english = await emu.user("erin", locale="en-US").slash(
+        "character create", name="Hans", stats="CC:42 CT:31 F:38 E:41 Ag:33 Int:29 FM:31 Soc:28"
+    )
+    assert "**Main**: CC 42" in _field(english.embed, "Profile")
+    await alice.slash("perso modifier", caracs="PD:2")
+    refilled = await gm.slash("fortune", usage="refresh")
+    assert "**Gunther** : fortune rechargée à 2" in refilled.embed["description"]
+    refused = await alice.slash("fortune", usage="refresh")
+    assert refused.ephemeral and "Seul le MJ" in refused.embed["description"]
