@@ -220,6 +220,12 @@ SHEETS: Final[dict[str, RulesetSheet]] = {
             Stat("CHA", 1, 50, required=True),
             Stat("PVmax", 0, 100, kind="computed", derive=_ogl_hp),
             Stat("PV", -100, 100, kind="current", derive=_ogl_hp),
+            # Hit points per location: the seed prints no formula, so they are the GM's to set
+            # (HP.tete:5); unset, location_hp's RuneQuest split is only a suggestion.
+            *(
+                Stat(f"HP.{loc}", 1, 50, aliases=(f"PV.{loc}", loc))
+                for loc in ("jambe_d", "jambe_g", "abdomen", "poitrine", "bras_d", "bras_g", "tete")
+            ),
         ),
     ),
 }
@@ -237,8 +243,16 @@ OGL_LOCATIONS: Final = (
 
 
 def location_hp(characteristics: Mapping[str, int]) -> dict[str, int]:
+    """HP per location: the sheet's own (``HP.tete`` …) where the GM set them, else the suggestion
+    (a share of the total, rounded up, as RuneQuest splits it)."""
     total = _ogl_hp(characteristics)
-    return {name: max(1, -(-total * num // den)) for name, num, den in OGL_LOCATIONS}
+    suggested = {name: max(1, -(-total * num // den)) for name, num, den in OGL_LOCATIONS}
+    return {name: int(characteristics.get(f"HP.{name}", hp)) for name, hp in suggested.items()}
+
+
+def location_hp_set(characteristics: Mapping[str, int]) -> frozenset[str]:
+    """The locations whose HP the GM set on the sheet (the others are suggestions)."""
+    return frozenset(name for name, _, _ in OGL_LOCATIONS if f"HP.{name}" in characteristics)
 
 
 def sheet_for(ruleset: str) -> RulesetSheet:

@@ -55,6 +55,7 @@ from bot.rules.sheets import (
     export_document,
     fold,
     location_hp,
+    location_hp_set,
     parse_list,
     parse_pairs,
     parse_race,
@@ -444,7 +445,9 @@ def _profile_lines(ctx: AppContext, locale: str, sheet: CharacterSheet) -> list[
             ),
             fortune,
         ]
-    codes = [s.code for s in rules.stats if s.code in values and not s.code.endswith("max")]
+    codes = [  # ogl HP per location have their own field
+        s.code for s in rules.stats if s.code in values and not s.code.endswith("max") and "." not in s.code
+    ]
     main = [shown(c) for c in codes if rules.stat(c).kind == "primary"]
     other = [shown(c) for c in codes if rules.stat(c).kind != "primary"]
     lines = [
@@ -495,10 +498,16 @@ def sheet_reply(
     )
     if sheet.ruleset == "ogl":
         hp = location_hp(values)
+        chosen = location_hp_set(values)
+        shown = " · ".join(
+            f"{t(locale, f'characters.loc.{k}')} {v}{'' if k in chosen else ' ≈'}" for k, v in hp.items()
+        )
+        if len(chosen) < len(hp):  # the seed gives no formula: unset locations are only suggested
+            shown += "\n" + t(locale, "characters.sheet.locations_suggested")
         fields.append(
             Field(
                 name=t(locale, "characters.sheet.locations"),
-                value=" · ".join(f"{t(locale, f'characters.loc.{k}')} {v}" for k, v in hp.items()),
+                value=shown,
             )
         )
     none = t(locale, "characters.sheet.none")

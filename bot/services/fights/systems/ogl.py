@@ -118,7 +118,7 @@ def parse_armour(text: str | None) -> dict[str, int]:
 
 def build(scope: Scope, doc: Doc, r: Recruit) -> tuple[Combatant, dict[str, Any]]:
     stats = r.stats(REQUIRED, ("PV", "PVmax"))
-    for loc, hp in location_hp(stats).items():
+    for loc, hp in location_hp(stats).items():  # the GM's per-location HP, else the suggestion
         stats[f"HP.{loc}"] = hp
     stats["A"] = int(r.skills.pop("ca", 1))
     stats["RA"] = int(r.skills.pop("ra", 0))
