@@ -296,14 +296,19 @@ class Profile:
     xp_total: int = 0
     xp_spent: int = 0
     money: tuple[int, int, int] = (0, 0, 0)  # co, pa, s
+    # d20: the skills that are a Savoir (no test without Acquis, seed 003 l. 9); the others are Instinct.
+    knowledge: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "race": self.race,
             "career": self.career,
             "xp": {"total": self.xp_total, "spent": self.xp_spent},
             "money": dict(zip(MONEY_UNITS, self.money, strict=True)),
         }
+        if self.knowledge:
+            out["knowledge"] = list(self.knowledge)
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> Profile:
@@ -317,7 +322,30 @@ class Profile:
             xp_total=int(xp.get("total", 0)),
             xp_spent=int(xp.get("spent", 0)),
             money=(int(money.get("co", 0)), int(money.get("pa", 0)), int(money.get("s", 0))),
+            knowledge=tuple(str(k) for k in data.get("knowledge") or ()),
         )
+
+
+_KIND_WORDS: Final = {"savoir": True, "knowledge": True, "instinct": False}
+
+
+def split_d20_kinds(text: str, profile: Profile) -> tuple[str, Profile]:
+    """d20 ``"Histoire:6/2 savoir, Escalade:8/0 instinct"``: the skills without their kind word, and
+    the profile's Savoir list updated (a skill named without a kind keeps the one it had)."""
+    kept: list[str] = []
+    knowledge = {fold(k): k for k in profile.knowledge}
+    for part in re.split(r"[,;\n]", text):
+        words = part.split()
+        if words and fold(words[-1]) in _KIND_WORDS and len(words) > 1:
+            name = " ".join(words[:-1]).partition(":")[0].strip()
+            if _KIND_WORDS[fold(words[-1])]:
+                knowledge[fold(name)] = name
+            else:
+                knowledge.pop(fold(name), None)
+            words = words[:-1]
+        if words:
+            kept.append(" ".join(words))
+    return ", ".join(kept), replace(profile, knowledge=tuple(knowledge.values()))
 
 
 _XP = re.compile(r"\s*([+\-−]?)([0-9]{1,6})\s*(?:/\s*([0-9]{1,6}))?\s*", re.ASCII)
@@ -882,7 +910,14 @@ def _profile(value: Any, problems: list[Problem]) -> Profile:
             numbers[f"{group}.{key}"] = number
     if numbers.get("xp.spent", 0) > numbers.get("xp.total", 0):
         problems.append(Problem("characters.import.not_integer", {"field": "profile.xp.spent"}))
+    knowledge = value.get("knowledge", [])
+    if not isinstance(knowledge, list) or not all(
+        isinstance(k, str) and len(k) <= SKILL_NAME_MAX for k in knowledge
+    ):
+        problems.append(Problem("characters.import.not_string_list", {"field": "profile.knowledge"}))
+        knowledge = []
     return Profile(
+        knowledge=tuple(knowledge),
         race=race,
         career=career,
         xp_total=numbers.get("xp.total", 0),

@@ -61,6 +61,7 @@ from bot.rules.sheets import (
     parse_race,
     read_document,
     sheet_for,
+    split_d20_kinds,
 )
 from bot.services.caller import Caller
 from bot.services.errors import UserError, input_refusal, refusal_reply, user_error_reply
@@ -335,9 +336,13 @@ def _skills_text(sheet: CharacterSheet, book: SkillBook | None = None, locale: s
             shown.append(f"{book.shown(name, locale)}{f' +{mastery}' if mastery else ''} ({target})")
         return " · ".join(shown)
     parts = []
+    knowledge = {fold(k) for k in Profile.from_dict(sheet.profile).knowledge}
     for name, value in sorted(sheet.skills.items(), key=lambda kv: fold(kv[0])):
         innate = sheet.skill_innate.get(name)
-        parts.append(f"{name} {innate}/{value}" if innate is not None else f"{name} {value}")
+        item = f"{name} {innate}/{value}" if innate is not None else f"{name} {value}"
+        if sheet.ruleset == "d20":  # Instinct or Savoir (seed 003 l. 9)
+            item += " (savoir)" if fold(name) in knowledge else " (instinct)"
+        parts.append(item)
     return " · ".join(parts)
 
 
@@ -739,9 +744,12 @@ async def edit_character(
             )
             new_innate = data.skill_innate
         else:
+            typed = skills
+            if data.ruleset == "d20" and _given(skills):  # « Histoire:6/2 savoir »: the kind word
+                typed, profile = split_d20_kinds(skills or "", profile)
             new_skills, new_innate = _checked(
                 problems,
-                skills,
+                typed,
                 lambda text: apply_skill_changes(
                     data.ruleset, data.skills, data.skill_innate, parse_pairs(text)
                 ),

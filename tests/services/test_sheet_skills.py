@@ -11,6 +11,7 @@ from bot.context import AppContext
 from bot.data_loading import DATA_DIR, Table, validate_file
 from bot.db.characters import find_character
 from bot.services import characters as svc
+from bot.services import config as config_svc
 from bot.services.caller import Caller
 from bot.services.flows import chase as flow_chase
 from bot.services.flows import infection as flow_infection
@@ -141,3 +142,19 @@ async def test_profile_career_xp_and_purse(ctx: AppContext) -> None:
     assert broke.is_error and "négative" in (broke.description or "")
     english = await svc.edit_character(ctx, caller(1, locale="en-US"), xp="lots")
     assert english.is_error and "Unreadable experience" in (english.description or "")
+
+
+async def test_d20_skills_are_instinct_or_savoir(ctx: AppContext) -> None:
+    zed = "FOR:12 CON:14 AGI:10 DEX:11 PER:13 INT:9 VOL:10 CHA:8"
+    assert not (await config_svc.set_ruleset(ctx, GM, ruleset="d20")).is_error
+    ok(await svc.create_character(ctx, ALICE, name="Zed", ruleset="d20", stats=zed))
+    ok(await svc.edit_character(ctx, ALICE, skills="Escalade:8/0 instinct, Histoire:6/0 savoir, Tir:9/3"))
+    zed_sheet = await sheet(ctx, "Zed")
+    assert zed_sheet.profile["knowledge"] == ["Histoire"]
+    climb = ok(await skill_test(ctx, ALICE, TestRequest(skill="Escalade", roll=3)))
+    assert climb["target"] == 8 - 5  # an Instinct without Acquis: the Inné at −5
+    lore = await skill_test(ctx, ALICE, TestRequest(skill="Histoire", roll=3))
+    assert lore.is_error and "Savoir" in (lore.description or "")
+    shown = await svc.show_character(ctx, ALICE)
+    skills = next(f.value for f in shown.fields if f.name == "Compétences")
+    assert "Histoire 6/0 (savoir)" in skills and "Escalade 8/0 (instinct)" in skills

@@ -148,16 +148,18 @@ def _sheet_value(sheet: SheetLike, name: str, system: System, locale: str | None
     found = _lookup(sheet.characteristics, name)
     if found is not None:
         return _Base(found[1], f"{found[0]} ({sheet.name})", sheet)
-    if system is System.RENOVE:
+    if system is System.RENOVE and getattr(sheet, "ruleset", "renove") == "renove":
         return _renove_skill(sheet, name, locale)
     found = _lookup(sheet.skills, name)
     if found is None:
         raise TestInputError("tests.error.unknown_stat", name=name[:NAME_MAX], character=sheet.name)
     innate = _innate(sheet, name) if system is System.D20 else None
     if innate is not None:
+        knowledge = {fold(k) for k in (getattr(sheet, "profile", None) or {}).get("knowledge") or ()}
+        kind = d20.SkillKind.KNOWLEDGE if fold(found[0]) in knowledge else d20.SkillKind.INSTINCT
         try:
-            first, *rest = d20.skill_parts(innate, found[1], d20.SkillKind.INSTINCT)
-        except d20.SkillNotUsable:  # pragma: no cover - INSTINCT is always usable
+            first, *rest = d20.skill_parts(innate, found[1], kind)
+        except d20.SkillNotUsable:  # a Savoir without Acquis (seed 003 l. 9)
             raise TestInputError("checks.d20.error.knowledge_untrained", skill=found[0]) from None
         return _Base(first.value, f"{found[0]} ({sheet.name}) · {first.label}", sheet, tuple(rest))
     return _Base(found[1], f"{found[0]} ({sheet.name})", sheet)
