@@ -5,13 +5,9 @@ with an example and nothing written."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from typing import Any
 
-from .console_script import ROOT
+from .console_script import console_records
 
 GUNTHER = 'caracs:"CC:42 CT:31 F:38 E:41 Ag:33 Int:29 FM:31 Soc:28"'
 
@@ -38,19 +34,7 @@ ENGLISH = """
 
 
 def run(script: str, *args: str) -> list[dict[str, Any]]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("DISCORD_TOKEN", None)
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--json", "--seed", "5", *args],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env=env,
-        cwd=ROOT,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    return console_records(script, *args)
 
 
 def text(record: dict[str, Any]) -> str:
