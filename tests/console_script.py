@@ -14,12 +14,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def console_records(script: str) -> list[dict[str, Any]]:
+def console_records(script: str, *, locale: str = "fr") -> list[dict[str, Any]]:
     """Every JSON line the console printed for ``script`` (seed 5, no Discord token)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("DISCORD_TOKEN", None)
     proc = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--json", "--seed", "5"],
+        [sys.executable, "-m", "bot", "console", "--json", "--seed", "5", "--locale", locale],
         input=script,
         capture_output=True,
         text=True,

@@ -119,6 +119,8 @@ def _problems_reply(ctx: AppContext, locale: str, problems: list[Problem], *, in
         lines.append(t(locale, "characters.error.more_problems", count=len(problems) - PROBLEMS_SHOWN))
     ruleset = next((str(p.params["ruleset"]) for p in problems if p.params.get("ruleset") in RULESETS), None)
     hint_key = f"characters.hint.stats_{ruleset}" if ruleset else "characters.hint.stats"
+    if all(p.key.startswith(("talents.", "characters.talent.")) for p in problems):
+        hint_key = "talents.hint"
     reply = user_error_reply(ctx, locale, UserError(intro, count=len(problems)), hint=hint_key, details=lines)
     payload = dict(reply.result or {})
     payload["problems"] = [p.key for p in problems]
