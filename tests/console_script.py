@@ -14,13 +14,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def console_records(script: str, *args: str) -> list[dict[str, Any]]:
+def console_records(script: str, *args: str, locale: str = "fr") -> list[dict[str, Any]]:
     """Every JSON line the console printed for ``script`` (seed 5, no Discord token); ``args`` go to
-    the console (``--locale en``)."""
+    the console after ``--locale``."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("DISCORD_TOKEN", None)
     proc = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--json", "--seed", "5", *args],
+        [sys.executable, "-m", "bot", "console", "--json", "--seed", "5", "--locale", locale, *args],
         input=script,
         capture_output=True,
         text=True,

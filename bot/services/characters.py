@@ -32,6 +32,7 @@ from bot.rules.grammar import InputError
 from bot.rules.renove.armour import Outfit
 from bot.rules.renove.damage import ArmourError
 from bot.rules.renove.skills import SkillBook, apply_masteries, convert_absolute, parse_skill_list
+from bot.rules.renove.talents import TalentBook, TalentChange, apply_talent_changes, base_profile_changes
 from bot.rules.sheets import (
     CAREER_MAX,
     CONDITION_MAX,
@@ -41,6 +42,7 @@ from bot.rules.sheets import (
     NOTES_MAX,
     TALENT_MAX,
     TALENTS_MAX,
+    Change,
     Problem,
     Profile,
     SheetData,
@@ -68,6 +70,7 @@ from bot.services.errors import UserError, input_refusal, refusal_reply, user_er
 from bot.services.house_rules import table_in_force
 from bot.services.outfit import Docs, armour_lines, labelled, outfit_of, refusal_text, weapon_line
 from bot.services.skill_book import skill_book
+from bot.services.talent_book import talent_book
 from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply
 
 __all__ = [
@@ -121,6 +124,8 @@ def _problems_reply(ctx: AppContext, locale: str, problems: list[Problem], *, in
         lines.append(t(locale, "characters.error.more_problems", count=len(problems) - PROBLEMS_SHOWN))
     ruleset = next((str(p.params["ruleset"]) for p in problems if p.params.get("ruleset") in RULESETS), None)
     hint_key = f"characters.hint.stats_{ruleset}" if ruleset else "characters.hint.stats"
+    if all(p.key.startswith(("talents.", "characters.talent.")) for p in problems):
+        hint_key = "talents.hint"
     reply = user_error_reply(ctx, locale, UserError(intro, count=len(problems)), hint=hint_key, details=lines)
     payload = dict(reply.result or {})
     payload["problems"] = [p.key for p in problems]
@@ -721,15 +726,28 @@ async def edit_character(
         )
         profile = _checked(problems, xp, lambda text: apply_xp(profile, text), profile)
         profile = _checked(problems, money, lambda text: apply_money(profile, text), profile)
+        talent_change: TalentChange | None = None
+        deltas: dict[str, int] = {}
+        if data.ruleset == "renove":  # known talents only; Tireur d'élite & co. on the base profile
+            tbook = talent_book(ctx)
+            talent_change = _checked(
+                problems,
+                talents,
+                lambda text: apply_talent_changes(tbook, data.talents, *parse_list(text)),
+                None,
+            )
+            deltas = base_profile_changes(tbook, talent_change) if talent_change else {}
         characteristics = data.characteristics
-        if _given(stats) or profile.race != before.race:  # a new race changes BF, BE and BA
+        if _given(stats) or profile.race != before.race or deltas:  # a new race changes BF, BE and BA
             characteristics = _checked(
                 problems,
                 "-",
                 lambda _: apply_stat_changes(
                     data.ruleset,
                     data.characteristics,
-                    parse_pairs(stats) if stats and stats.strip() else [],
+                    _with_profile_deltas(
+                        data.ruleset, parse_pairs(stats) if stats and stats.strip() else [], deltas
+                    ),
                     race=profile.race,
                 ),
                 data.characteristics,
@@ -755,13 +773,17 @@ async def edit_character(
                 ),
                 (data.skills, data.skill_innate),
             )
-        new_talents = _checked(
-            problems,
-            talents,
-            lambda text: apply_list_changes(
-                data.talents, *parse_list(text), item_max=TALENT_MAX, count_max=TALENTS_MAX, kind="talent"
-            ),
-            data.talents,
+        new_talents = (
+            talent_change.talents
+            if talent_change is not None
+            else _checked(
+                problems,
+                talents if data.ruleset != "renove" else None,
+                lambda text: apply_list_changes(
+                    data.talents, *parse_list(text), item_max=TALENT_MAX, count_max=TALENTS_MAX, kind="talent"
+                ),
+                data.talents,
+            )
         )
         new_conditions = _checked(
             problems,
@@ -796,7 +818,11 @@ async def edit_character(
             notes=text_notes,
             profile=profile.to_dict(),
         )
-        return await _save(ctx, locale, session, row, changed, title_key="characters.edited")
+        reply = await _save(ctx, locale, session, row, changed, title_key="characters.edited")
+        if data.ruleset != "renove":
+            return reply
+        lines = _talent_lines(ctx, locale, talent_book(ctx), data, changed, talent_change)
+        return replace(reply, description="\n".join([reply.description or "", *lines])) if lines else reply
 
     return await _run(ctx, caller, work)
 
@@ -819,6 +845,55 @@ def _remove_one(ctx: AppContext, text: str, weapons: list[str], armours: list[st
                 del items[index]
                 return kind, item_id
     raise Refusal("characters.equip.not_equipped", name=text[:40])
+
+
+def _with_profile_deltas(ruleset: str, typed: list[Change], deltas: dict[str, int]) -> list[Change]:
+    """The typed changes and what the talents write into the base profile (Tireur d'élite: CT +5);
+    a characteristic typed in the same edit is taken as it is typed."""
+    rules = sheet_for(ruleset)
+    named = {rules.canonical(c.name) for c in typed}
+    return [
+        *typed,
+        *(Change(stat, value, relative=True) for stat, value in deltas.items() if stat not in named),
+    ]
+
+
+def _talent_lines(
+    ctx: AppContext,
+    locale: str,
+    book: TalentBook,
+    before: SheetData,
+    after: SheetData,
+    change: TalentChange | None,
+) -> list[str]:
+    """What an edit says about talents: the base profile they changed, the names the book lacks."""
+    t = ctx.catalog.t
+    lines = []
+    done = () if change is None else ((change.added, "raised"), (change.removed, "lowered"))
+    for ids, key in done:
+        for tid in ids:
+            talent = book.by_id[tid]
+            for effect in talent.effects if talent.modifies_base_profile else ():
+                stat, value = str(effect.get("stat")), int(effect.get("value", 0))
+                old, new = before.characteristics.get(stat), after.characteristics.get(stat)
+                wanted = value if key == "raised" else -value
+                if effect.get("type") != "modifier" or old is None or new is None or new - old != wanted:
+                    continue  # a characteristic typed in the same edit is taken as typed
+                lines.append(
+                    t(
+                        locale,
+                        f"talents.profile.{key}",
+                        talent=talent.name,
+                        stat=stat,
+                        value=value,
+                        before=old,
+                        after=new,
+                    )
+                )
+    unknown = book.unknown(after.talents)
+    if unknown:
+        lines.append(t(locale, "talents.unknown_kept", talents=", ".join(unknown)))
+    return lines
 
 
 async def equip_character(
@@ -1146,6 +1221,12 @@ async def import_character(
         if data.ruleset == "renove":
             data, more = _renove_skills_of_import(ctx, document, data)
             problems.extend(more)
+            try:  # known talents only, under their French name (the profile already counts them)
+                data = replace(
+                    data, talents=apply_talent_changes(talent_book(ctx), [], data.talents, []).talents
+                )
+            except SheetError as exc:
+                problems.extend(exc.problems)
         if problems:
             raise SheetError(problems)
         row = await _insert(session, caller, config, data)

@@ -380,8 +380,89 @@ class WeaponRenderer(EntryRenderer):
         return super().value(key, value, entry)
 
 
+class TalentRenderer(EntryRenderer):
+    """A talent: its other names, its effects as sentences, where the seed (or the book) gives it."""
+
+    def effect(self, effect: Mapping[str, Any]) -> str:
+        t = self.catalog.t
+        kind = str(effect.get("type"))
+        if kind == "modifier":
+            stat = str(effect.get("stat"))
+            amount = f"+{effect['dice']}" if "dice" in effect else signed(effect.get("value"))
+            if stat not in POINT_STATS and stat not in ("initiative", "location_degrees", "critical_value"):
+                amount = signed(effect.get("value"), percent=True) if "value" in effect else amount
+            return t(
+                self.language,
+                f"rules.talent.modifier.{effect.get('scope')}",
+                stat=t(self.language, f"rules.talent.stat.{stat}"),
+                amount=amount,
+            )
+        if kind == "cancel_malus":
+            return t(self.language, f"rules.talent.cancel.{effect.get('what')}")
+        if kind == "damage_bonus_from":
+            weapons = ", ".join(str(w) for w in effect.get("weapons", ()))
+            return t(self.language, "rules.talent.damage_bonus_from", weapons=weapons)
+        if kind == "unlocks":
+            what = str(effect.get("what"))
+            if what == "special_action":
+                found = self.ctx.tables.get("special_actions")
+                entry = (
+                    next((e for e in found.entries if e.get("id") == effect.get("id")), None)
+                    if found
+                    else None
+                )
+                name = entry_label(self.catalog, self.language, "", entry) if entry else str(effect.get("id"))
+                key = "special_action_melee" if effect.get("melee_only") else "special_action"
+                return t(self.language, f"rules.talent.unlocks.{key}", action=name)
+            return t(self.language, f"rules.talent.unlocks.{what}")
+        if kind == "chase_bonus":
+            return t(self.language, "rules.talent.chase_bonus", value=signed(effect.get("value")))
+        if kind == "weapon_group_training":
+            return t(self.language, "rules.talent.weapon_group_training")
+        if kind == "skill_bonus":
+            return t(
+                self.language,
+                f"rules.talent.skill_bonus.{effect.get('when')}",
+                skill=effect.get("skill"),
+                value=signed(effect.get("value"), percent=True),
+            )
+        if kind == "gm_note":
+            return t(self.language, f"rules.talent.gm_note.{effect.get('what')}")
+        return MechanicsRenderer(self.catalog, self.language).effect(effect)
+
+    def fields(self, entry: Mapping[str, Any]) -> list[Field]:
+        yes_no = compact(True, self.language), compact(False, self.language)
+        out = []
+        names = [str(entry.get("name_en" if self.language == "fr" else "name", ""))]
+        names += [str(a) for a in entry.get("aliases", ())]
+        out.append(Field(self.field_name("aliases"), ", ".join(n for n in names if n) or "—", inline=True))
+        if entry.get("kind") == "skill":
+            out.append(
+                Field(self.field_name("kind"), self.catalog.t(self.language, "rules.talent.skill"), True)
+            )
+        if entry.get("specialised"):
+            out.append(Field(self.field_name("specialised"), yes_no[0], inline=True))
+        if entry.get("modifies_base_profile"):
+            out.append(Field(self.field_name("modifies_base_profile"), yes_no[0], inline=True))
+        lines = [f"• {self.effect(e)}" for e in entry.get("effects") or []]
+        out.append(Field(self.field_name("effects"), _cut("\n".join(lines) or "—", FIELD_VALUE_MAX)))
+        source = entry.get("source")
+        if isinstance(source, Mapping):
+            if "seed" in source:
+                rules = self.catalog.t(self.language, f"rules.ruleset.{self.document.get('ruleset')}")
+                text = self.catalog.t(
+                    self.language, "rules.talent.source_seed", rules=rules, lines=source["lines"]
+                )
+            else:
+                text = self.catalog.t(self.language, "rules.talent.source_book")
+            out.append(Field(self.field_name("source"), text, inline=True))
+        return out
+
+
 def renderer_for(ctx: AppContext, language: str, document: Mapping[str, Any]) -> EntryRenderer:
     schema = document.get("schema")
+    if schema == "talents":
+        return TalentRenderer(ctx, language, document)
     if schema == "criticals":
         return CriticalRenderer(ctx, language, document)
     if schema == "weapons":

@@ -44,6 +44,7 @@ from bot.rules.sheets import fold
 from bot.services.caller import Caller
 from bot.services.fights._core import QUICK_NPC_DEFAULTS, QUICK_NPC_WEAPON, tables_for
 from bot.services.fights.roster import find_preset, preset_choices
+from bot.services.talent_book import book_of
 from bot.ui.reply import Colour, Field, Reply, error_reply
 
 DUELS_MAX: Final = MAX_DUELS
@@ -194,9 +195,7 @@ def _from_sheet(tables: CombatTables, docs: Mapping[str, Any], sheet: CharacterS
     weapon = _melee_weapon(tables, list(sheet.equipment.get("weapons", [])))
     armour = _armour(tables, list(sheet.equipment.get("armour", [])))
     dodge = any(fold(s) in ("esquive", "dodge") for s in sheet.skills)
-    talents = frozenset(
-        t for t in (fold(x).replace(" ", "_") for x in sheet.talents) if t in tables.talent_effects
-    )
+    talents = book_of(docs.get("talents")).ids(sheet.talents)  # any name or alias of the book
     return Fighter(sheet.name, stats, weapon, armour, talents, dodge_skill=dodge, npc=sheet.is_npc)
 
 

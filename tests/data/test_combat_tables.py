@@ -140,7 +140,8 @@ def test_hit_location_bands() -> None:
     assert [_zone(doc, d) for d in range(7)] == ["jambes", "jambes", "bras", "corps", "tete", "tete", "tete"]
     assert _zone(doc, 3, precise=True) == "tete"
     assert doc["degree_bonuses"] == [
-        {"talent_id": "tir_coups_precis", "name": "Tir/Coups précis", "degrees": 1}
+        {"talent_id": "coups_precis", "name": "Coups précis", "degrees": 1, "attack": "melee"},
+        {"talent_id": "tir_precis", "name": "Tir précis", "degrees": 1, "attack": "ranged"},
     ]
     assert doc["attacker_may_choose_lower_zone"] is True
     assert doc["location_ignores_malus_of"] == ["coup_perforant"]
@@ -419,13 +420,14 @@ def test_talents_pinned() -> None:
     talents = {t["id"]: t for t in doc["entries"]}
     modified = [t["id"] for t in doc["entries"] if t["listed_in"] == "talent_modifications"]
     assert modified == [
-        "dur_a_cuire", "combattant_virevoltant", "tireur_d_elite", "sur_ses_gardes", "tir_coups_precis",
-        "robuste", "parade_eclair",
+        "dur_a_cuire", "combattant_virevoltant", "tireur_d_elite", "sur_ses_gardes", "coups_precis",
+        "tir_precis", "robuste", "parade_eclair",
     ]  # fmt: skip
     assert talents["dur_a_cuire"]["effects"][0]["stat"] == "critical_value"
     assert talents["dur_a_cuire"]["effects"][0]["value"] == -1
     assert talents["sur_ses_gardes"]["effects"][0]["dice"] == "1d20"
-    assert talents["tir_coups_precis"]["effects"][0]["value"] == 1
+    assert talents["coups_precis"]["effects"][0]["value"] == 1
+    assert talents["tir_precis"]["effects"][0]["scope"] == "ranged_attack"
     assert talents["parade_eclair"]["effects"] == [
         {"type": "cancel_malus", "what": "reactive_parry", "value": 10}
     ]

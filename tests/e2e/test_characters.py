@@ -190,3 +190,27 @@ async def test_a_wfrp_sheet_skills_race_profile_and_fortune(emu: E2E) -> None:
     assert "**Gunther** : fortune rechargée à 2" in refilled.embed["description"]
     refused = await alice.slash("fortune", usage="refresh")
     assert refused.ephemeral and "Seul le MJ" in refused.embed["description"]
+
+
+async def test_talents_known_only_and_applied_in_a_fight(emu: E2E) -> None:
+    alice = emu.user("alice")
+    gm = emu.user("gm")
+    await alice.slash("perso creer", nom="Hans", caracs=STATS)
+    refused = await alice.slash("perso modifier", talents="Coups precsi, Ambidextre")
+    assert refused.ephemeral
+    assert (
+        "Talent inconnu : « Coups precsi ». Vouliez-vous dire : Coups précis ?"
+        in refused.embed["description"]
+    )
+    edited = await alice.slash("perso modifier", talents="Strike to Injure, tireur d'elite, autre: Chance")
+    assert _field(edited.embed, "Talents") == "Coups précis, Tireur d'élite, Autre : Chance"
+    assert "CT 35" in _field(edited.embed, "Profil")  # CT 30 + 5 on the base profile
+    assert "Tireur d'élite : CT +5, reporté sur le profil de base (30 → 35)." in edited.embed["description"]
+
+    await gm.slash("combat ouvrir", nom="Ruelle")
+    await alice.slash("combat ajouter", qui="Hans")
+    await gm.slash("combat ajouter", qui="gobelin")
+    await gm.slash("combat round", des="Hans: 15 12 10; Gobelin: 5 5 10")
+    attack = await alice.slash("combat attaque", cible="Gobelin", jet=25)
+    text = str(attack.embed)
+    assert "Coups précis" in text, text  # +1 °R for the location, found by its English name

@@ -58,7 +58,7 @@ def _sheet(db: Path, name: str) -> tuple[int, list[str], int]:
 def _talents_shown(result: Result) -> set[str]:
     for item in result.embed.get("fields", []):
         if item["name"] == "Talents":
-            return {t.strip() for t in item["value"].split(",") if t.strip().startswith("T")}
+            return {t.strip() for t in item["value"].split(",") if t.strip().startswith("Autre : T")}
     return set()
 
 
@@ -86,7 +86,7 @@ async def test_100_edits_at_once_on_one_sheet(tmp_path: Path) -> None:
         )
         assert len(actors) == AT_ONCE
         players = [table.user(name, locale=locale) for name, locale in actors]
-        talents = [f"T{i:03d}" for i in range(AT_ONCE)]
+        talents = [f"Autre : T{i:03d}" for i in range(AT_ONCE)]  # renove sheets: known talents or notes
         results = await asyncio.gather(
             *(
                 player.slash(

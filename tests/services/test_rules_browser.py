@@ -154,3 +154,23 @@ async def test_autocomplete(ctx: AppContext) -> None:
     swords = await svc.entry_choices(ctx, FR, "weapons_melee", "épée")
     assert "epee" in [v for _, v in swords]
     assert await svc.entry_choices(ctx, FR, "nope", "") == []
+
+
+async def test_every_talent_reads_in_french_and_english_without_raw_keys(ctx: AppContext) -> None:
+    for entry in tables()["talents"].entries:
+        for caller in (FR, EN):
+            reply = await svc.show_entry(ctx, caller, name="talents", entry=entry["id"])
+            assert not reply.is_error, reply.description
+            notes = default_catalog().t(caller.locale, "rules.field.note")
+            text = "\n".join(f"{f.name}: {f.value}" for f in reply.fields if f.name != notes)
+            assert "rules." not in text and "_" not in text and "{" not in text, (entry["id"], text)
+    tireur = await svc.show_entry(ctx, FR, name="talents", entry="Tireur d'élite")
+    shown = {f.name: f.value for f in tireur.fields}
+    assert shown["Effets"] == "• CT +5 %" and shown["Reporté sur le profil de base"] == "oui"
+    assert shown["Origine"] == "Warhammer rénové, l. 1253-1254"
+    hardy = {
+        f.name: f.value for f in (await svc.show_entry(ctx, FR, name="talents", entry="dur a cuire")).fields
+    }
+    assert hardy["Effets"] == "• valeur des critiques subis −1\n• E +10 % au test contre l'infection"
+    precise = await svc.show_entry(ctx, EN, name="talents", entry="Sure Shot")
+    assert "°R for the zone hit +1, when shooting" in str(precise.fields)

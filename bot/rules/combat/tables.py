@@ -171,6 +171,7 @@ class HitLocation:
     degree_bonuses: Mapping[str, int]  # talent id -> °R added for the location
     attacker_may_choose_lower_zone: bool
     natural_rolls: Mapping[int, NaturalRoll]
+    degree_bonus_attacks: Mapping[str, str] = field(default_factory=dict)  # talent id -> melee/ranged
 
     def zone_for(self, degrees: int) -> str:
         best = self.bands[0].zone
@@ -522,6 +523,9 @@ def _hit_location(doc: Mapping[str, Any]) -> HitLocation:
         degree_bonuses={b["talent_id"]: int(b["degrees"]) for b in doc.get("degree_bonuses", ())},
         attacker_may_choose_lower_zone=bool(doc.get("attacker_may_choose_lower_zone", True)),
         natural_rolls=naturals,
+        degree_bonus_attacks={
+            b["talent_id"]: str(b["attack"]) for b in doc.get("degree_bonuses", ()) if "attack" in b
+        },
     )
 
 

@@ -366,8 +366,9 @@ def resolve_attack(
             restored = 10 * request.special_k
             location[0] = mod("degrees", max(0, (target + restored - roll) // 10))
             notes.append("combat.note.location_without_perforant_malus")
+    kind = "ranged" if request.ranged else "melee"
     for talent, bonus in tables.hit_location.degree_bonuses.items():
-        if talent in request.talents:
+        if talent in request.talents and tables.hit_location.degree_bonus_attacks.get(talent, kind) == kind:
             location.append(mod(f"talent.{talent}", bonus))
     loc_degrees = sum(m.value for m in location)
     reachable = tables.hit_location.reachable(loc_degrees)

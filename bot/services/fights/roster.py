@@ -17,23 +17,12 @@ from bot.rules.renove.armour import ArmourMaluses, maluses, wearing_cancels
 from bot.rules.renove.damage import build_armour, shield_max_pv
 from bot.rules.sheets import fold, race_bonus
 from bot.services.fights._core import Doc, FightRefusal, Scope, slug
+from bot.services.talent_book import book_of
 
 
 def _talent_ids(docs: Mapping[str, Any], names: Iterable[str]) -> frozenset[str]:
-    known: dict[str, str] = {}
-    for entry in docs.get("talents", {}).get("entries", ()):
-        for label in (entry.get("id"), entry.get("name"), entry.get("name_en")):
-            if label:
-                known[fold(str(label))] = str(entry["id"])
-    out = set()
-    for name in names:
-        key = fold(name)
-        base = key.split(" (")[0]
-        if key in known:
-            out.add(known[key])
-        elif base in known:
-            out.add(known[base])
-    return frozenset(out)
+    """The ids of a sheet's talents, found in the talent book by any name or alias."""
+    return book_of(docs.get("talents")).ids(names)
 
 
 def _presets(docs: Mapping[str, Any]) -> dict[str, dict[str, Any]]:

@@ -25,7 +25,6 @@ from bot.services.flows.common import (
     character_of,
     custom_id,
     d100,
-    has_talent,
     new_session,
     open_session,
     require_gm,
@@ -36,6 +35,7 @@ from bot.services.flows.common import (
     session_by_id,
     t,
 )
+from bot.services.talent_book import talent_book
 from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply
 
 KIND: Final = "chase"
@@ -272,7 +272,8 @@ async def add_runner(
                     else:
                         raise Refusal("flows.chase.error.missing_stats", stats=key)
             if flee is None:
-                talent = has_talent(sheet, rules.FLEE_TALENT) and role == Role.FUGITIVE.value
+                bonuses = talent_book(ctx).effects_of(sheet.talents, "chase_bonus")  # Fuite
+                talent = any(effect.get("role") == role for _, effect in bonuses)
             label = label or sheet.name[:NAME_MAX]
             owner = None if sheet.is_npc else sheet.owner_id
         elif not scope.gm:

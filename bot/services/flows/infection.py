@@ -19,11 +19,11 @@ from bot.services.flows.common import (
     Scope,
     character_of,
     d100,
-    has_talent,
     roll_line,
     run,
     t,
 )
+from bot.services.talent_book import talent_book
 from bot.ui.reply import Colour, Field, Reply
 
 TABLE: Final = "infection"
@@ -87,11 +87,12 @@ async def infection_test(
     async def work(scope: Scope) -> FlowResult:
         entries, outcomes = _table(ctx)
         toughness, bonus, sheet = await _stats(scope, character, e, be)
-        if sheet is not None:
-            hardy_ = has_talent(sheet, "Dur à cuire") if hardy is None else hardy
-            resist = has_talent(sheet, "Résistance aux maladies") if resistance is None else resistance
-        else:
-            hardy_, resist = bool(hardy), bool(resistance)
+        held: set[str] = set()
+        if sheet is not None:  # the talents the book gives an infection-test modifier (Dur à cuire …)
+            modifiers = talent_book(ctx).effects_of(sheet.talents, "modifier")
+            held = {tid for tid, effect in modifiers if effect.get("scope") == "infection_test"}
+        hardy_ = "dur_a_cuire" in held if hardy is None else hardy
+        resist = "resistance_aux_maladies" in held if resistance is None else resistance
         chosen: dict[str, int | bool] = {
             "fragment_arme": fragment,
             "fleche_barbelee": barbed,

@@ -54,8 +54,25 @@ def test_attacker_chooses_any_zone_up_to_his_degrees(tables: CombatTables) -> No
 
 
 def test_coups_precis_adds_one_degree_for_the_location(tables: CombatTables) -> None:
-    result = resolve_attack(tables, melee(tables, talents=frozenset({"tir_coups_precis"})), attack_roll=20)
+    result = resolve_attack(tables, melee(tables, talents=frozenset({"coups_precis"})), attack_roll=20)
     assert result.degrees == 3 and result.location_degrees == 4 and result.zone == "tete"
+
+
+@pytest.mark.parametrize(
+    ("weapon", "talent", "bonus"),
+    [
+        ("epee", "coups_precis", 1),  # Coups précis: melee
+        ("epee", "tir_precis", 0),  # Tir précis does not help a sword
+        ("arc_simple", "tir_precis", 1),  # Tir précis: shots
+        ("arc_simple", "coups_precis", 0),
+    ],
+)
+def test_tir_and_coups_precis_each_help_their_kind_of_attack(
+    tables: CombatTables, weapon: str, talent: str, bonus: int
+) -> None:
+    request = AttackRequest(tables.weapon(weapon), 50, 30, distance=10, talents=frozenset({talent}))
+    result = resolve_attack(tables, request, attack_roll=20)
+    assert result.hit and result.location_degrees == result.degrees + bonus
 
 
 def test_natural_01_hits_the_head_undefendable_with_a_10(tables: CombatTables) -> None:
