@@ -222,6 +222,7 @@ class TestsCog(commands.Cog):
             rolls_a=rolls_a,
             rolls_b=rolls_b,
             label=label,
+            owner_id=_owner_id(interaction),
         )
         reply = await opposed_check(ctx_of(interaction), caller_of(interaction), request)
         await send_reply(interaction, reply)
@@ -259,6 +260,7 @@ class TestsCog(commands.Cog):
             modifier_b=modifier_b,
             rolls=rolls,
             label=label,
+            owner_id=_owner_id(interaction),
         )
         reply = await group_opposed_check(ctx_of(interaction), caller_of(interaction), request)
         await send_reply(interaction, reply)
