@@ -200,3 +200,63 @@ async def test_fight_and_simulator_refuse_the_npc_to_a_player(ctx: AppContext) -
     assert not (await add_combatants(ctx, GM, who="Baron Noir")).reply.is_error
     simulated = await simulate_duel(ctx, ALICE, a="Hans", b="Baron Noir", duels=10)
     assert refused(simulated) and "55" not in (simulated.description or "")
+
+
+# --- « Relancer (Fortune) » under a failed test of one's own ------------------------------------
+
+
+def _button(reply: Reply) -> str | None:
+    ids = [b.custom_id for row in reply.buttons for b in row]
+    assert len(ids) <= 1
+    return ids[0] if ids else None
+
+
+async def _fortune(ctx: AppContext, name: str) -> int:
+    async with ctx.sessions() as session:
+        sheet = await svc.find_character(session, GUILD, name)
+    assert sheet is not None
+    return sheet.characteristics.get("Fortune", 0)
+
+
+async def test_a_failed_test_of_ones_own_gets_a_fortune_reroll(ctx: AppContext) -> None:
+    ok(await svc.edit_character(ctx, ALICE, name="Hans", stats="PD:2 Fortune:1"))
+    failed = await skill_test(ctx, ALICE, TestRequest(carac="CC", roll=90, modifier=-10))
+    custom_id = _button(failed)
+    assert custom_id is not None and failed.buttons[0][0].label == "Relancer (Fortune)"
+    # Only Hans's player may click; others are refused privately and nothing is spent.
+    other = (await flow_fortune.reroll_click(ctx, GM, custom_id, title="🎲 Test")).reply
+    assert "Seul le joueur de Hans" in refused(other)
+    english = (await flow_fortune.reroll_click(ctx, BOB, custom_id)).reply
+    assert "Only Hans's player" in refused(english)
+    assert await _fortune(ctx, "Hans") == 1
+    rerolled = (await flow_fortune.reroll_click(ctx, ALICE, custom_id, title="🎲 Test")).reply
+    result = ok(rerolled)
+    assert result["use"] == "reroll" and result["left"] == 0
+    assert result["reroll"]["target"] == 30  # CC 40 − 10, the same target
+    assert "Hans dépense un point de fortune et relance" in text(rerolled)
+    assert rerolled.title == "🍀 Test — relance (Fortune)" and not rerolled.ephemeral
+    assert await _fortune(ctx, "Hans") == 0
+    again = (await flow_fortune.reroll_click(ctx, ALICE, custom_id)).reply
+    assert "déjà été relancé" in refused(again)
+    assert await _fortune(ctx, "Hans") == 0
+    # No Fortune left: no button.
+    assert _button(await skill_test(ctx, ALICE, TestRequest(carac="CC", roll=90))) is None
+
+
+async def test_no_reroll_offered_for_a_success_a_critical_a_number_or_a_secret(ctx: AppContext) -> None:
+    ok(await svc.edit_character(ctx, ALICE, name="Hans", stats="PD:2 Fortune:2"))
+    for request in (
+        TestRequest(carac="CC", roll=12),  # a success
+        TestRequest(carac="CC", roll=99),  # 99-00: Fortune cannot avoid it
+        TestRequest(carac="CC", roll=100),
+        TestRequest(carac="40", roll=90),  # a number, no character
+        TestRequest(carac="CC", roll=90, secret=True),
+    ):
+        assert _button(await skill_test(ctx, ALICE, request)) is None, request
+    custom_id = _button(await skill_test(ctx, ALICE, TestRequest(carac="CC", roll=90)))
+    assert custom_id is not None
+    forged = (await flow_fortune.reroll_click(ctx, ALICE, "melee:fortune:reroll:999:1:40:0:90")).reply
+    assert "n'existe plus" in refused(forged)
+    critical = (await flow_fortune.reroll_click(ctx, ALICE, custom_id.rsplit(":", 1)[0] + ":100")).reply
+    assert "échec critique" in refused(critical)
+    assert await _fortune(ctx, "Hans") == 2
