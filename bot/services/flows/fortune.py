@@ -8,6 +8,7 @@ in WFRP 2e: the GM's ``/fortune usage:recharger`` does it, for one character or 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Final
 
 from bot.context import AppContext
@@ -236,8 +237,11 @@ async def reroll_click(
             raise Refusal(f"flows.fortune.error.{exc.code}") from None
         _set(row, FORTUNE, spent.left)
         await scope.session.flush()  # the version column: a concurrent click fails here
-        result = spent.reroll
-        assert result is not None
+        assert spent.reroll is not None
+        first, *rest = spent.reroll.modifiers  # the base, labelled by a key the renderer does not read
+        result = replace(
+            spent.reroll, modifiers=(Modifier(t(ctx, caller, str(first.label)), first.value), *rest)
+        )
         shown = (title or "").removeprefix("🎲 ").strip() or t(ctx, caller, "tests.title_plain")
         lines = [
             t(ctx, caller, "flows.fortune.spent.reroll", name=row.name),
