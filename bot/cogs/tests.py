@@ -2,7 +2,8 @@
 
 Thin adapters: parse the options, call :mod:`bot.services.skill_tests`, send the reply. The
 extended test's "next attempt" button is a persistent :class:`discord.ui.DynamicItem` whose custom
-id carries the whole state (``melee:ext:…``), so it keeps working after a restart.
+id carries the whole state (``melee:ext:…``), so it keeps working after a restart; so does the
+"Relancer (Fortune)" button under a failed test (``melee:fortune:reroll:…``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
+from bot.services.flows.fortune import REROLL_PATTERN, reroll_click
 from bot.services.skill_tests.chance import chance_check
 from bot.services.skill_tests.common import MODIFIER_MAX, MODIFIER_MIN, fold
 from bot.services.skill_tests.extended import (
@@ -123,6 +125,39 @@ class ExtendedStepButton(
         ctx.observe(interaction.id, reply)
 
 
+class FortuneRerollButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=re.compile(REROLL_PATTERN),
+):
+    """ "Relancer (Fortune)" under a failed test; the custom id carries the character and the test."""
+
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=custom_id, label="🍀"))
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> FortuneRerollButton:
+        return cls(match.group(0))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot_interaction: Interaction = interaction
+        message = interaction.message
+        title = message.embeds[0].title if message is not None and message.embeds else None
+        outcome = await reroll_click(
+            ctx_of(bot_interaction), caller_of(bot_interaction), self.item.custom_id or "", title=title
+        )
+        if outcome.reply.is_error:
+            await send_reply(bot_interaction, outcome.reply)
+            return
+        await interaction.response.edit_message(view=None)  # the point is spent: no second reroll
+        await send_reply(bot_interaction, outcome.reply)
+
+
 class TestsCog(commands.Cog):
     __test__ = False  # not a pytest class
 
@@ -130,10 +165,10 @@ class TestsCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ExtendedStepButton)
+        self.bot.add_dynamic_items(ExtendedStepButton, FortuneRerollButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ExtendedStepButton)
+        self.bot.remove_dynamic_items(ExtendedStepButton, FortuneRerollButton)
 
     @app_commands.command(name="test", description="Skill or characteristic test in the ruleset in force")
     @app_commands.describe(
@@ -222,6 +257,7 @@ class TestsCog(commands.Cog):
             rolls_a=rolls_a,
             rolls_b=rolls_b,
             label=label,
+            owner_id=_owner_id(interaction),
         )
         reply = await opposed_check(ctx_of(interaction), caller_of(interaction), request)
         await send_reply(interaction, reply)
@@ -259,6 +295,7 @@ class TestsCog(commands.Cog):
             modifier_b=modifier_b,
             rolls=rolls,
             label=label,
+            owner_id=_owner_id(interaction),
         )
         reply = await group_opposed_check(ctx_of(interaction), caller_of(interaction), request)
         await send_reply(interaction, reply)

@@ -111,6 +111,16 @@ def check_line(catalog: Catalog, locale: str, result: CheckResult) -> str:
     return f"{roll} → {outcome_text(catalog, locale, result)} ({degrees_text(catalog, locale, result)})"
 
 
+def masked_check_line(catalog: Catalog, locale: str, result: CheckResult) -> str:
+    """A hidden participant's line: the die and the outcome, no target, no degrees."""
+    roll = catalog.t(locale, "checks.roll_line_hidden", roll=result.roll_text)
+    return f"{roll} → {outcome_text(catalog, locale, result)}"
+
+
+def _line(catalog: Catalog, locale: str, result: CheckResult, hidden: bool) -> str:
+    return masked_check_line(catalog, locale, result) if hidden else check_line(catalog, locale, result)
+
+
 # --- opposed ------------------------------------------------------------------------------------
 
 
@@ -126,13 +136,22 @@ def _verdict_text(catalog: Catalog, locale: str, rnd: OpposedRound, name_a: str,
     return f"{reason} → {t(locale, 'checks.opposed.status.no_winner')}"
 
 
-def opposed_round_field(catalog: Catalog, locale: str, rnd: OpposedRound, name_a: str, name_b: str) -> Field:
+def opposed_round_field(
+    catalog: Catalog,
+    locale: str,
+    rnd: OpposedRound,
+    name_a: str,
+    name_b: str,
+    *,
+    hidden: frozenset[str] = frozenset(),
+) -> Field:
+    """One round; the sides named in ``hidden`` show their die and outcome only."""
     lines = [
-        f"**{name_a}** : {check_line(catalog, locale, rnd.a)}",
-        f"**{name_b}** : {check_line(catalog, locale, rnd.b)}",
+        f"**{name_a}** : {_line(catalog, locale, rnd.a, name_a in hidden)}",
+        f"**{name_b}** : {_line(catalog, locale, rnd.b, name_b in hidden)}",
         _verdict_text(catalog, locale, rnd, name_a, name_b),
     ]
-    if rnd.a.system is System.D20:
+    if rnd.a.system is System.D20 and not hidden:
         lines.append(
             catalog.t(locale, "tests.opposed.margin_difference", value=signed(rnd.margin_difference))
         )
@@ -162,9 +181,14 @@ def opposed_colour(result: OpposedResult) -> int:
 
 
 def group_round_field(
-    catalog: Catalog, locale: str, rnd: Sequence[tuple[str, CheckResult]], number: int
+    catalog: Catalog,
+    locale: str,
+    rnd: Sequence[tuple[str, CheckResult]],
+    number: int,
+    *,
+    hidden: frozenset[str] = frozenset(),
 ) -> Field:
-    lines = [f"**{name}** : {check_line(catalog, locale, res)}" for name, res in rnd]
+    lines = [f"**{name}** : {_line(catalog, locale, res, name in hidden)}" for name, res in rnd]
     return Field(catalog.t(locale, "checks.opposed.round", number=number), "\n".join(lines))
 
 

@@ -254,3 +254,22 @@ async def test_infection_tavern_fortune_and_destiny(emu: E2E) -> None:
     assert limb.ephemeral and "membre" in limb.embed["description"]
     saved = await alice.slash("destin", contre="death")
     assert "mort" in saved.embed["description"] and saved.embed["fields"][1]["value"] == "0"
+
+
+async def test_tavern_games_read_the_sheets(emu: E2E) -> None:
+    alice, bob = emu.user("alice"), emu.user("bob", locale="en-US")
+    await alice.slash("perso creer", nom="Grimli", caracs="CC:45 CT:28 F:41 E:45 Ag:25 Int:30 FM:35 Soc:22")
+    await alice.slash("perso modifier", competences="Résistance à l'alcool +10")
+    drink = await alice.slash(
+        "taverne boisson", joueurs="Grimli, Hans res=40", des="Grimli 55 55 55 55, Hans 41 41 41 41"
+    )
+    text = json.dumps(drink.embeds, ensure_ascii=False)
+    assert "de la fiche : Résistance à l'alcool 55" in text and "à la main : Résistance à l'alcool 40" in text
+    refused = await alice.slash("taverne boisson", joueurs="Grimli, Hans")
+    assert refused.ephemeral and "« Hans » n'est pas une fiche" in refused.embed["description"]
+    await bob.slash("character create", name="Bob", stats="CC:40 CT:40 F:38 E:40 Ag:40 Int:40 FM:40 Soc:40")
+    arm = await bob.slash("tavern armwrestling", players="Bob, Otto f=30", dice="Bob 10, Otto 90")
+    english = json.dumps(arm.embeds)
+    assert "from the sheet: S 38" in english and "typed: S 30" in english
+    stranger = await bob.slash("tavern armwrestling", players="Bob, Grimli")
+    assert stranger.ephemeral and '"Grimli" is not a sheet you may read' in stranger.embed["description"]

@@ -163,3 +163,57 @@ async def test_a_house_rule_secret_list_makes_the_next_test_secret(emu: E2E) -> 
     await gm.click("Confirmer la réinitialisation", message=prompt.message)
     after = await alice.slash("test", competence="Escalade", carac="40", jet=33)
     assert "33 sous 40" in text_of(after.embed) and "test secret" not in text_of(after.embed)
+
+
+BARON = "CC:55 CT:35 F:45 E:44 Ag:38 Int:47 FM:52 Soc:41"
+HANS = "CC:40 CT:33 F:38 E:41 Ag:36 Int:31 FM:30 Soc:29"
+
+
+async def test_a_players_oppose_hides_the_gms_npc(emu: E2E) -> None:
+    gm, alice, carol = emu.user("gm"), emu.user("alice"), emu.user("carol")
+    await gm.slash("perso creer", nom="Baron Noir", caracs=BARON, pnj=True)
+    await gm.slash("perso modifier", personnage="Baron Noir", competences="Perception +10")
+    await alice.slash("perso creer", nom="Hans", caracs=HANS)
+    await alice.slash("perso modifier", competences="Dissimulation")
+    result = await alice.slash(
+        "oppose", camp_a="Hans", competence_a="Dissimulation", camp_b="Baron Noir", jets_a="20", jets_b="30"
+    )
+    text = text_of(result.embed)
+    assert not result.ephemeral and "30 sous une valeur cachée" in text and "57" not in text
+    await emu.emu.wait_until(lambda: carol.dm_messages, what="the full result in the owner's DMs")
+    assert "30 sous 57" in text_of(carol.dm_messages[-1].embeds[0])
+    refused = await alice.slash("perso voir", personnage="Baron Noir")
+    assert refused.ephemeral and "47" not in text_of(refused.embed)
+    bob = emu.user("bob", locale="en-US")
+    english = await bob.slash(
+        "oppose", side_a="Baron Noir", skill_a="Perception", side_b="40", rolls_a="10", rolls_b="90"
+    )
+    assert "10 against a hidden target" in text_of(english.embed) and "57" not in text_of(english.embed)
+    await emu.emu.wait_until(lambda: len(carol.dm_messages) >= 2, what="the second full result")
+    assert "10 against 57" in text_of(carol.dm_messages[-1].embeds[0])
+
+
+async def test_fortune_reroll_button_under_a_failed_test(emu: E2E) -> None:
+    alice, bob = emu.user("alice"), emu.user("bob", locale="en-US")
+    await alice.slash("perso creer", nom="Hans", caracs=HANS)
+    await alice.slash("perso modifier", caracs="PD:2 Fortune:1")
+    failed = await alice.slash("test", carac="CC", jet=90)
+    assert failed.message is not None and "90 sous 40" in text_of(failed.embed)
+    await emu.restart_bot()  # the button's state rides in its custom id
+    other = await bob.click("Relancer (Fortune)", message=failed.message)
+    assert other.ephemeral and "Only Hans's player" in text_of(other.embed)
+    clicked = await alice.click("Relancer (Fortune)", message=failed.message)
+    assert clicked.callback_type == 7  # the tested message loses its button
+    await clicked.wait_edit()
+    assert not failed.message.buttons
+    reroll = await clicked.wait_followup()
+    assert not reroll.ephemeral
+    assert "Hans dépense un point de fortune et relance" in text_of(reroll.embeds[0])
+    assert (
+        "sous 40" in text_of(reroll.embeds[0])
+        and "Relance : 40" in text_of(reroll.embeds[0])
+        and "0 sur 2" in text_of(reroll.embeds[0])
+    )
+    english = emu.user("alice", locale="en-US")
+    again = await english.slash("test", target="CC", roll=90)
+    assert not again.components  # no Fortune left: no button

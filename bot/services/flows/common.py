@@ -236,6 +236,12 @@ def skill_value(sheet: CharacterSheet, skill: str) -> int | None:
     return None
 
 
+def has_talent(sheet: CharacterSheet, talent: str) -> bool:
+    """The talent on the sheet by its name, a speciality allowed (« Maîtrise (armes de jet) »)."""
+    wanted = fold(talent)
+    return any(fold(t_) == wanted or fold(t_).startswith(wanted + " (") for t_ in sheet.talents)
+
+
 def skill_target(sheet: CharacterSheet, skill: str, characteristic: str, *, basic: bool) -> int | None:
     """What a test of ``skill`` rolls under for this sheet; None when it cannot be tried.
 

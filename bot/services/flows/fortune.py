@@ -7,18 +7,30 @@ in WFRP 2e: the GM's ``/fortune usage:recharger`` does it, for one character or 
 
 from __future__ import annotations
 
-from typing import Final
+import re
+from dataclasses import replace
+from typing import Any, Final
 
 from bot.context import AppContext
 from bot.db import characters as repo
 from bot.db.models import Character
+from bot.rules.checks.common import CheckResult, Modifier
 from bot.rules.renove import fortune as rules
 from bot.rules.renove.fortune import DestinyAgainst, FortuneUse, PointsError
 from bot.services.caller import Caller
 from bot.services.flows.common import FlowResult, Refusal, Scope, d100, roll_line, run, t
-from bot.ui.reply import Colour, Field, Reply
+from bot.ui import checks_render as render
+from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply
 
 FORTUNE: Final = "Fortune"
+# « Relancer (Fortune) » under a failed /test: the character, its sheet's version when the test was
+# made (a second click, or a sheet changed since, is refused), the target's base and modifier, the roll.
+REROLL_PATTERN: Final = (
+    r"melee:fortune:reroll:(?P<cid>[0-9]{1,18}):(?P<version>[0-9]{1,9}):"
+    r"(?P<base>-?[0-9]{1,3}):(?P<mod>-?[0-9]{1,3}):(?P<roll>[0-9]{1,3})"
+)
+_REROLL_RE: Final = re.compile(REROLL_PATTERN)
+MOD_LABEL: Final = "tests.modifier.mod"
 REFRESH: Final = "refresh"
 DESTINY: Final = "PD"
 
@@ -160,6 +172,89 @@ async def destiny(
                 colour=Colour.CRITICAL_SUCCESS,
                 kind="destiny",
                 result={"character": row.name, **spent.to_dict()},
+            )
+        )
+
+    return await run(ctx, caller, work)
+
+
+# -- « Relancer (Fortune) » under a failed test ----------------------------------------------
+
+
+def reroll_offered(result: CheckResult, sheet: Any, *, secret: bool) -> bool:
+    """A failed `renove` test of a player's `renove` character with a Fortune point, shown to the
+    table, not a 99-00 (a critical failure cannot be avoided with Fortune)."""
+    return (
+        sheet is not None
+        and not secret
+        and not result.success
+        and result.roll not in (99, 100)
+        and getattr(sheet, "ruleset", None) == "renove"
+        and not getattr(sheet, "is_npc", False)
+        and int(sheet.characteristics.get(FORTUNE, 0)) > 0
+    )
+
+
+def reroll_button(ctx: AppContext, locale: str, result: CheckResult, sheet: Any) -> Button:
+    base = result.modifiers[0].value if result.modifiers else result.target
+    custom_id = f"melee:fortune:reroll:{sheet.id}:{sheet.version}:{base}:{result.target - base}:{result.roll}"
+    return Button(
+        label=ctx.catalog.t(locale, "flows.fortune.reroll_button"),
+        custom_id=custom_id,
+        style=ButtonStyle.SUCCESS,
+        emoji="🍀",
+    )
+
+
+async def reroll_click(
+    ctx: AppContext, caller: Caller, custom_id: str, *, title: str | None = None
+) -> FlowResult:
+    """The button: the character's owner alone spends a point (the row's version guards it, one
+    transaction) and the same target is rolled again."""
+    match = _REROLL_RE.fullmatch(custom_id)
+
+    async def work(scope: Scope) -> FlowResult:
+        if match is None:
+            raise Refusal("flows.fortune.error.reroll_gone")
+        row = await repo.get_row(scope.session, scope.guild_id, int(match["cid"]))
+        if row is None:
+            raise Refusal("flows.fortune.error.reroll_gone")
+        if row.owner_id != caller.user_id:
+            raise Refusal("flows.fortune.error.reroll_not_yours", name=row.name)
+        if row.version != int(match["version"]):
+            raise Refusal("flows.fortune.error.reroll_used", name=row.name)
+        base, mod = int(match["base"]), int(match["mod"])
+        try:
+            spent = rules.spend_fortune(
+                _points(row, FORTUNE),
+                FortuneUse.REROLL,
+                previous_roll=int(match["roll"]),
+                target=base,
+                modifiers=(Modifier(MOD_LABEL, mod),) if mod else (),
+                rng=ctx.rng,
+            )
+        except PointsError as exc:
+            raise Refusal(f"flows.fortune.error.{exc.code}") from None
+        _set(row, FORTUNE, spent.left)
+        await scope.session.flush()  # the version column: a concurrent click fails here
+        assert spent.reroll is not None
+        first, *rest = spent.reroll.modifiers  # the base, labelled by a key the renderer does not read
+        result = replace(
+            spent.reroll, modifiers=(Modifier(t(ctx, caller, str(first.label)), first.value), *rest)
+        )
+        shown = (title or "").removeprefix("🎲 ").strip() or t(ctx, caller, "tests.title_plain")
+        lines = [
+            t(ctx, caller, "flows.fortune.spent.reroll", name=row.name),
+            render.check_line(ctx.catalog, caller.locale, result) + f"\n<@{caller.user_id}>",
+        ]
+        return FlowResult(
+            Reply(
+                title="🍀 " + t(ctx, caller, "flows.fortune.reroll_title", test=shown),
+                description="\n".join(lines),
+                fields=(*render.check_fields(ctx.catalog, caller.locale, result), *_fields(ctx, caller, row)),
+                colour=render.colour_of(result),
+                kind="fortune_reroll",
+                result={"character": row.name, "character_id": row.id, **spent.to_dict()},
             )
         )
 

@@ -3,19 +3,42 @@
 Each game is played in one command (stateless): the players are written
 ``Name key=value flag, Name key=value`` (keys: f, int, jeu, per, res, ct, pipes, garde; flags:
 triche, maitrise) and dice typed by hand ``Name 45 30, Name 20`` go to each player in order.
+
+A player's name that is a character sheet the caller may read (their own; any for the GM, NPCs
+included) gives the values the game needs that were not typed: F, Int, CT; the Résistance à
+l'alcool and Perception targets (untrained: half the characteristic, both basic skills); Jeu only
+when acquired (without it no Int bonus and no cheating, as the seed says); Maîtrise (armes de jet)
+from the talents. A typed value wins over the sheet; the reply says where each value came from (an
+NPC's values are not listed there).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any, Final
 
 from bot.context import AppContext
+from bot.db.characters import CharacterSheet, find_character
 from bot.rules.checks.common import DiceError
 from bot.rules.renove import tavern as rules
+from bot.rules.renove.skills import SkillRefused, skill_score
 from bot.rules.renove.tavern import Dice, TavernError
 from bot.services.caller import Caller
-from bot.services.flows.common import FlowResult, Refusal, Scope, parse_rolls, roll_line, run, t
+from bot.services.flows.common import (
+    FlowResult,
+    Refusal,
+    Scope,
+    english,
+    has_talent,
+    parse_rolls,
+    roll_line,
+    run,
+    skill_target,
+    skill_value,
+    t,
+)
+from bot.services.skill_book import default_skill_book
 from bot.ui.reply import Colour, Field, Reply
 
 PLAYERS_MAX: Final = 8
@@ -29,15 +52,21 @@ def _digits(text: str, most: int) -> bool:
     return 0 < len(text) <= most and text.isascii() and text.isdigit()
 
 
+def _is_value(token: str) -> bool:
+    return "=" in token or token.casefold() in _FLAGS
+
+
 def parse_players(text: str) -> list[dict[str, Any]]:
     players: list[dict[str, Any]] = []
     for chunk in text.split(","):
         tokens = chunk.split()
         if not tokens:
             continue
-        name = tokens[0][:40]
+        # The name runs to the first value or flag: « Baron Noir res=40 ».
+        count = next((i for i, token in enumerate(tokens) if i and _is_value(token)), len(tokens))
+        name = " ".join(tokens[:count])[:40]
         player: dict[str, Any] = {"name": name}
-        for token in tokens[1:]:
+        for token in tokens[count:]:
             key, sep, value = token.partition("=")
             key = key.casefold()
             if not sep:
@@ -68,17 +97,138 @@ def parse_dice(text: str | None, names: list[str]) -> dict[str, list[int]]:
         tokens = chunk.split()
         if not tokens:
             continue
-        who = next((n for n in names if n.casefold() == tokens[0].casefold()), None)
+        # A name may be several words (« Baron Noir 45 30 »): the longest player's name that starts it.
+        folded = [token.casefold() for token in tokens]
+        starts = [n for n in names if folded[: len(n.split())] == n.casefold().split()]
+        who = max(starts, key=lambda n: len(n.split()), default=None)
         if who is None:
             raise Refusal("flows.tavern.error.dice_unknown_player", name=tokens[0][:40])
-        out[who] = parse_rolls(" ".join(tokens[1:]), option="dice")
+        out[who] = parse_rolls(" ".join(tokens[len(who.split()) :]), option="dice")
     return out
 
 
 def _need(player: dict[str, Any], key: str) -> int:
     if key not in player:
-        raise Refusal("flows.tavern.error.missing_value", name=player["name"], stat=key)
+        key_of = "missing_on_sheet" if player.get("_sheet") else "missing_value"
+        raise Refusal(
+            f"flows.tavern.error.{key_of}",
+            name=player["name"],
+            stat=key,
+            label=player["_labels"][key],
+        )
     return int(player[key])
+
+
+# -- values read from the sheets -----------------------------------------------------------------
+
+_LABELS: Final = {
+    "f": ("F", "S"),
+    "int": ("Int", "Int"),
+    "ct": ("CT", "BS"),
+    "jeu": ("Jeu", "Gamble"),
+    "per": ("Perception", "Perception"),
+    "res": ("Résistance à l'alcool", "Consume Alcohol"),
+    "maitrise": ("Maîtrise (armes de jet)", "Specialist Weapon (Throwing)"),
+}
+_THROWING: Final = ("Maîtrise (armes de jet)", "Specialist Weapon (Throwing)")
+
+
+def _wanted(game: str, full: bool, people: list[dict[str, Any]], index: int) -> tuple[str, ...]:
+    """The values a player's sheet can give this game (what bot/rules/renove/tavern.py reads)."""
+    if game == "arm_wrestling":
+        cheat = bool(people[0].get("triche"))
+        return ("f", "jeu") if index == 0 and cheat else ("f", "per") if index == 1 and cheat else ("f",)
+    if game in ("cards", "dice") and not full:
+        return ("int", "jeu", "per")
+    if game == "drinking":
+        return ("res", "jeu", "per") if any(p.get("triche") for p in people) else ("res",)
+    if game == "knives":
+        return ("ct", "maitrise")
+    return ()
+
+
+def _gamble(sheet: CharacterSheet) -> int | None:
+    """Jeu's target, only when acquired (the seed's bonus and cheating need the skill)."""
+    if sheet.ruleset != "renove":
+        return skill_value(sheet, "Jeu")
+    try:
+        score = skill_score(default_skill_book(), sheet.characteristics, sheet.skills, "Jeu")
+    except SkillRefused:
+        return None
+    return score.target if score.trained else None
+
+
+def _sheet_value(sheet: CharacterSheet, key: str) -> int | bool | None:
+    values = sheet.characteristics
+    match key:
+        case "f" | "int" | "ct":
+            code = {"f": "F", "int": "Int", "ct": "CT"}[key]
+            return int(values[code]) if code in values else None
+        case "res":
+            return skill_target(sheet, "Résistance à l'alcool", "E", basic=True)
+        case "per":
+            return skill_target(sheet, "Perception", "Int", basic=True)
+        case "jeu":
+            return _gamble(sheet)
+        case "maitrise":
+            return any(has_talent(sheet, name) for name in _THROWING)
+    return None
+
+
+def _readable(scope: Scope, sheet: CharacterSheet) -> bool:
+    """The caller's own player character; any sheet, NPCs included, for the GM."""
+    return scope.gm or (sheet.owner_id == scope.caller.user_id and not sheet.is_npc)
+
+
+async def _fill_from_sheets(scope: Scope, game: str, full: bool, people: list[dict[str, Any]]) -> None:
+    """Each player whose name is a readable sheet takes from it what was not typed; every player
+    keeps where each value came from (``_from``: key → "sheet" | "typed")."""
+    en = english(scope.caller)
+    for index, player in enumerate(people):
+        wanted = _wanted(game, full, people, index)
+        player["_labels"] = {k: _LABELS[k][1 if en else 0] for k in _LABELS}
+        player["_from"] = {k: "typed" for k in wanted if k in player}
+        if not wanted:
+            continue
+        sheet = await find_character(scope.session, scope.guild_id, player["name"])
+        if sheet is None or not _readable(scope, sheet):
+            continue
+        player["_sheet"] = True
+        player["_npc"] = sheet.is_npc
+        for key in wanted:
+            if key in player:
+                continue
+            value = _sheet_value(sheet, key)
+            if value is None or value is False:
+                continue
+            player[key] = value
+            player["_from"][key] = "sheet"
+
+
+def _sources_field(ctx: AppContext, caller: Caller, people: list[dict[str, Any]]) -> Field | None:
+    """Where each value came from: « **Grimli** — de la fiche : Résistance à l'alcool 38 »."""
+    lines = []
+    for player in people:
+        sources = player.get("_from") or {}
+        if not sources:
+            continue
+        parts = []
+        for origin in ("sheet", "typed"):
+            keys = [k for k, where in sources.items() if where == origin]
+            if not keys:
+                continue
+            if origin == "sheet" and player.get("_npc"):
+                parts.append(t(ctx, caller, "flows.tavern.source.npc_sheet"))
+                continue
+            shown = [
+                player["_labels"][k] if isinstance(player[k], bool) else f"{player['_labels'][k]} {player[k]}"
+                for k in keys
+            ]
+            parts.append(t(ctx, caller, f"flows.tavern.source.{origin}", values=", ".join(shown)))
+        lines.append(f"**{player['name']}** — " + " · ".join(parts))
+    if not lines:
+        return None
+    return Field(t(ctx, caller, "flows.tavern.source.title"), "\n".join(lines))
 
 
 def _reply(
@@ -114,12 +264,19 @@ async def play(
         names = [p["name"] for p in people]
         typed = parse_dice(dice, names)
         roller = Dice(ctx.rng, typed)
+        await _fill_from_sheets(scope, game, full, people)
         try:
-            return _play(ctx, caller, game, people, roller, full)
+            result = _play(ctx, caller, game, people, roller, full)
         except TavernError as exc:
             raise Refusal(f"flows.tavern.error.{exc.code}", **exc.params) from None
         except DiceError:
             raise Refusal("flows.error.bad_roll") from None
+        sources = _sources_field(ctx, caller, people)
+        if sources is None:
+            return result
+        reply = result.reply
+        payload = {**(reply.result or {}), "sources": {p["name"]: p.get("_from", {}) for p in people}}
+        return replace(result, reply=replace(reply, fields=(*reply.fields, sources), result=payload))
 
     return await run(ctx, caller, work)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.context import AppContext
@@ -21,6 +21,9 @@ from bot.services.skill_tests.participants import (
     _participant,
     _second_skill,
     _skills_field,
+    hidden_names,
+    masked_group,
+    with_hidden_for_gm,
 )
 from bot.services.skill_tests.tables import _setting
 from bot.ui import checks_render as render
@@ -39,6 +42,7 @@ class GroupRequest:
     modifier_b: int = 0
     rolls: str | None = None
     label: str | None = None
+    owner_id: int | None = None  # the server owner: where a hidden NPC's result goes without a GM channel
 
 
 def _split_members(text: str) -> list[str]:
@@ -78,11 +82,11 @@ async def group_opposed_check(
             if len(members_a) + len(members_b) > PARTICIPANTS_MAX:
                 raise TestInputError("tests.error.too_many_participants", limit=PARTICIPANTS_MAX)
             side_a = [
-                await _participant(session, caller, m, request.skill_a, system, f"A{i}")
+                await _participant(session, caller, m, request.skill_a, system, f"A{i}", gm=setting.is_gm)
                 for i, m in enumerate(members_a, start=1)
             ]
             side_b = [
-                await _participant(session, caller, m, skill_b, system, f"B{i}")
+                await _participant(session, caller, m, skill_b, system, f"B{i}", gm=setting.is_gm)
                 for i, m in enumerate(members_b, start=1)
             ]
             names = [p.name for p in (*side_a, *side_b)]
@@ -131,17 +135,30 @@ async def group_opposed_check(
     except InputError as exc:
         return user_error_reply(ctx, caller.locale, input_refusal(exc))
     await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
-    fields = _skills_field(ctx, locale, (names_a, request.skill_a), (names_b, skill_b), suggested)
-    fields += [
-        render.group_round_field(ctx.catalog, locale, rnd.results, rnd.number) for rnd in result.rounds
-    ]
-    title = t(locale, "checks.opposed.group_title") + (f" : {request.label}" if request.label else "")
-    return Reply(
-        title="⚔️ " + title,
-        description="\n".join(render.group_summary_lines(ctx.catalog, locale, result)),
-        fields=tuple(fields[:25]),
-        footer=render.ruleset_footer(ctx.catalog, locale, system.value, _manual_note(ctx, locale, manual)),
-        colour=Colour.SUCCESS if result.complete else Colour.INFO,
-        result=payload,
-        kind="group_opposed",
+    hidden = hidden_names([*side_a, *side_b])
+
+    def shown(masked: frozenset[str]) -> Reply:
+        fields = _skills_field(ctx, locale, (names_a, request.skill_a), (names_b, skill_b), suggested)
+        fields += [
+            render.group_round_field(ctx.catalog, locale, rnd.results, rnd.number, hidden=masked)
+            for rnd in result.rounds
+        ]
+        title = t(locale, "checks.opposed.group_title") + (f" : {request.label}" if request.label else "")
+        return Reply(
+            title="⚔️ " + title,
+            description="\n".join(render.group_summary_lines(ctx.catalog, locale, result)),
+            fields=tuple(fields[:25]),
+            footer=render.ruleset_footer(
+                ctx.catalog, locale, system.value, _manual_note(ctx, locale, manual)
+            ),
+            colour=Colour.SUCCESS if result.complete else Colour.INFO,
+            result=payload,
+            kind="group_opposed",
+        )
+
+    if not hidden:
+        return shown(frozenset())
+    public = replace(shown(hidden), result=masked_group(payload, hidden))
+    return with_hidden_for_gm(
+        ctx, caller, setting.config, request.owner_id, public, shown(frozenset()), hidden
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.context import AppContext
@@ -20,6 +20,9 @@ from bot.services.skill_tests.participants import (
     _participant,
     _second_skill,
     _skills_field,
+    hidden_names,
+    masked_opposed,
+    with_hidden_for_gm,
 )
 from bot.services.skill_tests.tables import _setting
 from bot.ui import checks_render as render
@@ -37,6 +40,7 @@ class OpposeRequest:
     rolls_a: str | None = None
     rolls_b: str | None = None
     label: str | None = None
+    owner_id: int | None = None  # the server owner: where a hidden NPC's result goes without a GM channel
 
 
 async def opposed_check(
@@ -50,10 +54,11 @@ async def opposed_check(
         async with _Reads(ctx) as session:
             system = setting.ruleset
             skill_b, suggested = await _second_skill(ctx, setting, session, request.skill_a, request.skill_b)
-            a = await _participant(session, caller, request.side_a, request.skill_a, system, "A")
-            b = await _participant(session, caller, request.side_b, skill_b, system, "B")
+            gm = setting.is_gm
+            a = await _participant(session, caller, request.side_a, request.skill_a, system, "A", gm=gm)
+            b = await _participant(session, caller, request.side_b, skill_b, system, "B", gm=gm)
             if a.name == b.name:
-                b = Participant(f"{b.name} (2)", b.base, b.base_label, b.character_id)
+                b = Participant(f"{b.name} (2)", b.base, b.base_label, b.character_id, b.hidden)
             rolls_a = _parse_rolls(system, request.rolls_a)
             rolls_b = _parse_rolls(system, request.rolls_b)
             rules = opposed.rules_for(system)
@@ -87,15 +92,30 @@ async def opposed_check(
     except InputError as exc:
         return user_error_reply(ctx, caller.locale, input_refusal(exc))
     await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
-    fields = _skills_field(ctx, locale, (a.name, request.skill_a), (b.name, skill_b), suggested)
-    fields += [render.opposed_round_field(ctx.catalog, locale, rnd, a.name, b.name) for rnd in result.rounds]
-    title = t(locale, "checks.opposed.title") + (f" : {request.label}" if request.label else "")
-    return Reply(
-        title="⚔️ " + title,
-        description=render.opposed_summary(ctx.catalog, locale, result),
-        fields=tuple(fields[:25]),
-        footer=render.ruleset_footer(ctx.catalog, locale, system.value, _manual_note(ctx, locale, manual)),
-        colour=render.opposed_colour(result),
-        result=payload,
-        kind="opposed",
+    hidden = hidden_names([a, b])
+
+    def shown(masked: frozenset[str]) -> Reply:
+        fields = _skills_field(ctx, locale, (a.name, request.skill_a), (b.name, skill_b), suggested)
+        fields += [
+            render.opposed_round_field(ctx.catalog, locale, rnd, a.name, b.name, hidden=masked)
+            for rnd in result.rounds
+        ]
+        title = t(locale, "checks.opposed.title") + (f" : {request.label}" if request.label else "")
+        return Reply(
+            title="⚔️ " + title,
+            description=render.opposed_summary(ctx.catalog, locale, result),
+            fields=tuple(fields[:25]),
+            footer=render.ruleset_footer(
+                ctx.catalog, locale, system.value, _manual_note(ctx, locale, manual)
+            ),
+            colour=render.opposed_colour(result),
+            result=payload,
+            kind="opposed",
+        )
+
+    if not hidden:
+        return shown(frozenset())
+    public = replace(shown(hidden), result=masked_opposed(payload, a.hidden, b.hidden))
+    return with_hidden_for_gm(
+        ctx, caller, setting.config, request.owner_id, public, shown(frozenset()), hidden
     )

@@ -5,15 +5,17 @@ character's name), the second side's skill from the opposition table, the log ro
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.context import AppContext
+from bot.db.repositories import ServerConfig
 from bot.rules import opposed
 from bot.rules.checks.common import Modifier, System
 from bot.rules.checks.dispatch import die_for
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
+from bot.services.config import secret_destination
 from bot.services.skill_tests.common import (
     MOD_LABEL,
     NAME_MAX,
@@ -28,7 +30,7 @@ from bot.services.skill_tests.common import (
     character_finder,
 )
 from bot.services.skill_tests.tables import Setting, suggested_opposition
-from bot.ui.reply import Field
+from bot.ui.reply import Delivery, Field, Reply
 
 _MENTION = re.compile(r"^<@!?([0-9]{15,22})>$")
 
@@ -39,6 +41,7 @@ class Participant:
     base: int
     base_label: str
     character_id: int | None = None
+    hidden: bool = False  # a GM's NPC sheet named by a player: its values go to the GM alone
 
 
 async def _participant(
@@ -48,8 +51,13 @@ async def _participant(
     skill: str | None,
     system: System,
     default_name: str,
+    *,
+    gm: bool = False,
 ) -> Participant:
-    """``Name=40``, ``40``, ``@user`` (active character) or a character's name."""
+    """``Name=40``, ``40``, ``@user`` (active character) or a character's name.
+
+    A GM's NPC sheet takes part when a player names it, its values hidden (``hidden``): the
+    player's reply masks them and the full result goes to the GM, as a secret test's does."""
     raw = text.strip()
     if not raw:
         raise TestInputError("tests.error.empty_side")
@@ -79,7 +87,10 @@ async def _participant(
     assert base.character is not None
     # The base's itemised parts (a `renove` mastery, a d20 Acquis) belong to the score opposed.
     total = base.value + sum(part.value for part in base.parts)
-    return Participant(base.character.name[:NAME_MAX], _check_target(total), base.label, base.character.id)
+    hidden = bool(getattr(base.character, "is_npc", False)) and not gm
+    return Participant(
+        base.character.name[:NAME_MAX], _check_target(total), base.label, base.character.id, hidden
+    )
 
 
 def _contestant(p: Participant, modifier: int) -> opposed.Contestant:
@@ -156,3 +167,94 @@ def _skills_field(
     if suggested:
         skills += "\n" + t(locale, "tests.opposed.suggested", skill=skill_b)
     return [Field(t(locale, "tests.field.skills"), skills)]
+
+
+# -- a GM's NPC named by a player: its values masked for the table, the full result to the GM ----
+
+_SHOWN_CHECK_KEYS: tuple[str, ...] = (
+    "system",
+    "roll",
+    "roll_text",
+    "die",
+    "success",
+    "critical_success",
+    "critical_failure",
+    "outcome",
+    "outcome_key",
+)
+
+
+def _masked_check(check: dict[str, Any]) -> dict[str, Any]:
+    """A check's dice and outcome, without its target, modifiers, margin or degrees."""
+    return {**{k: check[k] for k in _SHOWN_CHECK_KEYS if k in check}, "hidden": True}
+
+
+def _masked_round(rnd: dict[str, Any], sides: tuple[str, ...]) -> dict[str, Any]:
+    return {**rnd, **{side: _masked_check(rnd[side]) for side in sides}}
+
+
+def masked_opposed(outcome: dict[str, Any], hidden_a: bool, hidden_b: bool) -> dict[str, Any]:
+    """An opposed test's result as the player sees it: the hidden sides' values taken out."""
+    sides = tuple(side for side, hidden in (("a", hidden_a), ("b", hidden_b)) if hidden)
+    masked = dict(outcome)
+    for side in sides:
+        masked[side] = {"name": outcome[side]["name"], "hidden": True}
+    masked["rounds"] = [_masked_round(r, sides) for r in outcome["rounds"]]
+    return masked
+
+
+def masked_group(outcome: dict[str, Any], hidden: frozenset[str]) -> dict[str, Any]:
+    """A group opposed test's result as the player sees it: the hidden members' values taken out."""
+
+    def contestant(c: dict[str, Any]) -> dict[str, Any]:
+        return {"name": c["name"], "hidden": True} if c["name"] in hidden else c
+
+    def pair(p: dict[str, Any]) -> dict[str, Any]:
+        sides = tuple(side for side in ("a", "b") if p[side] in hidden)
+        return {**p, "rounds": [_masked_round(r, sides) for r in p["rounds"]]}
+
+    masked = dict(outcome)
+    masked["side_a"] = [contestant(c) for c in outcome["side_a"]]
+    masked["side_b"] = [contestant(c) for c in outcome["side_b"]]
+    masked["rounds"] = [
+        {**r, "results": {n: _masked_check(c) if n in hidden else c for n, c in r["results"].items()}}
+        for r in outcome["rounds"]
+    ]
+    masked["pairs"] = [pair(p) for p in outcome["pairs"]]
+    return masked
+
+
+def hidden_names(participants: list[Participant]) -> frozenset[str]:
+    return frozenset(p.name for p in participants if p.hidden)
+
+
+def with_hidden_for_gm(
+    ctx: AppContext,
+    caller: Caller,
+    config: ServerConfig | None,
+    owner_id: int | None,
+    public: Reply,
+    full: Reply,
+    hidden: frozenset[str],
+) -> Reply:
+    """The player's reply (``public``, values masked) says so; the full one goes where secret tests
+    go (the GM channel, else the GM's or the server owner's DMs)."""
+    t, locale = ctx.catalog.t, caller.locale
+    destination = secret_destination(config, owner_id)
+    number = "one" if len(hidden) == 1 else "many"
+    key = f"tests.hidden.{'sent' if destination.known else 'kept'}_{number}"
+    note = "🔒 " + t(locale, key, names=", ".join(sorted(hidden)))
+    public = replace(public, description=f"{public.description or ''}\n{note}".strip())
+    if not destination.known:
+        return public
+    secret_footer = f"{full.footer} · {t(locale, 'tests.secret.footer')}" if full.footer else None
+    for_gm = replace(
+        full,
+        title="🔒 " + (full.title or ""),
+        description=f"{full.description or ''}\n"
+        + t(locale, "tests.hidden.for_gm", user=f"<@{caller.user_id}>"),
+        footer=secret_footer,
+    )
+    return replace(
+        public, also=(Delivery(for_gm, user_id=destination.user_id, channel_id=destination.channel_id),)
+    )

@@ -30,6 +30,7 @@ from bot.rules.v1 import checks as v1
 from bot.services.caller import Caller
 from bot.services.config import SecretDestination, secret_destination
 from bot.services.errors import input_refusal, user_error_reply
+from bot.services.flows.fortune import reroll_button, reroll_offered
 from bot.services.skill_tests.common import (
     MOD_LABEL,
     NAME_MAX,
@@ -289,6 +290,8 @@ async def skill_test(
         kind="test",
     )
     if not secret:
+        if reroll_offered(result, base.character, secret=secret):  # « Relancer (Fortune) »
+            return replace(full, buttons=((reroll_button(ctx, locale, result, base.character),),))
         return full
     secret_footer = footer + " · " + t(locale, "tests.secret.footer")
     if setting.is_gm or caller.guild_id is None:
