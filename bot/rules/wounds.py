@@ -198,7 +198,7 @@ def wounds_from_fight(
     out: list[Wound] = []
     claimed: set[str] = set()
     for crit in criticals:
-        mine = ()
+        mine: tuple[Condition, ...] = ()
         if crit.source not in claimed:
             claimed.add(crit.source)
             mine = tuple(c for c in conditions if c.source == crit.source and c.kind not in _NOT_LASTING)
