@@ -24,6 +24,15 @@ def elided(name: str) -> bool:
     return first in _VOWELS
 
 
+def joined(words: Words, parts: list[str] | tuple[str, ...]) -> str:
+    """Parts of a list: « a ; b » in French (a space before the semicolon), "a; b" in English."""
+    return ("; " if words.en else " ; ").join(parts)
+
+
+def colon(words: Words) -> str:
+    return ": " if words.en else " : "
+
+
 def _plural(words: Words, key: str, n: int) -> str:
     return words.t(f"{key}.{'one' if n == 1 else 'many'}", n=n)
 
@@ -82,7 +91,7 @@ def wound_line(words: Words, wound: Wound) -> str:
         origin.append(wound.fight)
     head = f"**{wound.number}** · {where}" + (f" ({', '.join(origin)})" if origin else "")
     parts = wound_parts(words, wound)
-    return head + (" : " if not words.en else ": ") + " ; ".join(parts) if parts else head
+    return head + colon(words) + joined(words, parts) if parts else head
 
 
 def cause_text(words: Words, cause: str) -> str:

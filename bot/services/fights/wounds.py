@@ -32,7 +32,7 @@ from bot.rules.wounds import CriticalTaken, Death, WoundSheet, wounds_from_fight
 from bot.services.caller import Caller
 from bot.services.fights._core import Doc, Scope, new_event, tables_for, tracker_of
 from bot.services.fights.text import Words
-from bot.services.wounds import elided, wound_parts
+from bot.services.wounds import colon, elided, joined, wound_parts
 from bot.ui.reply import Reply
 
 PF = "PF"
@@ -81,9 +81,7 @@ async def write_back(scope: Scope, doc: Doc, events: Sequence[FightEvent], at: d
         record = record.add(new)
         parts: list[str] = []
         for wound in record.wounds[before:]:
-            where = w.zone(wound.zone)
-            parts.append(f"{where} : " if not w.en else f"{where}: ")
-            parts[-1] += " ; ".join(wound_parts(w, wound))
+            parts.append(w.zone(wound.zone) + colon(w) + joined(w, wound_parts(w, wound)))
         stats = dict(data.characteristics)
         gained = int(c.characteristics.get(PF, 0)) - int(meta.get("pf_start", c.characteristics.get(PF, 0)))
         if gained > 0 and PF in stats:
@@ -102,7 +100,7 @@ async def write_back(scope: Scope, doc: Doc, events: Sequence[FightEvent], at: d
 
 def written_line(words: Words, item: Written) -> str:
     key = "wounds.written.line_elided" if elided(item.name) and not words.en else "wounds.written.line"
-    return words.t(key, name=item.name, what=" ; ".join(item.parts))
+    return words.t(key, name=item.name, what=joined(words, item.parts))
 
 
 # -- a destiny point against death ----------------------------------------------------------
