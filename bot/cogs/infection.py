@@ -70,7 +70,7 @@ class InfectionCog(commands.Cog):
         bedridden="Stays in bed (otherwise the 21-40 durations double)",
         modifier="Any other modifier, in %",
         roll="The d100 rolled by hand (default: the bot rolls)",
-        rolls="The sheet's open wounds: one d100 per wound, in order (\"35 72\")",
+        rolls='The sheet\'s open wounds: one d100 per wound, in order ("35 72")',
     )
     @app_commands.choices(weapon=WEAPON_CHOICES, suture=SUTURE_CHOICES, environment=ENVIRONMENT_CHOICES)
     async def test(

@@ -57,13 +57,16 @@ async def sheet(ctx: AppContext) -> Character:
         return row
 
 
-async def hit(ctx: AppContext, fight_id: int, zone: str, damage: str, critical: int, **dice: str) -> dict[str, Any]:
+async def hit(
+    ctx: AppContext, fight_id: int, zone: str, damage: str, critical: int, **dice: str
+) -> dict[str, Any]:
     attack = ok(
         await fights_attacks.attack(
             ctx,
             GM,
-            AttackInput(target="Grimli", attacker="Orque", roll=5, zone=zone, damage=damage, critical=critical,
-                        **dice),  # fmt: skip
+            AttackInput(
+                target="Grimli", attacker="Orque", roll=5, zone=zone, damage=damage, critical=critical, **dice
+            ),
             rng=NoDice(),
         )
     )
@@ -141,7 +144,10 @@ async def test_a_pc_killed_then_saved_with_destiny_is_alive_and_his_wounds_are_o
     ]
     english = await show_character(ctx, ALICE_EN, name="Grimli")
     [field] = [f for f in english.fields if f.name == "Wounds and lasting effects"]
-    assert field.value.splitlines()[0] == "**1** · arms (edged 11, Embuscade): fingers lost; open wound to the arm"
+    assert (
+        field.value.splitlines()[0]
+        == "**1** · arms (edged 11, Embuscade): fingers lost; open wound to the arm"
+    )
 
     # /infection test without critique: one test per open wound, each with its critical's value
     tested = await infection_test(ctx, ALICE, character="Grimli", rolls="20 95")
