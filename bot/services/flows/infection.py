@@ -160,6 +160,7 @@ async def infection_test(
 ) -> FlowResult:
     async def work(scope: Scope) -> FlowResult:
         entries, outcomes = _table(ctx)
+        typed = parse_rolls(rolls, option="rolls")  # checked even when ``critical`` is given
         toughness, bonus, sheet = await _stats(scope, character, e, be)
         if critical is None:
             if sheet is None:
@@ -215,7 +216,7 @@ async def infection_test(
         who = sheet.name if sheet is not None else f"<@{caller.user_id}>"
         if critical is None:
             assert sheet is not None
-            dice = ([roll] if roll is not None else []) + parse_rolls(rolls, option="rolls")
+            dice = ([roll] if roll is not None else []) + typed
             return await _sheet_wounds(ctx, caller, scope, sheet, wounds, test, dice, who)
         result = test(critical, roll)
         fields: list[Field] = []
