@@ -185,6 +185,8 @@ class CharactersCog(commands.Cog):
         career="Career (- clears it)",
         xp="Experience: 120 total, 120/80 total/spent, +50 gained, -30 spent",
         money="Purse: 3 co 5 pa 10 s sets it, +2 co or -5 s changes it",
+        wounds="GM: -2 clears wound 2, 2:note notes it, 2:closed closes it, +text adds one, -all",
+        alive="GM: bring a character dead on the sheet back to life (the wounds stay)",
     )
     @app_commands.choices(race=RACE_CHOICES)
     @app_commands.autocomplete(character=character_autocomplete)
@@ -202,6 +204,8 @@ class CharactersCog(commands.Cog):
         career: app_commands.Range[str, 1, CAREER_MAX] | None = None,
         xp: app_commands.Range[str, 1, 20] | None = None,
         money: app_commands.Range[str, 1, 60] | None = None,
+        wounds: app_commands.Range[str, 1, 300] | None = None,
+        alive: bool = False,
     ) -> None:
         reply = await service.edit_character(
             ctx_of(interaction),
@@ -217,6 +221,8 @@ class CharactersCog(commands.Cog):
             career=career,
             xp=xp,
             money=money,
+            wounds=wounds,
+            alive=alive,
         )
         await send_reply(interaction, reply)
 

@@ -9,6 +9,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
+from bot.cogs.chase import edit_board
 from bot.services.flows import fortune as service
 
 if TYPE_CHECKING:
@@ -89,6 +90,7 @@ class FortuneCog(commands.Cog):
             ctx_of(interaction), caller_of(interaction), against=against, character=character, sequel=sequel
         )
         await send_reply(interaction, result.reply)
+        await edit_board(interaction, result.board)  # a fighter saved in an open fight: its tracker
 
 
 async def setup(bot: MeleeBot) -> None:

@@ -52,7 +52,7 @@ class InfectionCog(commands.Cog):
         name="test", description="The next-day T test of one open wound, with the seed's modifiers"
     )
     @app_commands.describe(
-        critical="The wound's critical value (1-15; 1 needs no test)",
+        critical="The wound's critical value (1-15; 1 needs no test; default: the sheet's open wounds)",
         character="Whose wound (default: your active character)",
         t="Toughness (T) % (default: the character's)",
         tb="Toughness bonus (default: the character's)",
@@ -70,12 +70,13 @@ class InfectionCog(commands.Cog):
         bedridden="Stays in bed (otherwise the 21-40 durations double)",
         modifier="Any other modifier, in %",
         roll="The d100 rolled by hand (default: the bot rolls)",
+        rolls='The sheet\'s open wounds: one d100 per wound, in order ("35 72")',
     )
     @app_commands.choices(weapon=WEAPON_CHOICES, suture=SUTURE_CHOICES, environment=ENVIRONMENT_CHOICES)
     async def test(
         self,
         interaction: Interaction,
-        critical: app_commands.Range[int, 1, 15],
+        critical: app_commands.Range[int, 1, 15] | None = None,
         character: app_commands.Range[str, 1, 64] | None = None,
         t: app_commands.Range[int, 0, 100] | None = None,
         tb: app_commands.Range[int, 0, 10] | None = None,
@@ -93,6 +94,7 @@ class InfectionCog(commands.Cog):
         bedridden: bool = True,
         modifier: app_commands.Range[int, -100, 100] = 0,
         roll: app_commands.Range[int, 0, 100] | None = None,
+        rolls: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         result = await service.infection_test(
             ctx_of(interaction),
@@ -115,6 +117,7 @@ class InfectionCog(commands.Cog):
             bedridden=bedridden,
             extra=modifier,
             roll=roll,
+            rolls=rolls,
         )
         await send_reply(interaction, result.reply)
 

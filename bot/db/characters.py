@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import ActiveCharacter, Character, RollLog
 from bot.rules.sheets import Profile, SheetData, fold
+from bot.rules.wounds import WoundSheet, empty_record
 
 MAX_CHARACTERS_PER_USER = 25
 MAX_NPCS_PER_SERVER = 500
@@ -38,10 +39,15 @@ class CharacterSheet:
     skill_innate: dict[str, int] = field(default_factory=dict)
     notes: str = ""
     profile: dict[str, Any] = field(default_factory=lambda: Profile().to_dict())
+    wounds: dict[str, Any] = field(default_factory=empty_record)
 
     @property
     def race(self) -> str:
         return Profile.from_dict(self.profile).race
+
+    @property
+    def wound_sheet(self) -> WoundSheet:
+        return WoundSheet.from_dict(self.wounds)
 
     def data(self) -> SheetData:
         return SheetData(
@@ -57,6 +63,7 @@ class CharacterSheet:
             notes=self.notes,
             is_npc=self.is_npc,
             profile=dict(self.profile),
+            wounds=dict(self.wounds),
         )
 
 
@@ -85,6 +92,7 @@ def to_sheet(row: Character) -> CharacterSheet:
         skill_innate=_int_dict(row.skill_innate),
         notes=row.notes or "",
         profile=Profile.from_dict(row.profile).to_dict(),
+        wounds=WoundSheet.from_dict(row.wounds).to_dict(),
     )
 
 
@@ -108,6 +116,7 @@ def new_row(guild_id: int, owner_id: int, data: SheetData) -> Character:
         notes=data.notes,
         is_npc=data.is_npc,
         profile=dict(data.profile),
+        wounds=dict(data.wounds),
     )
 
 
@@ -124,6 +133,7 @@ def write_data(row: Character, data: SheetData) -> None:
     row.conditions = list(data.conditions)
     row.notes = data.notes
     row.profile = dict(data.profile)
+    row.wounds = dict(data.wounds)
 
 
 async def get_row(session: AsyncSession, guild_id: int, character_id: int) -> Character | None:

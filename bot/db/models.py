@@ -102,6 +102,8 @@ class Character(Base):
     is_npc: Mapped[bool] = mapped_column(default=False)
     # Race, career, experience, purse (``bot.rules.sheets.Profile``); added by revision 0008.
     profile: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Lasting wounds and states, death (``bot.rules.wounds.WoundSheet``); added by revision 0010.
+    wounds: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     version: Mapped[int] = mapped_column(Integer, default=1)

@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from bot.rules.wounds import empty_record, read_record
+
 RULESETS: Final = ("renove", "v1", "d20", "ogl")
 
 NAME_MAX: Final = 64
@@ -710,8 +712,9 @@ def check_name(name: str) -> str:
 # -- import documents ------------------------------------------------------------------------
 
 EXPORT_FORMAT: Final = "melee.character"
-EXPORT_VERSION: Final = 2
-READABLE_VERSIONS: Final = (1, 2)  # version 1: no profile; `renove` "PF" was Fortune
+EXPORT_VERSION: Final = 3
+# version 1: no profile, `renove` "PF" was Fortune; version 2: no wounds (bot.rules.wounds)
+READABLE_VERSIONS: Final = (1, 2, 3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -730,6 +733,7 @@ class SheetData:
     notes: str = ""
     is_npc: bool = False
     profile: dict[str, Any] = field(default_factory=lambda: Profile().to_dict())
+    wounds: dict[str, Any] = field(default_factory=empty_record)
 
 
 def export_document(data: SheetData) -> dict[str, Any]:
@@ -747,6 +751,7 @@ def export_document(data: SheetData) -> dict[str, Any]:
         "conditions": data.conditions,
         "notes": data.notes,
         "profile": data.profile,
+        "wounds": data.wounds,
     }
 
 
@@ -808,6 +813,8 @@ def read_document(document: Any) -> SheetData:
         # Version 1 kept Fortune points under "PF"; on a WFRP 2e sheet PF are Points de Folie.
         characteristics["Fortune"] = characteristics.pop("PF")
     profile = _profile(document.get("profile"), problems)
+    wounds, wound_problems = read_record(document.get("wounds"))
+    problems.extend(Problem(key, params) for key, params in wound_problems)
     skills = _int_map(document, "skills", problems)
     innate = _int_map(document, "skill_innate", problems)
     talents = _str_list(document.get("talents", []), "talents", problems)
@@ -878,6 +885,7 @@ def read_document(document: Any) -> SheetData:
         notes=notes,
         is_npc=is_npc,
         profile=profile.to_dict(),
+        wounds=wounds.to_dict(),
     )
 
 

@@ -10,6 +10,7 @@ import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any, Final, TypeVar
 
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -65,12 +66,14 @@ from bot.rules.sheets import (
     sheet_for,
     split_d20_kinds,
 )
+from bot.rules.wounds import WoundError, WoundSheet, apply_wound_edits
 from bot.services.caller import Caller
 from bot.services.errors import UserError, input_refusal, refusal_reply, user_error_reply
 from bot.services.house_rules import table_in_force
 from bot.services.outfit import Docs, armour_lines, labelled, outfit_of, refusal_text, weapon_line
 from bot.services.skill_book import skill_book
 from bot.services.talent_book import talent_book
+from bot.services.wounds import record_text, words_for
 from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply
 
 __all__ = [
@@ -535,6 +538,10 @@ def sheet_reply(
     fields.append(
         Field(name=t(locale, "characters.sheet.conditions"), value=", ".join(sheet.conditions) or none)
     )
+    record = sheet.wound_sheet
+    if not record.empty:
+        text = record_text(words_for(ctx, locale), record)
+        fields.append(Field(name=t(locale, "characters.sheet.wounds"), value=text))
     if sheet.notes:
         fields.append(Field(name=t(locale, "characters.sheet.notes"), value=sheet.notes))
     kind = t(locale, "characters.sheet.npc") if sheet.is_npc else f"<@{sheet.owner_id}>"
@@ -573,6 +580,7 @@ def _sheet_dict(sheet: CharacterSheet) -> dict[str, Any]:
         "conditions": sheet.conditions,
         "notes": sheet.notes,
         "profile": sheet.profile,
+        "wounds": sheet.wounds,
     }
 
 
@@ -700,18 +708,34 @@ async def edit_character(
     career: str | None = None,
     xp: str | None = None,
     money: str | None = None,
+    wounds: str | None = None,
+    alive: bool = False,
 ) -> Reply:
     """Set or adjust (``Fortune:-1``) characteristics, skills, talents, conditions, notes, the name,
-    and the profile: race, career, experience (``120/80``, ``+50``), purse (``3 co 5 pa``, ``-5 s``)."""
+    and the profile: race, career, experience (``120/80``, ``+50``), purse (``3 co 5 pa``, ``-5 s``).
+    The GM alone edits the wounds (``-2``, ``2:note``, ``2:fermee``, ``+texte``, ``-tout``:
+    :func:`bot.rules.wounds.apply_wound_edits`) and brings a dead character back (``alive``)."""
     locale = caller.locale
-    given = (stats, skills, talents, conditions, notes, new_name, race, career, xp, money)
-    if not any(_given(x) for x in given):
+    given = (stats, skills, talents, conditions, notes, new_name, race, career, xp, money, wounds)
+    if not any(_given(x) for x in given) and not alive:
         return refusal_reply(ctx, locale, "characters.edit.nothing", hint="characters.hint.stats")
 
     async def work(session: AsyncSession, config: ServerConfig) -> Reply:
         row = await _target(session, caller, config, name)
         data = repo.to_sheet(row).data()
         problems: list[Problem] = []
+        record = WoundSheet.from_dict(data.wounds)
+        if (_given(wounds) or alive) and not caller.is_gm(config):
+            raise Refusal("characters.wounds.gm_only")
+        if alive:
+            if record.dead is None:
+                raise Refusal("characters.wounds.not_dead", name=data.name)
+            record = replace(record, dead=None)
+        if wounds is not None and _given(wounds):
+            try:
+                record = apply_wound_edits(record, wounds, date=datetime.now(UTC).date().isoformat())
+            except WoundError as exc:
+                problems.append(Problem(exc.key, exc.params))
         # Each part is checked independently so the user sees every problem at once.
         before = Profile.from_dict(data.profile)
         profile = replace(
@@ -817,6 +841,7 @@ async def edit_character(
             conditions=new_conditions,
             notes=text_notes,
             profile=profile.to_dict(),
+            wounds=record.to_dict(),
         )
         reply = await _save(ctx, locale, session, row, changed, title_key="characters.edited")
         if data.ruleset != "renove":

@@ -1,5 +1,5 @@
-"""Revisions 0008 and 0009 on real SQLite and PostgreSQL: `renove` Fortune moves out of PF, BF/BE/BA
-get +3, skills become masteries on their characteristic."""
+"""Revisions 0008, 0009 and 0010 on real SQLite and PostgreSQL: `renove` Fortune moves out of PF,
+BF/BE/BA get +3, skills become masteries on their characteristic, sheets get a wound record."""
 
 from __future__ import annotations
 
@@ -66,5 +66,33 @@ async def test_renove_sheets_are_converted_and_others_get_a_profile(database_url
             ).one()
         back = _loads(stats[0])
         assert (back["PF"], back["BF"], back["BE"]) == (2, 3, 4)
+    finally:
+        await engine.dispose()
+
+
+async def test_sheets_get_an_empty_wound_record_and_lose_it_on_downgrade(database_url: str) -> None:
+    """Revision 0010: every sheet starts with no wound and alive; the downgrade drops the column."""
+    engine = create_engine(database_url)
+    try:
+        await upgrade(engine, "0009")
+        async with engine.begin() as conn:
+            await conn.execute(
+                text(
+                    "INSERT INTO characters (guild_id, owner_id, name, name_key, ruleset, characteristics,"
+                    " skills, skill_innate, talents, equipment, conditions, notes, is_npc, profile,"
+                    " created_at, updated_at, version) VALUES (1, 2, 'Grimli', 'grimli', 'renove', :stats,"
+                    " '{}', '{}', '[]', '{}', '[]', '', :npc, '{}', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)"
+                ),
+                {"stats": json.dumps(OLD), "npc": False},
+            )
+        await upgrade(engine)
+        async with engine.connect() as conn:
+            (wounds,) = (await conn.execute(text("SELECT wounds FROM characters"))).one()
+        assert _loads(wounds) == {"wounds": [], "dead": None}
+        await downgrade(engine, "0009")
+        async with engine.connect() as conn:
+            (name,) = (await conn.execute(text("SELECT name FROM characters"))).one()
+        assert name == "Grimli"
+        await upgrade(engine)
     finally:
         await engine.dispose()

@@ -279,6 +279,10 @@ RECIPES: dict[str, Recipe] = {
         },
         rulesets=RULESETS,
     ),
+    "infection test": Recipe(  # the d100s of the sheet's open wounds, read even with critical given
+        base={"critical": 8, "t": 40},
+        options={"rolls": Opt(control="35 72")},
+    ),
     "simulate": Recipe(
         base={"a": "gobelin", "b": "gobelin", "duels": 1},
         options={

@@ -80,6 +80,10 @@ class DestinySpent:
     left: int
     sequel_remains: bool
 
+    @property
+    def is_death(self) -> bool:
+        return self.against is DestinyAgainst.DEATH
+
     def to_dict(self) -> dict[str, Any]:
         return {"against": self.against.value, "left": self.left, "sequel_remains": self.sequel_remains}
 

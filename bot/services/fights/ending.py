@@ -24,6 +24,7 @@ from bot.services.fights._core import (
     run,
     tracker_of,
 )
+from bot.services.fights.wounds import write_back, written_line
 from bot.ui.reply import Colour, Field, Reply
 
 
@@ -48,7 +49,8 @@ async def show(ctx: AppContext, caller: Caller) -> FightOutcome:
 
 
 async def end_fight(ctx: AppContext, caller: Caller) -> FightOutcome:
-    """GM: the summary (hits, zones, effects, the dead), end-of-combat conditions end; archive."""
+    """GM: the summary (hits, zones, effects, the dead), end-of-combat conditions end; what the fight
+    left is written onto the sheets (:func:`~bot.services.fights.wounds.write_back`); archive."""
 
     async def work(scope: Scope) -> FightOutcome:
         require_gm(scope)
@@ -61,9 +63,14 @@ async def end_fight(ctx: AppContext, caller: Caller) -> FightOutcome:
             )
         ).all()
         summary = _summary(scope, doc, events)
+        now = datetime.now(UTC)
+        written = await write_back(scope, doc, events, now)
+        if written:
+            summary["text"] += "\n" + "\n".join(written_line(scope.words, item) for item in written)
+        summary["result"]["written"] = [item.to_dict() for item in written]
         doc.data["pending"] = {}
         doc.row.status = "closed"
-        doc.row.closed_at = datetime.now(UTC)
+        doc.row.closed_at = now
         new_event(scope, doc, "end", None, {"summary": summary["result"]})
         doc.save()
         reply = Reply(

@@ -259,6 +259,7 @@ def _combatant_from_sheet(
         "shield": gear["shield"],
         "shield_max": gear["shield_max"],
         "playable_bonus": applied,
+        "pf_start": int(stats.get("PF", 0)),  # the PF gained in the fight go onto the sheet at its end
     }
     if sheet.ruleset == "renove":  # masteries the fight adds to a test (Esquive +10: Ag + 10)
         meta["masteries"] = {fold(name): int(m) for name, m in sheet.skills.items() if int(m)}

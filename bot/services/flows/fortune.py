@@ -17,8 +17,10 @@ from bot.db.models import Character
 from bot.rules.checks.common import CheckResult, Modifier
 from bot.rules.renove import fortune as rules
 from bot.rules.renove.fortune import DestinyAgainst, FortuneUse, PointsError
+from bot.rules.wounds import WoundSheet
 from bot.services.caller import Caller
-from bot.services.flows.common import FlowResult, Refusal, Scope, d100, roll_line, run, t
+from bot.services.fights.wounds import revive_in_fights
+from bot.services.flows.common import Board, FlowResult, Refusal, Scope, d100, roll_line, run, t
 from bot.ui import checks_render as render
 from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply
 
@@ -162,6 +164,7 @@ async def destiny(
         _set(row, DESTINY, spent.left)
         _set(row, FORTUNE, min(_points(row, FORTUNE), spent.left))  # Fortune never exceeds PD
         lines = [t(ctx, caller, f"flows.fortune.destiny.{spent.against.value}", name=row.name)]
+        board, saved = await _against_death(ctx, caller, scope, row, lines) if spent.is_death else (None, {})
         if spent.sequel_remains:
             lines.append(t(ctx, caller, "flows.fortune.destiny.sequel"))
         return FlowResult(
@@ -171,8 +174,9 @@ async def destiny(
                 fields=_fields(ctx, caller, row),
                 colour=Colour.CRITICAL_SUCCESS,
                 kind="destiny",
-                result={"character": row.name, **spent.to_dict()},
-            )
+                result={"character": row.name, **spent.to_dict(), **saved},
+            ),
+            board=board,
         )
 
     return await run(ctx, caller, work)
@@ -259,3 +263,26 @@ async def reroll_click(
         )
 
     return await run(ctx, caller, work)
+
+
+async def _against_death(
+    ctx: AppContext, caller: Caller, scope: Scope, row: Character, lines: list[str]
+) -> tuple[Board | None, dict[str, Any]]:
+    """The point saves the character from a death already dealt: his fighter dead in an open fight
+    gets back up (the tracker is edited) and a death written on his sheet is cleared; every wound
+    and sequel stays (seed 000, "Points de destin")."""
+    board = None
+    saved: dict[str, Any] = {"revived_in_fight": None, "revived_on_sheet": False}
+    revived = await revive_in_fights(ctx, caller, scope.session, row.id)
+    if revived is not None:
+        lines.append(t(ctx, caller, "flows.fortune.destiny.revived_fight", fighter=revived.fighter,
+                       fight=revived.fight))  # fmt: skip
+        saved["revived_in_fight"] = revived.fight
+        if revived.thread_id is not None:
+            board = Board(revived.tracker, revived.thread_id, revived.tracker_message_id)
+    record = WoundSheet.from_dict(row.wounds)
+    if record.dead is not None:
+        row.wounds = replace(record, dead=None).to_dict()
+        lines.append(t(ctx, caller, "flows.fortune.destiny.revived_sheet", name=row.name))
+        saved["revived_on_sheet"] = True
+    return board, saved

@@ -1,17 +1,25 @@
 """``/infection``: the next-day E test of an open wound, and the E test after an amputation.
 
 Stateless (no session row): the character's E, BE and talents are read from the sheet when no
-value is given. Fights will call :func:`infection_test` with the wound's critical value (hook).
+value is given. Without ``critical``, the open wounds written on the sheet by ``/combat fin`` are
+read: one test per open wound not yet tested (seed 000: « Un test doit être fait par blessure
+reçue »), each with its critical's value; its result is written on the wound (it needs no more test).
+The other options (weapon, treatment, surroundings) apply to every wound tested (a reading).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Final
 
 from bot.context import AppContext
+from bot.db import characters as repo
+from bot.db.characters import CharacterSheet
 from bot.rules.grammar import optional_modifier
 from bot.rules.renove import infection as rules
 from bot.rules.renove.infection import InfectionError
+from bot.rules.wounds import Wound, WoundSheet
 from bot.services.caller import Caller
 from bot.services.flows.common import (
     FlowResult,
@@ -19,11 +27,13 @@ from bot.services.flows.common import (
     Scope,
     character_of,
     d100,
+    parse_rolls,
     roll_line,
     run,
     t,
 )
 from bot.services.talent_book import talent_book
+from bot.services.wounds import elided, words_for
 from bot.ui.reply import Colour, Field, Reply
 
 TABLE: Final = "infection"
@@ -61,11 +71,74 @@ def _modifier_lines(ctx: AppContext, caller: Caller, result: Any) -> str:
     return "\n".join(f"{t(ctx, caller, m.label)} : {m.value:+d}" for m in result.modifiers)
 
 
+def _outcome_text(ctx: AppContext, caller: Caller, result: Any) -> str:
+    """The test line, its outcome and the infection's phases (one wound)."""
+    lines = [t(ctx, caller, "flows.infection.test_line") + " " + roll_line(ctx, caller, result.test)]
+    if result.outcome is None:
+        lines.append(t(ctx, caller, "flows.infection.clean"))
+        return "\n".join(lines)
+    lines.append(t(ctx, caller, f"flows.infection.outcome.{result.outcome}", margin=result.test.margin))
+    for phase in result.phases:
+        if phase.modifier is None:
+            lines.append(t(ctx, caller, "flows.infection.phase.incapacitated", days=phase.days))
+        else:
+            lines.append(t(ctx, caller, "flows.infection.phase.malus", value=phase.modifier, days=phase.days))
+    if result.death_after_days is not None:
+        lines.append(t(ctx, caller, "flows.infection.death", days=result.death_after_days))
+    return "\n".join(lines)
+
+
+async def _sheet_wounds(
+    ctx: AppContext,
+    caller: Caller,
+    scope: Scope,
+    sheet: CharacterSheet,
+    wounds: tuple[Wound, ...],
+    test: Callable[[int, int | None], Any],
+    dice: list[int],
+    who: str,
+) -> FlowResult:
+    """One test per open wound of the sheet, each with its critical's value; results onto the wounds."""
+    words = words_for(ctx, caller.locale)
+    row = await repo.get_row(scope.session, scope.guild_id, sheet.id)
+    assert row is not None
+    record = WoundSheet.from_dict(row.wounds)
+    fields: list[Field] = []
+    results: list[dict[str, Any]] = []
+    infected = False
+    for index, wound in enumerate(wounds[:20]):
+        value = int(wound.value or 0)
+        result = test(value, dice[index] if index < len(dice) else None)
+        infected = infected or result.outcome is not None
+        record = record.put(replace(wound, infection=result.outcome or "clean"))
+        where = words.zone(wound.zone) if wound.zone else words.t("wounds.by_gm")
+        name = t(ctx, caller, "flows.infection.wound_title", number=wound.number, where=where, critical=value)
+        fields.append(Field(name, _outcome_text(ctx, caller, result)[:1000]))
+        results.append({"wound": wound.number, "critical": value, **result.to_dict()})
+    row.wounds = record.to_dict()
+    count = len(results)
+    title = (
+        t(ctx, caller, "flows.infection.sheet_title_one", who=who)
+        if count == 1
+        else t(ctx, caller, "flows.infection.sheet_title", who=who, count=count)
+    )
+    reply = Reply(
+        title=title,
+        description=t(ctx, caller, "flows.infection.noted"),
+        fields=tuple(fields),
+        footer=t(ctx, caller, "flows.infection.footer"),
+        colour=Colour.FAILURE if infected else Colour.SUCCESS,
+        kind="infection",
+        result={"character": sheet.name, "wounds": results},
+    )
+    return FlowResult(reply)
+
+
 async def infection_test(
     ctx: AppContext,
     caller: Caller,
     *,
-    critical: int,
+    critical: int | None = None,
     character: str | None = None,
     e: int | None = None,
     be: int | None = None,
@@ -83,10 +156,19 @@ async def infection_test(
     bedridden: bool = True,
     extra: int = 0,
     roll: int | None = None,
+    rolls: str | None = None,
 ) -> FlowResult:
     async def work(scope: Scope) -> FlowResult:
         entries, outcomes = _table(ctx)
+        typed = parse_rolls(rolls, option="rolls")  # checked even when ``critical`` is given
         toughness, bonus, sheet = await _stats(scope, character, e, be)
+        if critical is None:
+            if sheet is None:
+                raise Refusal("flows.infection.error.no_sheet")
+            wounds = WoundSheet.from_dict(sheet.wounds).to_test()
+            if not wounds:
+                key = "flows.infection.error.no_open_wound" + ("_elided" if elided(sheet.name) else "")
+                raise Refusal(key, name=sheet.name)
         held: set[str] = set()
         if sheet is not None:  # the talents the book gives an infection-test modifier (Dur à cuire …)
             modifiers = talent_book(ctx).effects_of(sheet.talents, "modifier")
@@ -114,22 +196,30 @@ async def infection_test(
         filth = optional_modifier(environment, option="environment", lo=-30, hi=0)
         if filth:
             chosen["environnement_infect"] = filth
-        try:
-            result = rules.infection_test(
-                outcomes,
-                entries,
-                toughness=toughness,
-                be=bonus,
-                critical=critical,
-                chosen=chosen,
-                bedridden=bedridden,
-                extra=extra,
-                rng=ctx.rng,
-                roll=d100(roll),
-            )
-        except InfectionError as exc:
-            raise Refusal(f"flows.infection.error.{exc.code}", **exc.params) from None
+
+        def test(value: int, die: int | None) -> Any:
+            try:
+                return rules.infection_test(
+                    outcomes,
+                    entries,
+                    toughness=toughness,
+                    be=bonus,
+                    critical=value,
+                    chosen=chosen,
+                    bedridden=bedridden,
+                    extra=extra,
+                    rng=ctx.rng,
+                    roll=d100(die),
+                )
+            except InfectionError as exc:
+                raise Refusal(f"flows.infection.error.{exc.code}", **exc.params) from None
+
         who = sheet.name if sheet is not None else f"<@{caller.user_id}>"
+        if critical is None:
+            assert sheet is not None
+            dice = ([roll] if roll is not None else []) + typed
+            return await _sheet_wounds(ctx, caller, scope, sheet, wounds, test, dice, who)
+        result = test(critical, roll)
         fields: list[Field] = []
         if result.test is None:
             description = t(ctx, caller, "flows.infection.exempt")
