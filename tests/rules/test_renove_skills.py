@@ -86,7 +86,10 @@ def test_parse_skill_list(typed: str, entries: list[tuple[str, int | None, bool]
     assert parse_skill_list(typed) == entries
 
 
-@pytest.mark.parametrize("typed", ["Esquive:45", "Esquive -10", "Esquive +15", "-Esquive +10", "+10"])
+@pytest.mark.parametrize(
+    "typed",
+    ["Esquive:45", "Esquive -10", "Esquive +15", "-Esquive +10", "+10", "Esquive:", "Esquive =", "Esquive:²"],
+)
 def test_parse_skill_list_refuses_what_is_not_a_mastery(typed: str) -> None:
     with pytest.raises(SheetError):
         parse_skill_list(typed)

@@ -188,6 +188,9 @@ def parse_skill_list(text: str) -> list[tuple[str, int | None, bool]]:
                 continue
             out.append((name, None, True))
             continue
+        if match["mastery"] is None and re.search(r"[:=+]\s*$", part):  # « Esquive: » without its mastery
+            problems.append(Problem("skills.error.mastery", {"skill": name[:40], "value": part.strip()[:20]}))
+            continue
         mastery = None if match["mastery"] is None else int(match["mastery"])
         if match["sign"] in ("-", "−") or (mastery is not None and mastery not in MASTERIES):
             problems.append(Problem("skills.error.mastery", {"skill": name[:40], "value": part.strip()[:20]}))
