@@ -158,3 +158,13 @@ async def test_d20_skills_are_instinct_or_savoir(ctx: AppContext) -> None:
     shown = await svc.show_character(ctx, ALICE)
     skills = next(f.value for f in shown.fields if f.name == "Compétences")
     assert "Histoire 6/0 (savoir)" in skills and "Escalade 8/0 (instinct)" in skills
+
+
+async def test_infection_reads_the_race_for_the_dwarf_and_halfling_bonus(ctx: AppContext) -> None:
+    ok(await svc.create_character(ctx, ALICE, name="Grimli", stats=GUNTHER, race="nain"))
+    dwarf = await flow_infection.infection_test(ctx, ALICE, critical=5, roll=90)
+    ok(await svc.create_character(ctx, BOB, name="Hans", stats=GUNTHER))
+    human = await flow_infection.infection_test(ctx, BOB, critical=5, roll=90)
+    assert (dwarf.reply.result or {})["test"]["target"] == (human.reply.result or {})["test"]["target"] + 10
+    typed = await flow_infection.infection_test(ctx, ALICE, critical=5, roll=90, dwarf_halfling=False)
+    assert (typed.reply.result or {})["test"]["target"] == (human.reply.result or {})["test"]["target"]

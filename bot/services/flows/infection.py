@@ -152,7 +152,7 @@ async def infection_test(
     hygiene: bool = False,
     hardy: bool | None = None,
     resistance: bool | None = None,
-    dwarf_halfling: bool = False,
+    dwarf_halfling: bool | None = None,
     bedridden: bool = True,
     extra: int = 0,
     roll: int | None = None,
@@ -183,7 +183,12 @@ async def infection_test(
             "mauvaise_hygiene": hygiene,
             "dur_a_cuire": hardy_,
             "resistance_aux_maladies": resist,
-            "nain_ou_halfling": dwarf_halfling,
+            # the seed's +10 for dwarves and halflings: the sheet's race unless the option says
+            "nain_ou_halfling": (
+                (sheet is not None and sheet.race in ("nain", "halfling"))
+                if dwarf_halfling is None
+                else dwarf_halfling
+            ),
         }
         if weapon:
             if weapon not in CLEANLINESS:
