@@ -45,8 +45,23 @@ from bot.services.fights._core import (
     saved_outcome,
 )
 from bot.services.fights.text import Words
+from bot.services.talent_book import default_talent_book
 from bot.ui.reply import Button, ButtonStyle
 
+
+def damage_bonus(attacker: Combatant, weapon: Any) -> int:
+    """The bonus a blow adds: BF, or BA with Combattant virevoltant and one of its weapons (seed 000
+    l. 1250-1252: "calculer les dégâts … avec le BA plutôt qu'avec le BF", épée courte, fleuret,
+    rapière, bâton — the talent table lists them)."""
+    book = default_talent_book()
+    for tid in attacker.talents:
+        talent = book.by_id.get(tid)
+        for effect in talent.effects if talent is not None else ():
+            if effect.get("type") != "damage_bonus_from":
+                continue
+            if fold(str(getattr(weapon, "name", ""))) in {fold(str(n)) for n in effect.get("weapons") or ()}:
+                return attacker.stat(str(effect.get("with", "BA")))
+    return attacker.stat("BF")
 
 def _hit_damage(
     scope: Any,
@@ -69,7 +84,7 @@ def _hit_damage(
         scope.tables,
         die,
         weapon,
-        attacker_bf=attacker.stat("BF"),
+        attacker_bf=damage_bonus(attacker, weapon),
         target_be=defender.stat("BE"),
         zone=zone,
         layers=layers,
@@ -364,7 +379,7 @@ def _parry_consequences(
     pw = tables.weapon(str(payload["parry_weapon"]))
     hand = pending.get("hand") or {}
     vs_parry, profile = damage_to_parry_implement(
-        tables, die, weapon, pw, attacker_bf=attacker.stat("BF"), attack=attack_result
+        tables, die, weapon, pw, attacker_bf=damage_bonus(attacker, weapon), attack=attack_result
     )
     lines = [
         w.t(
