@@ -207,10 +207,12 @@ async def test_talents_known_only_and_applied_in_a_fight(emu: E2E) -> None:
     assert "CT 35" in _field(edited.embed, "Profil")  # CT 30 + 5 on the base profile
     assert "Tireur d'élite : CT +5, reporté sur le profil de base (30 → 35)." in edited.embed["description"]
 
-    await gm.slash("combat ouvrir", nom="Ruelle")
-    await alice.slash("combat ajouter", qui="Hans")
-    await gm.slash("combat ajouter", qui="gobelin")
-    await gm.slash("combat round", des="Hans: 15 12 10; Gobelin: 5 5 10")
-    attack = await alice.slash("combat attaque", cible="Gobelin", jet=25)
+    opened = await gm.slash("combat ouvrir", nom="Ruelle")
+    await opened.wait_followup()
+    thread = emu.thread("Ruelle")  # the fight's own thread (another test's fight may still be open)
+    await alice.slash("combat ajouter", qui="Hans", channel=thread)
+    await gm.slash("combat ajouter", qui="gobelin", channel=thread)
+    await gm.slash("combat round", des="Hans: 15 12 10; Gobelin: 5 5 10", channel=thread)
+    attack = await alice.slash("combat attaque", cible="Gobelin", jet=25, channel=thread)
     text = str(attack.embed)
     assert "Coups précis" in text, text  # +1 °R for the location, found by its English name
