@@ -14,12 +14,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def console_records(script: str) -> list[dict[str, Any]]:
-    """Every JSON line the console printed for ``script`` (seed 5, no Discord token)."""
+def console_records(script: str, *args: str) -> list[dict[str, Any]]:
+    """Every JSON line the console printed for ``script`` (seed 5, no Discord token; ``args``: more
+    console options, e.g. ``--locale en``)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("DISCORD_TOKEN", None)
     proc = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--json", "--seed", "5"],
+        [sys.executable, "-m", "bot", "console", "--json", "--seed", "5", *args],
         input=script,
         capture_output=True,
         text=True,
