@@ -5,6 +5,7 @@ replies is recomputed here from the rules and the data tables."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -172,3 +173,44 @@ def test_three_round_fight_through_the_console() -> None:
         ("gobelin-2", "tete", 11),
         ("gobelin-3", "bras", 9),
     ]
+
+
+QUICK_NPCS = """
+/combat ouvrir nom:Col
+/combat ajouter qui:"3 bandits" cc:35 f:35 caracs:E:30 armes:epee
+/combat ajouter qui:Homme-bête
+/combat round des:"Homme bête 1: 9 9 9; Bandit 1: 3 3 3; Bandit 2: 2 2 2; Bandit 3: 1 1 1"
+/combat etat qui:bandit operation:add etat:prone
+"""
+
+QUICK_NPCS_EN = """
+/combat open name:Pass
+/combat add who:"2 beastmen"
+/combat add who:Bandit ws:35 s:35 tb:6
+/combat add who:Outlaw ws:35
+"""
+
+
+def test_quick_npcs_and_forgiven_creature_names_through_the_console() -> None:
+    """« 3 bandits » with their stats, a creature under a hyphen and an accent, the lone one named
+    « Homme bête 1 » in the initiative dice, « bandit » refused as naming three fighters; in English,
+    plural creatures (« 2 beastmen ») and what a quick NPC still lacks."""
+    records = console_records(QUICK_NPCS)
+    bandits, beast, initiative, vague = [
+        r for r in records if r.get("command") not in (None, "/combat ouvrir")
+    ]
+    assert bandits["embeds"][0]["title"] == "➕ 3 combattants ajoutés"
+    assert "Par défaut : CT 25, Ag 30, A 1" in bandits["embeds"][0]["description"]
+    assert "**Homme bête** — CC 30 · CT 25 · F 35" in beast["embeds"][0]["description"]
+    assert "**Homme bête** : 9+9+9 + Ag 30 = **57**" in initiative["embeds"][0]["description"]
+    assert "« bandit » désigne plusieurs combattants : Bandit 1, Bandit 2, Bandit 3." in json.dumps(
+        vague, ensure_ascii=False
+    )
+    records = console_records(QUICK_NPCS_EN, "--locale", "en")
+    beasts, bandit, outlaw = [r for r in records if r.get("command") not in (None, "/combat open")]
+    assert beasts["embeds"][0]["title"] == "➕ 2 fighters added"
+    assert "**Beastman 2** — CC 30" in beasts["embeds"][0]["description"]
+    assert "**Bandit** — CC 35 · CT 25 · F 35" in bandit["embeds"][0]["description"]
+    assert "to make it a quick NPC, give `s:` (or `sb:`) and `stats:E:…` (or `tb:`)." in json.dumps(
+        outlaw, ensure_ascii=False
+    )

@@ -306,18 +306,18 @@ class CombatCog(commands.Cog):
 
     @combat.command(name="add", description="Add fighters: a character by name, or NPCs like “3 goblins”")
     @app_commands.describe(
-        who="A character (PC or saved NPC) or a creature with a count: 3 gobelins",
-        count="How many (creatures only)",
+        who="A character, a creature or quick NPCs: 3 gobelins, 2 bandits",
+        count="How many (quick NPCs)",
         ws="Quick NPC: WS (CC)",
         bs="Quick NPC: BS (CT)",
         s="Quick NPC: strength (F)",
         ag="Quick NPC: agility (Ag)",
         sb="Quick NPC: strength bonus (BF; default from the creature table)",
-        tb="Quick NPC: toughness bonus (BE; default = BF)",
+        tb="Quick NPC: toughness bonus (BE; default from E)",
         attacks="Quick NPC: attacks (A)",
         weapons="Quick NPC: weapons, comma-separated (default: hand axe)",
         armour="Quick NPC: armour pieces, comma-separated",
-        stats="v1, d20, ogl: characteristics and skills, e.g. CC:40 F:3 E:3 B:8 I:35 Esquive:10",
+        stats="Quick NPC stats, skills: renove E:30 Esquive:10; v1, d20, ogl CC:40 F:3 B:8 I:35",
     )
     async def add(
         self,

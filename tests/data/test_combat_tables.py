@@ -464,6 +464,9 @@ def test_creatures_bf() -> None:
     assert len(creature_ids) == len(set(creature_ids)) == 11
     assert doc["rule"]["monster_characteristics_multiplier"] == {"F": 2, "E": 2}
     assert doc["rule"]["playable_bonus"] == {"BF": 3, "BE": 3, "BA": 3}
+    # reading: the playable races and the human fighters are characters (+3), the rest monsters (F × 2)
+    characters = {c["id"] for e in doc["entries"] for c in e["creatures"] if c["kind"] == "character"}
+    assert characters == {"halfling", "humain", "spadassin", "champion", "tueur"}
 
 
 def test_mort_subite_covers_1_to_15() -> None:

@@ -96,3 +96,47 @@ async def test_fight_in_a_thread_survives_a_restart(emu: E2E) -> None:
     ended = await gm.slash("combat fin", channel=thread)
     assert "Embuscade" in ended.embed["title"]
     await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")
+
+
+async def test_quick_npcs_of_any_name_and_forgiven_creature_names(emu: E2E) -> None:
+    """« 3 bandits » with their stats (Bandit 1 … 3, then Bandit 4), the stats missing named, a
+    creature found under a plural with hyphens, the lone « Homme bête » answering to « Homme bête 1 »
+    (as the help's examples write it), « Bandit » refused as naming three fighters; in English too."""
+    gm, alice = emu.user("gm"), emu.user("alice")
+    await alice.slash("perso creer", nom="Albert", caracs="CC:45 CT:30 F:35 E:40 Ag:38 Int:31 FM:29 Soc:33")
+    opened = await gm.slash("combat ouvrir", nom="Col")
+    await opened.wait_followup()
+    thread = emu.thread("Col")
+    await alice.slash("combat ajouter", qui="Albert", channel=thread)
+
+    missing = await gm.slash("combat ajouter", qui="Bandit", cc=35, channel=thread)
+    assert missing.ephemeral
+    assert "donnez `f:` (ou `bf:`) et `caracs:E:…` (ou `be:`)." in missing.embed["description"]
+    bandits = await gm.slash(
+        "combat ajouter", qui="3 bandits", cc=35, f=35, caracs="E:30", armes="epee", channel=thread
+    )
+    assert bandits.embed["title"] == "➕ 3 combattants ajoutés"
+    text = bandits.embed["description"]
+    assert "**Bandit 3** — CC 35 · CT 25 · F 35 · Ag 30 · A 1 · BF 6 · BE 6" in text
+    assert "Par défaut : CT 25, Ag 30, A 1 (à préciser avec `ct:`, `ag:`, `a:`)." in text
+    beast = await gm.slash("combat ajouter", qui="hommes-bêtes", channel=thread)
+    assert beast.embed["title"] == "➕ 1 combattant ajouté"
+    assert "**Homme bête** — CC 30 · CT 25 · F 35 · Ag 30 · A 1 · BF 7 · BE 7" in beast.embed["description"]
+    assert "F 35 tirée du BF 7 de la table des créatures." in beast.embed["description"]
+
+    english = emu.user("gm", locale="en-US")
+    more = await english.slash("combat add", who="Bandit", ws=40, s=40, tb=5, channel=thread)
+    assert more.embed["title"] == "➕ 1 fighter added" and "**Bandit 4**" in more.embed["description"]
+    defaults = "Defaults: CT 25, E 20, Ag 30, A 1 (set them with `bs:`, `stats:E:…`, `ag:`, `attacks:`)."
+    assert defaults in more.embed["description"]
+
+    dice = "Albert: 15 12 10; Homme bête 1: 5 5 5; Bandit 1: 4 4 4; Bandit 2: 3 3 3; Bandit 3: 2 2 2"
+    await gm.slash("combat round", des=dice + "; Bandit 4: 1 1 1", channel=thread)
+    hit = await alice.slash("combat attaque", cible="homme-bete 1", jet=34, degats="7", channel=thread)
+    assert not hit.ephemeral and "Homme bête" in hit.embed["description"]
+    vague = await alice.slash("combat attaque", cible="Bandit", jet=34, channel=thread)
+    assert vague.ephemeral
+    assert vague.embed["description"] == (
+        "« Bandit » désigne plusieurs combattants : Bandit 1, Bandit 2, Bandit 3, Bandit 4."
+        " Donnez le nom entier."
+    )

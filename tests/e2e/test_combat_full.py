@@ -197,7 +197,7 @@ BF = {
 BE = {
     "albert": ALBERT["E"] // 10 + BONUS["BE"],
     "bertha": BERTHA["E"] // 10 + BONUS["BE"],
-    "goblin": BF["goblin"],  # creatures_bf gives no BE: BE = BF (service reading)
+    "goblin": BF["goblin"],  # creatures_bf gives no BE: E = F by default, so BE = BF (service reading)
 }
 GAMBISON = "matelassee_gambison_court"
 PADDED = piece(GAMBISON)

@@ -268,14 +268,35 @@ class Doc:
         return int(value) if value is not None else None
 
     def find(self, name: str) -> Combatant:
-        wanted = fold(name)
+        """The fighter called ``name`` (accents, case, hyphens and spaces forgiven); a lone quick NPC
+        « Gobelin » answers to « Gobelin 1 » too; a unique start of a name will do; a name that
+        starts several is refused, listing them."""
+        wanted = name_key(name)
         for c in self.state.combatants:
-            if c.id == name or fold(c.name) == wanted or c.id == slug(name):
+            if c.id == name or name_key(c.name) == wanted or c.id == slug(name):
                 return c
-        starts = [c for c in self.state.combatants if fold(c.name).startswith(wanted)]
+        base, _, number = wanted.rpartition(" ")
+        if base and number == "1":
+            lone = [
+                c
+                for c in self.state.combatants
+                if name_key(c.name) == base and self.meta.get(c.id, {}).get("kind") == "quick"
+            ]
+            if len(lone) == 1:
+                return lone[0]
+        starts = [c for c in self.state.combatants if name_key(c.name).startswith(wanted)]
         if len(starts) == 1:
             return starts[0]
+        if len(starts) > 1:
+            names = ", ".join(c.name for c in starts[:12])
+            raise FightRefusal("combat.error.ambiguous_combatant", name=name[:60], names=names)
         raise FightRefusal("combat.error.no_such_combatant", name=name[:60])
+
+
+def name_key(text: str) -> str:
+    """A name as compared: accents and case folded, hyphens, underscores and apostrophes read as
+    spaces ("Homme-bête 1" = "homme bete 1")."""
+    return " ".join(re.sub(r"[-_'’]+", " ", fold(text)).split())
 
 
 def slug(text: str) -> str:

@@ -63,6 +63,7 @@ def damage_bonus(attacker: Combatant, weapon: Any) -> int:
                 return attacker.stat(str(effect.get("with", "BA")))
     return attacker.stat("BF")
 
+
 def _hit_damage(
     scope: Any,
     attacker: Any,

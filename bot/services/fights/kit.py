@@ -32,7 +32,14 @@ from bot.services.fights._core import (
 from bot.services.fights.attacks import _mention
 from bot.services.fights.damage import _application_lines
 from bot.services.fights.registry import system_of
-from bot.services.fights.roster import NpcStats, _list, _unique_id, check_sheet_free
+from bot.services.fights.roster import (
+    NpcStats,
+    _list,
+    _unique_id,
+    check_sheet_free,
+    last_number,
+    quick_label,
+)
 from bot.services.fights.rounds import _actor, _pass_turn, _settle_turn, _spend, _turn_line
 from bot.services.fights.text import Words
 from bot.services.house_rules import table_in_force
@@ -248,11 +255,8 @@ async def add_other(scope: Scope, doc: Doc, text: str, count: int | None, stats:
             raise FightRefusal("combat.error.count_range", max=MAX_QUICK)
         if len(doc.state.combatants) + number > MAX_COMBATANTS:
             raise FightRefusal("combat.error.too_many", max=MAX_COMBATANTS)
-        label = " ".join(name.split())[:60]
-        if number > 1 and label.endswith("s") and len(label) > 3:
-            label = label[:-1]
-        label = label[:1].upper() + label[1:]
-        existing = sum(1 for m in doc.meta.values() if m.get("preset") == fold(label))
+        label = quick_label(name, plural=number > 1 or match is not None)
+        existing = last_number(doc, label)
         for index in range(number):
             display = f"{label} {existing + index + 1}" if number > 1 or existing else label
             recruit = Recruit(
@@ -273,7 +277,7 @@ async def add_other(scope: Scope, doc: Doc, text: str, count: int | None, stats:
     doc.save()
     lines = [adapter.profile_line(scope, doc, c) for c in added]
     reply = Reply(
-        title=scope.t("combat.add.title", count=len(added)),
+        title=scope.t("combat.add.title" if len(added) > 1 else "combat.add.title_one", count=len(added)),
         description="\n".join(lines)[:4000],
         footer=scope.t("combat.add.footer") if doc.state.round and not doc.data.get("round_over") else None,
         colour=Colour.INFO,

@@ -31,15 +31,17 @@ from bot.services.fights._core import (
     FightRefusal,
     Scope,
     fight_here,
+    name_key,
     new_event,
     outcome,
     require_gm,
     run,
 )
-from bot.services.fights.kit import add_other
+from bot.services.fights.kit import add_other, parse_caracs
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import (
     NpcStats,
+    QuickProfile,
     _combatant_from_sheet,
     _equip,
     _list,
@@ -48,6 +50,10 @@ from bot.services.fights.roster import (
     _unique_id,
     check_sheet_free,
     find_preset,
+    last_number,
+    missing_quick_stats,
+    quick_label,
+    quick_profile,
 )
 from bot.ui.reply import Colour, Reply
 
@@ -159,8 +165,6 @@ async def add_combatants(
         doc = await fight_here(scope)
         if doc.row.ruleset in OTHER_RULESETS:
             return await add_other(scope, doc, text, count, stats)
-        if stats.caracs:
-            raise FightRefusal("combat.sys.error.caracs_other_rulesets")
         docs = scope.words.docs
         number = count
         name = text
@@ -169,7 +173,10 @@ async def add_combatants(
             number, name = int(match.group(1)), match.group(2)
         sheet = await find_character(scope.session, scope.guild_id, name) if number is None else None
         added: list[Combatant] = []
+        notes: list[str] = []
         if sheet is not None:
+            if stats.caracs:
+                raise FightRefusal("combat.sys.error.caracs_other_rulesets")
             check_sheet_free(scope, doc, sheet)
             combatant, meta = _combatant_from_sheet(scope, docs, doc, sheet)
             doc.state = replace(doc.state, combatants=(*doc.state.combatants, combatant))
@@ -178,16 +185,8 @@ async def add_combatants(
         else:
             require_gm(scope)
             preset = find_preset(docs, name)
-            if preset is None:
-                raise FightRefusal("combat.error.unknown_who", name=name[:60])
-            number = number or 1
-            if not 1 <= number <= MAX_QUICK:
-                raise FightRefusal("combat.error.count_range", max=MAX_QUICK)
-            if len(doc.state.combatants) + number > MAX_COMBATANTS:
-                raise FightRefusal("combat.error.too_many", max=MAX_COMBATANTS)
-            label = str(preset["name_en"] if scope.words.en else preset["name"])
-            values = dict(QUICK_NPC_DEFAULTS)
-            for code, given in (
+            given, skills = parse_caracs("renove", stats.caracs)
+            for code, value in (
                 ("CC", stats.cc),
                 ("CT", stats.ct),
                 ("F", stats.f),
@@ -195,24 +194,43 @@ async def add_combatants(
                 ("Ag", stats.ag),
                 ("A", stats.a),
             ):
-                if given is not None:
-                    values[code] = given
-            values["BF"] = stats.bf if stats.bf is not None else int(preset["BF"] or values["F"] // 10)
-            values["BE"] = stats.be if stats.be is not None else int(preset["BE"] or values["BF"])
+                if value is not None:
+                    given[code] = value
+            bf = stats.bf if stats.bf is not None else given.pop("BF", None)
+            be = stats.be if stats.be is not None else given.pop("BE", None)
+            if preset is None:
+                missing = missing_quick_stats(given, bf, be)
+                if missing:
+                    raise FightRefusal(
+                        "combat.error.quick_needs_stats",
+                        name=name[:60],
+                        missing=_and(scope, [scope.t(f"combat.add.need.{code}") for code in missing]),
+                    )
+            number = number or 1
+            if not 1 <= number <= MAX_QUICK:
+                raise FightRefusal("combat.error.count_range", max=MAX_QUICK)
+            if len(doc.state.combatants) + number > MAX_COMBATANTS:
+                raise FightRefusal("combat.error.too_many", max=MAX_COMBATANTS)
+            if preset is not None:
+                label = str(preset["name_en"] if scope.words.en else preset["name"])
+            else:
+                label = quick_label(name, plural=number > 1 or match is not None)
+            profile = quick_profile(docs, preset, given, QUICK_NPC_DEFAULTS, bf=bf, be=be)
             weapons = [_resolve_weapon(scope, w) for w in _list(stats.weapons)] or [QUICK_NPC_WEAPON]
             pieces = [_resolve_piece(scope, p) for p in _list(stats.armour)]
             gear = _equip(scope, weapons, pieces)
-            existing = sum(1 for m in doc.meta.values() if m.get("preset") == preset["id"])
+            existing = last_number(doc, label)
             for index in range(number):
                 display = f"{label} {existing + index + 1}" if number > 1 or existing else label
                 combatant = Combatant(
                     id=_unique_id(doc, display),
                     name=display,
-                    characteristics=dict(values),
+                    characteristics=dict(profile.values),
                     weapons=gear["weapons"],
                     off_hand=gear["off_hand"],
                     armour=gear["armour"],
                     shield_pv=gear["shield_max"],
+                    skills=frozenset(skills),
                     npc=True,
                 )
                 doc.state = replace(doc.state, combatants=(*doc.state.combatants, combatant))
@@ -220,19 +238,23 @@ async def add_combatants(
                     "owner_id": doc.row.owner_id,
                     "character_id": None,
                     "kind": "quick",
-                    "preset": preset["id"],
+                    "preset": preset["id"] if preset is not None else name_key(label),
                     "shield": gear["shield"],
                     "shield_max": gear["shield_max"],
+                    "playable_bonus": profile.bonus,
+                    "doubled": list(profile.doubled),
+                    "masteries": {k: int(v) for k, v in skills.items() if int(v)},
                 }
                 added.append(combatant)
+            notes = _defaults_notes(scope, preset, profile)
         if len(doc.state.combatants) > MAX_COMBATANTS:
             raise FightRefusal("combat.error.too_many", max=MAX_COMBATANTS)
         new_event(scope, doc, "add", None, {"combatants": [c.to_dict() for c in added]})
         doc.save()
         lines = [_profile_line(scope, c, doc.meta[c.id]) for c in added]
         reply = Reply(
-            title=scope.t("combat.add.title", count=len(added)),
-            description="\n".join(lines)[:4000],
+            title=scope.t("combat.add.title" if len(added) > 1 else "combat.add.title_one", count=len(added)),
+            description="\n".join([*lines, *notes])[:4000],
             footer=scope.t("combat.add.footer")
             if doc.state.round and not doc.data.get("round_over")
             else None,
@@ -243,6 +265,32 @@ async def add_combatants(
         return outcome(scope, doc, reply)
 
     return await run(ctx, caller, work)
+
+
+def _and(scope: Scope, parts: list[str]) -> str:
+    """« a, b et c » / "a, b and c"."""
+    if len(parts) < 2:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + scope.t("combat.add.and") + parts[-1]
+
+
+def _defaults_notes(scope: Scope, preset: Mapping[str, Any] | None, profile: QuickProfile) -> list[str]:
+    """What the GM did not give, said in the add reply: the defaults and the options that set them,
+    and where a creature's F and E come from (its BF in the table, under the seed's rule)."""
+    ch = profile.values
+    said = []
+    if profile.from_table and preset is not None:
+        said.append(scope.t("combat.add.from_table", f=ch.get("F"), bf=preset["BF"]))
+    if profile.e_is_f:
+        said.append(scope.t("combat.add.e_is_f", e=ch.get("E")))
+    if profile.doubled:
+        said.append(scope.t("combat.add.doubled"))
+    notes = [" ".join(said)] if said else []
+    if profile.defaults:
+        values = ", ".join(f"{code} {ch.get(code)}" for code in profile.defaults)
+        options = ", ".join(f"`{scope.t(f'combat.add.option.{code}')}`" for code in profile.defaults)
+        notes.append(scope.t("combat.add.defaults", values=values, options=options))
+    return notes
 
 
 def _profile_line(scope: Scope, c: Combatant, meta: Mapping[str, Any]) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from bot.db.characters import (
     CharacterSheet,
@@ -16,7 +16,7 @@ from bot.rules.combat.state import Combatant
 from bot.rules.renove.armour import ArmourMaluses, maluses, wearing_cancels
 from bot.rules.renove.damage import build_armour, shield_max_pv
 from bot.rules.sheets import fold, race_bonus
-from bot.services.fights._core import Doc, FightRefusal, Scope, slug
+from bot.services.fights._core import Doc, FightRefusal, Scope, name_key, slug
 from bot.services.talent_book import book_of
 
 
@@ -33,39 +33,173 @@ def _presets(docs: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
                 "id": creature["id"],
                 "name": creature.get("name") or creature["id"],
                 "name_en": creature.get("name_en") or creature.get("name"),
+                "kind": creature.get("kind") or "monster",
                 "BF": entry.get("BF"),
                 "BE": entry.get("BE"),
             }
     return out
 
 
+def _singular(word: str) -> str:
+    """One word's singular, kept simple: « chevaux » → « cheval » (a final -aux, not -eaux, is -al),
+    else a final s or x dropped (« bandits », « hommes », « bêtes »); words of two letters kept."""
+    low = word.casefold()
+    if len(word) > 4 and low.endswith("aux") and not low.endswith("eaux"):
+        return word[:-3] + ("AL" if word[-1].isupper() else "al")
+    if len(word) > 2 and low[-1] in "sx":
+        return word[:-1]
+    return word
+
+
+def creature_key(text: str) -> str:
+    """What a creature's name is compared by: accents, case, hyphens, spaces and plurals forgiven
+    (« homme-bête », « Hommes bêtes », « HOMMES-BETES » → "hommebete"; English -men → -man)."""
+    words = name_key(text).split()
+    return "".join(_singular(w[:-3] + "man" if w.endswith("men") else w) for w in words)
+
+
 def find_preset(docs: Mapping[str, Any], text: str) -> dict[str, Any] | None:
-    wanted = fold(text)
-    candidates = {
-        wanted,
-        wanted.rstrip("s"),
-        wanted.rstrip("x"),
-        wanted[:-1] if wanted.endswith("es") else wanted,
-    }
+    wanted = creature_key(text)
+    if not wanted:
+        return None
     for preset in _presets(docs).values():
-        names = {
-            fold(str(preset["id"]).replace("_", " ")),
-            fold(str(preset["name"])),
-            fold(str(preset["name_en"])),
-        }
-        if candidates & names:
+        names = {creature_key(str(preset[k])) for k in ("id", "name", "name_en")}
+        if wanted in names:
             return preset
     return None
 
 
 def preset_choices(docs: Mapping[str, Any], current: str, en: bool) -> list[tuple[str, str]]:
-    wanted = fold(current)
+    wanted = creature_key(current)
     out = []
     for preset in _presets(docs).values():
         label = str(preset["name_en"] if en else preset["name"])
-        if not wanted or wanted in fold(label):
+        if not wanted or wanted in creature_key(label):
             out.append((f"{label} (BF {preset['BF']})", label))
     return out
+
+
+_LINK_WORDS: Final = frozenset({"de", "du", "des", "d", "a", "au", "aux", "en", "sur", "of", "from", "the"})
+
+
+def quick_label(text: str, plural: bool) -> str:
+    """The name quick NPCs are numbered after: the GM's words, the first letter capitalised; when
+    several are added (« 3 bandits », « 2 gardes du Reik »), each word before a linking word (de,
+    du, des, d', à, au, aux, en, sur, of, from, the) put in the singular (:func:`_singular`):
+    « Bandit 1 … 3 », « Garde du Reik 1, 2 », « Homme d'armes 1 »."""
+    words = text.split()
+    if plural:
+        out: list[str] = []
+        linked = False
+        for word in words:
+            head = fold(word).replace("’", "'")
+            linked = linked or head in _LINK_WORDS or head.startswith(("d'", "l'"))
+            out.append(word if linked or "'" in head else _singular(word))
+        words = out
+    label = " ".join(words)[:60]
+    return label[:1].upper() + label[1:]
+
+
+def last_number(doc: Doc, label: str) -> int:
+    """The highest number already taken by fighters named after ``label`` (« Bandit » alone
+    counts as 1, « Bandit 3 » as 3): the next ones continue from it."""
+    key = name_key(label)
+    top = 0
+    for c in doc.state.combatants:
+        name = name_key(c.name)
+        if name == key:
+            top = max(top, 1)
+        elif name.startswith(key + " ") and name[len(key) + 1 :].isdigit():
+            top = max(top, int(name[len(key) + 1 :]))
+    return top
+
+
+QUICK_STATS: Final = ("CC", "CT", "F", "E", "Ag", "A")  # what a renove fight reads, in profile order
+
+
+@dataclass(frozen=True, slots=True)
+class QuickProfile:
+    """A renove quick NPC's characteristics and how they were reached: ``defaults`` are the
+    characteristics the GM did not give (``QUICK_STATS`` order), ``from_table`` an F read back from
+    the creature's BF, ``e_is_f`` an E taken as F, ``bonus`` the playable +3 applied, ``doubled``
+    the BF/BE a monster's doubled F/E gave."""
+
+    values: dict[str, int]
+    defaults: tuple[str, ...]
+    from_table: bool
+    e_is_f: bool
+    bonus: dict[str, int]
+    doubled: tuple[str, ...]
+
+
+def missing_quick_stats(given: Mapping[str, int], bf: int | None, be: int | None) -> list[str]:
+    """What a quick NPC that is no known creature lacks to fight in renove: CC, F (or BF), E (or BE)."""
+    missing = []
+    if "CC" not in given:
+        missing.append("CC")
+    if "F" not in given and bf is None:
+        missing.append("F")
+    if "E" not in given and be is None:
+        missing.append("E")
+    return missing
+
+
+def quick_profile(
+    docs: Mapping[str, Any],
+    preset: Mapping[str, Any] | None,
+    given: Mapping[str, int],
+    defaults: Mapping[str, int],
+    *,
+    bf: int | None = None,
+    be: int | None = None,
+) -> QuickProfile:
+    """The seed's rule (creatures_bf.json ``rule``): a monster's BF and BE are its F and E doubled
+    (their tens), a character adds the playable bonus (+3) to the tens. A creature with no F given
+    takes the F its table BF gives back (monster BF × 10 / 2, character (BF − 3) × 10) and E = F;
+    a quick NPC of any other name is a character (a human, as a sheet without a race). ``bf`` and
+    ``be`` given win over the rule."""
+    rule = docs.get("creatures_bf", {}).get("rule", {})
+    double = rule.get("monster_characteristics_multiplier") or {"F": 2, "E": 2}
+    playable = rule.get("playable_bonus") or {"BF": 3, "BE": 3}
+    monster = preset is not None and preset.get("kind", "monster") == "monster"
+    values = dict(defaults)
+    values.update(given)
+    taken = tuple(code for code in QUICK_STATS if code not in given)
+    from_table = e_is_f = False
+    if preset is not None and "F" not in given:
+        table_bf = int(preset["BF"])
+        if monster:
+            values["F"] = -(-table_bf * 10 // int(double.get("F", 2)))
+        else:
+            values["F"] = max(0, (table_bf - int(playable.get("BF", 3))) * 10)
+        from_table = True
+    elif preset is None and "F" not in given and bf is not None:
+        values["F"] = max(0, (bf - int(playable.get("BF", 3))) * 10)
+    if "E" not in given:
+        if preset is not None and preset.get("BE") is not None and not monster:
+            values["E"] = max(0, (int(preset["BE"]) - int(playable.get("BE", 3))) * 10)
+        elif preset is not None and preset.get("BE") is not None:
+            values["E"] = -(-int(preset["BE"]) * 10 // int(double.get("E", 2)))
+        elif preset is not None:
+            values["E"] = values["F"]
+            e_is_f = True
+        elif be is not None:
+            values["E"] = max(0, (be - int(playable.get("BE", 3))) * 10)
+    bonus: dict[str, int] = {}
+    doubled: list[str] = []
+    for code, source, given_bonus in (("BF", "F", bf), ("BE", "E", be)):
+        if not monster:  # a BF or BE given carries the +3, as a sheet's does
+            bonus[code] = int(playable.get(code, 3))
+        if given_bonus is not None:
+            values[code] = given_bonus
+        elif monster:
+            values[code] = values[source] * int(double.get(source, 2)) // 10
+            doubled.append(code)
+        else:
+            values[code] = values[source] // 10 + bonus[code]
+    if preset is not None and "F" not in given and bf is None:
+        values["BF"] = int(preset["BF"])  # the table's value as printed
+    return QuickProfile(values, taken, from_table, e_is_f, bonus, tuple(doubled))
 
 
 @dataclass(frozen=True, slots=True)
