@@ -197,7 +197,9 @@ async def test_fight_and_simulator_refuse_the_npc_to_a_player(ctx: AppContext) -
     assert not (await open_fight(ctx, GM, name="Embuscade")).reply.is_error
     added = refused((await add_combatants(ctx, ALICE, who="Baron Noir")).reply)
     assert "Baron Noir" in added and "55" not in added
-    assert not (await add_combatants(ctx, GM, who="Baron Noir")).reply.is_error
+    shown = (await add_combatants(ctx, GM, who="Baron Noir")).reply
+    assert not shown.is_error and not shown.ephemeral  # the fight thread is the table's
+    assert "profil caché" in (shown.description or "") and "CC 55" not in (shown.description or "")
     simulated = await simulate_duel(ctx, ALICE, a="Hans", b="Baron Noir", duels=10)
     assert refused(simulated) and "55" not in (simulated.description or "")
 

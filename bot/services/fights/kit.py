@@ -275,7 +275,13 @@ async def add_other(scope: Scope, doc: Doc, text: str, count: int | None, stats:
             added.append(combatant)
     new_event(scope, doc, "add", None, {"combatants": [c.to_dict() for c in added]})
     doc.save()
-    lines = [adapter.profile_line(scope, doc, c) for c in added]
+    lines = [
+        # A GM's NPC sheet keeps its values off the table's thread (see ``opening._profile_line``).
+        scope.t("combat.add.npc_sheet", name=c.name, weapons="—")
+        if doc.meta.get(c.id, {}).get("kind") == "npc" and doc.meta.get(c.id, {}).get("character_id")
+        else adapter.profile_line(scope, doc, c)
+        for c in added
+    ]
     reply = Reply(
         title=scope.t("combat.add.title" if len(added) > 1 else "combat.add.title_one", count=len(added)),
         description="\n".join(lines)[:4000],

@@ -296,6 +296,10 @@ def _defaults_notes(scope: Scope, preset: Mapping[str, Any] | None, profile: Qui
 def _profile_line(scope: Scope, c: Combatant, meta: Mapping[str, Any]) -> str:
     ch = c.characteristics
     weapons = ", ".join(scope.words.weapon(w) for w in c.weapons)
+    if meta.get("kind") == "npc" and meta.get("character_id") is not None:
+        # A GM's NPC sheet: the thread is the table's, so its values stay on the sheet (the GM reads
+        # them with /perso voir); only what the players see of him is said.
+        return scope.t("combat.add.npc_sheet", name=c.name, weapons=weapons or "—")
     zones = []
     for zone in ("tete", "corps", "bras", "jambes"):
         layers = c.armour.get(zone, ())
