@@ -156,6 +156,9 @@ async def test_armour_named_checked_shown_and_applied_by_the_next_fight(emu: E2E
     assert "Ag 65 (70 -5 : armure) = **95**" in round1.embed["description"]
     attack = await alice.slash("combat attaque", cible="Orque", jet=46, channel=thread)
     assert "armure -5 = **45 %**" in attack.embed["description"]
+    # End the fight and wait for its archive: nothing of it is still in flight when the bot stops.
+    await gm.slash("combat fin", channel=thread)
+    await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")
 
 
 async def test_a_wfrp_sheet_skills_race_profile_and_fortune(emu: E2E) -> None:
@@ -216,3 +219,5 @@ async def test_talents_known_only_and_applied_in_a_fight(emu: E2E) -> None:
     attack = await alice.slash("combat attaque", cible="Gobelin", jet=25, channel=thread)
     text = str(attack.embed)
     assert "Coups précis" in text, text  # +1 °R for the location, found by its English name
+    await gm.slash("combat fin", channel=thread)
+    await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")

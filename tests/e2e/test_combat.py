@@ -140,3 +140,6 @@ async def test_quick_npcs_of_any_name_and_forgiven_creature_names(emu: E2E) -> N
         "« Bandit » désigne plusieurs combattants : Bandit 1, Bandit 2, Bandit 3, Bandit 4."
         " Donnez le nom entier."
     )
+    # End the fight and wait for its archive: nothing of it is still in flight when the bot stops.
+    await gm.slash("combat fin", channel=thread)
+    await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")

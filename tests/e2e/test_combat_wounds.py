@@ -43,6 +43,7 @@ async def test_a_pc_killed_saved_with_destiny_and_his_wounds_on_the_sheet(emu: E
     assert "œil" in grimli_field()[1]  # the sequel stays
 
     ended = await gm.slash("combat fin", channel=thread)
+    await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")
     text = ended.embed["description"]
     assert (
         "Inscrit sur la fiche de Grimli : bras : doigts perdus ; plaie ouverte au bras ; "
