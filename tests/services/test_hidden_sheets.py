@@ -23,6 +23,7 @@ from bot.services.flows import chase as flow_chase
 from bot.services.flows import fortune as flow_fortune
 from bot.services.flows import infection as flow_infection
 from bot.services.flows import interrogation as flow_interrogation
+from bot.services.flows import tavern as flow_tavern
 from bot.services.simulation import simulate_duel
 from bot.services.skill_tests.group import GroupRequest, group_opposed_check
 from bot.services.skill_tests.opposed import OpposeRequest, opposed_check
@@ -262,3 +263,14 @@ async def test_no_reroll_offered_for_a_success_a_critical_a_number_or_a_secret(c
     critical = (await flow_fortune.reroll_click(ctx, ALICE, custom_id.rsplit(":", 1)[0] + ":100")).reply
     assert "échec critique" in refused(critical)
     assert await _fortune(ctx, "Hans") == 2
+
+
+async def test_a_gm_npc_sheet_in_a_tavern_game_shows_its_dice_not_its_values(ctx: AppContext) -> None:
+    arm = await flow_tavern.play(
+        ctx, GM, game="arm_wrestling", players="Baron Noir, Otto f=40", dice="Baron Noir 10, Otto 90"
+    )
+    body = arm.reply.description or ""
+    assert not arm.reply.is_error and "valeurs cachées" in body
+    assert "45 %" not in body and "40 %" in body  # the NPC's F stays hidden, the typed player's shows
+    knives = await flow_tavern.play(ctx, GM, game="knives", players="Baron Noir, Otto ct=40")
+    assert "**Baron Noir** (? %)" in (knives.reply.description or "")

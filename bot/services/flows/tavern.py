@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from bot.context import AppContext
 from bot.db.characters import CharacterSheet, find_character
-from bot.rules.checks.common import DiceError
+from bot.rules.checks.common import CheckResult, DiceError
 from bot.rules.renove import tavern as rules
 from bot.rules.renove.skills import SkillRefused, skill_score
 from bot.rules.renove.tavern import Dice, TavernError
@@ -54,6 +54,23 @@ def _digits(text: str, most: int) -> bool:
 
 def _is_value(token: str) -> bool:
     return "=" in token or token.casefold() in _FLAGS
+
+
+def _hidden(people: list[dict[str, Any]], name: str) -> bool:
+    """A player taken from a GM's NPC sheet: the table sees its dice, not its values."""
+    return any(p["name"] == name and p.get("_npc") for p in people)
+
+
+def _roll_shown(ctx: AppContext, caller: Caller, player: dict[str, Any], check: CheckResult) -> str:
+    if player.get("_npc"):
+        return t(
+            ctx,
+            caller,
+            "flows.tavern.hidden_roll",
+            roll=check.roll_text,
+            outcome=t(ctx, caller, check.outcome_key),
+        )
+    return roll_line(ctx, caller, check)
 
 
 def parse_players(text: str) -> list[dict[str, Any]]:
@@ -300,8 +317,8 @@ def _play(
         )
         lines = []
         for r in result.rounds:
-            line = f"{r.number}. {a['name']} : {roll_line(ctx, caller, r.a)}"
-            line += f" · {b['name']} : {roll_line(ctx, caller, r.b)}"
+            line = f"{r.number}. {a['name']} : {_roll_shown(ctx, caller, a, r.a)}"
+            line += f" · {b['name']} : {_roll_shown(ctx, caller, b, r.b)}"
             if full:
                 line += " · " + t(ctx, caller, "flows.tavern.score", score=r.score)
             lines.append(line)
@@ -327,7 +344,11 @@ def _play(
         scores, winners = rules.highest_roll(gamblers, dice=dice, loaded_dice=game == "dice")
         lines = []
         for s in scores:
-            line = f"**{s.name}** : {s.roll:02d} + {s.bonus} = **{s.total}**"
+            line = (
+                f"**{s.name}** : **{s.total}**"  # a GM's NPC sheet: its bonus stays hidden
+                if _hidden(people, s.name)
+                else f"**{s.name}** : {s.roll:02d} + {s.bonus} = **{s.total}**"
+            )
             if s.exposed:
                 line += " — " + t(ctx, caller, "flows.tavern.exposed", name=s.name)
             lines.append(line)
@@ -378,7 +399,7 @@ def _play(
         throwers = [rules.Thrower(p["name"], _need(p, "ct"), bool(p.get("maitrise"))) for p in people]
         knives, winners = rules.knife_throwing(throwers, dice=dice)
         lines = [
-            f"**{k.name}** ({k.target} %) : "
+            f"**{k.name}** ({'?' if _hidden(people, k.name) else k.target} %) : "
             + " + ".join(str(x.points) for x in k.throws)
             + f" = **{k.total}**"
             for k in knives
