@@ -4,13 +4,9 @@ both pieces, the sheet's PA and maluses, then the next fight applying them (dice
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from typing import Any
 
-from .console_script import ROOT
+from .console_script import console_records
 
 STATS = 'caracs:"CC:50 CT:40 F:35 E:40 Ag:70 Int:31 FM:29 Soc:33"'
 
@@ -37,19 +33,7 @@ ENGLISH = """
 
 
 def run(script: str, *args: str) -> list[dict[str, Any]]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("DISCORD_TOKEN", None)
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--json", "--seed", "5", *args],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env=env,
-        cwd=ROOT,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    return console_records(script, *args)
 
 
 def description(record: dict[str, Any]) -> str:

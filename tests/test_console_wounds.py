@@ -5,13 +5,9 @@ sheet, which shows them; the infection test reads them."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from typing import Any
 
-from .console_script import ROOT, assert_no_errors
+from .console_script import assert_no_errors, console_records
 
 FRENCH = """
 /combat ouvrir nom:Embuscade
@@ -53,19 +49,7 @@ ENGLISH = """
 
 
 def records(script: str, *extra: str) -> list[dict[str, Any]]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("DISCORD_TOKEN", None)
-    proc = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--json", "--seed", "5", *extra],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env=env,
-        cwd=ROOT,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    found = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    found = console_records(script, *extra)
     assert_no_errors(found)
     return found
 
