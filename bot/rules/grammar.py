@@ -143,6 +143,11 @@ def optional_int(
     return parse_int(text, option=option, lo=lo, hi=hi)
 
 
+def is_digits(text: str, most: int = MAX_DIGITS) -> bool:
+    """1 to ``most`` ASCII digits, no sign (``"²".isdigit()`` is true, yet ``int("²")`` fails)."""
+    return 0 < len(text) <= most and text.isascii() and text.isdigit()
+
+
 def is_int(text: str) -> bool:
     """Whether ``text`` is an integer of the grammar (any value, no bounds); never raises."""
     if len(text) > MAX_TEXT:

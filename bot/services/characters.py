@@ -763,19 +763,16 @@ async def edit_character(
             deltas = base_profile_changes(tbook, talent_change) if talent_change else {}
         characteristics = data.characteristics
         if _given(stats) or profile.race != before.race or deltas:  # a new race changes BF, BE and BA
-            characteristics = _checked(
-                problems,
-                "-",
-                lambda _: apply_stat_changes(
+            try:
+                typed_stats = parse_pairs(stats) if stats and stats.strip() else []
+                characteristics = apply_stat_changes(
                     data.ruleset,
                     data.characteristics,
-                    _with_profile_deltas(
-                        data.ruleset, parse_pairs(stats) if stats and stats.strip() else [], deltas
-                    ),
+                    _with_profile_deltas(data.ruleset, typed_stats, deltas),
                     race=profile.race,
-                ),
-                data.characteristics,
-            )
+                )
+            except SheetError as exc:
+                problems.extend(exc.problems)
         if data.ruleset == "renove":  # a mastery of +0, +10 or +20 on the skill's characteristic
             book = skill_book(ctx)
             new_skills = _checked(

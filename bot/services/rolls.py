@@ -10,6 +10,7 @@ from bot.context import AppContext
 from bot.rules.dice.engine import RollResult, roll
 from bot.rules.dice.errors import DiceError
 from bot.rules.dice.manual import ManualDice
+from bot.rules.grammar import is_digits
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
 from bot.services.errors import UserError, user_error_reply
@@ -30,8 +31,7 @@ def parse_manual_dice(text: str) -> list[int]:
     for part in _MANUAL_SPLIT.split(text.strip()):
         if not part:
             continue
-        # ASCII digits only: "²".isdigit() is true, yet int("²") fails (the input grammar's rule).
-        if not (part.isascii() and part.isdigit()) or len(part) > 6:
+        if not is_digits(part, 6):
             raise ManualDiceError("rolls.manual.not_a_number", value=part[:20])
         values.append(100 if part in ("00", "000") else int(part))
         if len(values) > MANUAL_DICE_MAX:

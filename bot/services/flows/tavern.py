@@ -21,6 +21,7 @@ from typing import Any, Final
 from bot.context import AppContext
 from bot.db.characters import CharacterSheet, find_character
 from bot.rules.checks.common import CheckResult, DiceError
+from bot.rules.grammar import is_digits
 from bot.rules.renove import tavern as rules
 from bot.rules.renove.skills import SkillRefused, skill_score
 from bot.rules.renove.tavern import Dice, TavernError
@@ -45,11 +46,6 @@ PLAYERS_MAX: Final = 8
 TABLE: Final = "tavern_games"
 _KEYS: Final = {"f", "int", "jeu", "per", "res", "ct", "pipes", "garde"}
 _FLAGS: Final = {"triche", "maitrise"}
-
-
-def _digits(text: str, most: int) -> bool:
-    """ASCII digits only (``"²".isdigit()`` is true but ``int("²")`` fails), at most ``most`` of them."""
-    return 0 < len(text) <= most and text.isascii() and text.isdigit()
 
 
 def _is_value(token: str) -> bool:
@@ -91,8 +87,8 @@ def parse_players(text: str) -> list[dict[str, Any]]:
                     raise Refusal("flows.tavern.error.bad_player", token=token[:20])
                 player[key] = True
             elif key == "garde":
-                player[key] = [int(v) for v in value.split(".") if _digits(v, 2)]
-            elif key in _KEYS and _digits(value, 3) and int(value) <= 200:
+                player[key] = [int(v) for v in value.split(".") if is_digits(v, 2)]
+            elif key in _KEYS and is_digits(value, 3) and int(value) <= 200:
                 player[key] = int(value)
             else:
                 raise Refusal("flows.tavern.error.bad_player", token=token[:20])

@@ -37,7 +37,7 @@ from bot.rules.combat.effects import Condition
 from bot.rules.combat.state import Combatant
 from bot.rules.d20 import checks as d20_checks
 from bot.rules.d20 import combat as rules
-from bot.rules.grammar import is_int, parse_int, parse_modifier
+from bot.rules.grammar import is_digits, is_int, parse_int, parse_modifier
 from bot.rules.sheets import fold
 from bot.services.fights._core import (
     DefenceRolls,
@@ -123,7 +123,7 @@ def parse_armour(text: str | None) -> list[dict[str, Any]]:
     for part in _list(text):
         words = part.split()
         figures = words[-1].split("/") if words else []
-        if len(words) < 2 or len(figures) != 3 or not all(f.isascii() and f.isdigit() for f in figures):
+        if len(words) < 2 or len(figures) != 3 or not all(is_digits(f, 3) for f in figures):
             raise FightRefusal("combat.d20.error.bad_armour", text=part[:40])
         rp, rc, sr = (parse_int(f, option="armour", lo=0, hi=999) for f in figures)
         out.append({"name": " ".join(words[:-1])[:30], "rp": rp, "rc": rc, "sr": sr})

@@ -31,7 +31,7 @@ from bot.rules.checks.common import Modifier
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import Timing, ordered_slots, term
 from bot.rules.combat.state import Combatant
-from bot.rules.grammar import is_int, parse_int
+from bot.rules.grammar import is_digits, is_int, parse_int
 from bot.rules.ogl import checks as ogl_checks
 from bot.rules.ogl import combat as rules
 from bot.rules.sheets import fold, location_hp
@@ -97,7 +97,7 @@ def parse_armour(text: str | None) -> dict[str, int]:
         if not sep:
             key, value = "tout", part
         key = fold(key)
-        if not (value.isascii() and value.isdigit() and len(value) <= 2 and int(value) <= 30):
+        if not (is_digits(value, 2) and int(value) <= 30):
             raise FightRefusal(
                 "combat.sys.error.bad_armour",
                 text=part[:30],

@@ -24,6 +24,7 @@ from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import roll_dice
 from bot.rules.combat.effects import Condition
 from bot.rules.combat.state import Combatant
+from bot.rules.grammar import is_digits
 from bot.rules.ogl import checks as ogl_checks
 from bot.rules.ogl import combat as rules
 from bot.rules.random_source import RandomSource
@@ -56,11 +57,6 @@ NOWHERE: Final = frozenset({"sans_issue", "nulle_part", "nowhere", "cornered", "
 EVERYWHERE: Final = frozenset({"tout", "all", "partout", "everywhere"})
 
 
-def _digits(text: str) -> bool:
-    """ASCII digits, three at most (``"²".isdigit()`` is true, yet ``int("²")`` fails)."""
-    return 0 < len(text) <= 3 and text.isascii() and text.isdigit()
-
-
 def _area_dice(text: str) -> str:
     expression = text.strip().lower().replace(" ", "").replace("D", "d")
     parts = expression.replace("-", "+").split("+")
@@ -68,10 +64,10 @@ def _area_dice(text: str) -> str:
     for part in parts if ok else ():
         count, sep, sides = part.partition("d")
         if sep:
-            ok = ok and (count == "" or (_digits(count) and 1 <= int(count) <= 20))
-            ok = ok and _digits(sides) and 2 <= int(sides) <= 100
+            ok = ok and (count == "" or (is_digits(count, 3) and 1 <= int(count) <= 20))
+            ok = ok and is_digits(sides, 3) and 2 <= int(sides) <= 100
         else:
-            ok = ok and _digits(part) and int(part) <= 200
+            ok = ok and is_digits(part, 3) and int(part) <= 200
     if not ok:
         raise FightRefusal("manoeuvre.error.area_dice", text=text[:30])
     return expression

@@ -46,7 +46,7 @@ from bot.rules.combat.common import ordered_slots as order_of
 from bot.rules.combat.common import set_pool_loss, term
 from bot.rules.combat.effects import Condition, apply_mechanics
 from bot.rules.combat.state import Combatant
-from bot.rules.grammar import parse_int, parse_modifier
+from bot.rules.grammar import is_digits, parse_int, parse_modifier
 from bot.rules.sheets import fold
 from bot.rules.v1 import combat as rules
 from bot.services.fights._core import (
@@ -203,7 +203,7 @@ def parse_armour(text: str | None) -> dict[str, int]:
         if not sep:
             key, value = "tout", part
         zone = fold(key).replace("ê", "e")
-        if not (value.isascii() and value.isdigit() and len(value) <= 2 and int(value) <= 20):
+        if not (is_digits(value, 2) and int(value) <= 20):
             raise FightRefusal(
                 "combat.sys.error.bad_armour", text=part[:30], zones="tout, " + ", ".join(ZONES)
             )
