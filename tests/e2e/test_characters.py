@@ -170,7 +170,14 @@ async def test_a_wfrp_sheet_skills_race_profile_and_fortune(emu: E2E) -> None:
         "perso creer", nom="Gunther", caracs="CC:42 CT:31 F:38 E:41 Ag:33 Int:29 FM:31 Soc:28", race="nain"
     )
     assert "BF 6 · BE 7 · BA 6" in _field(created.embed, "Profil") and "Nain" in created.embed["description"]
-    edited = await alice.slash("perso modifier", competences="Esquive +10, Perception", px="120/80")
+    edited = await alice.slash(
+        "perso modifier",
+        competences="Esquive +10, Perception",
+        px="120/80",
+        carriere="Ratier",
+        bourse="3 co 5 pa",
+    )
+    assert "Nain · Ratier · 120 PX (40 à dépenser) · 3 co, 5 pa, 0 s" in edited.embed["description"]
     assert edited.ephemeral and _field(edited.embed, "Compétences") == "Esquive +10 (43) · Perception (29)"
     dodge = await alice.slash("test", competence="Esquive", jet=43)
     assert dodge.embed["fields"][1]["value"] == "**43**"  # the target: Ag 33 + 10

@@ -4,6 +4,8 @@ lost); /combat fin writes his wounds on the sheet and /perso voir shows them."""
 
 from __future__ import annotations
 
+import json
+
 from .harness import E2E
 
 INITIATIVE = "Orque: 10 10 10; Grimli: 1 1 1"
@@ -58,3 +60,18 @@ async def test_a_pc_killed_saved_with_destiny_and_his_wounds_on_the_sheet(emu: E
         "**2** · tête (tranchantes 13, Embuscade) : œil perdu ; plaie ouverte à la tête",
     ]
     assert "PD 0" in fields[next(k for k in fields if "Profil" in k or "profil" in k)]
+
+    # The sheet's open wounds are what /infection tests, one d100 each; then the GM tends the sheet.
+    infected = await alice.slash("infection test", personnage="Grimli", jets="20 95")
+    shown = json.dumps(infected.embeds, ensure_ascii=False)
+    assert not infected.ephemeral and "**20**" in shown and "**95**" in shown, shown  # one test per wound
+    refused = await alice.slash("perso modifier", personnage="Grimli", blessures="-1")
+    assert refused.ephemeral and "Seul le MJ" in refused.embed["description"]
+    tended = await gm.slash("perso modifier", personnage="Grimli", blessures="-1; 2:bandée")
+    assert tended.embed.get("fields"), tended.embed
+    tended_fields = {f["name"]: f["value"] for f in tended.embed["fields"]}
+    assert "Blessures et séquelles" in tended_fields, (tended.embed.get("description"), list(tended_fields))
+    lines = tended_fields["Blessures et séquelles"].splitlines()
+    assert len(lines) == 1 and "œil perdu" in lines[0] and "bandée" in lines[0]
+    alive = await gm.slash("perso modifier", personnage="Grimli", vivant=True)
+    assert alive.ephemeral and "n'est pas mort sur sa fiche" in alive.embed["description"]
