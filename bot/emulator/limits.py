@@ -6,7 +6,8 @@ refuses it the same way: HTTP 400 ``{"code": 50035, "message": "Invalid Form Bod
 "errors": {...}}`` with the nested ``_errors`` lists, so discord.py raises the same
 exceptions (``CommandSyncFailure``, ``HTTPException``) it would in production.
 
-Reading of the 4000-character rule per command: Discord counts the name, description and
+Reading of the 8000-character rule per command (4000 before February 2024): Discord counts
+the name, description and
 choice values of the command, of every option (subcommands and groups included) and of
 every choice; "when localization fields are present, only the longest localization for
 each field (including the default value) is counted". So each field contributes
@@ -59,7 +60,7 @@ VALID_LOCALES = frozenset(
     }
 )
 
-COMMAND_MAX_CHARS = 4000
+COMMAND_MAX_CHARS = 8000  # since February 2024 (DISCORD_EMULATOR.md: docs PR #6668)
 MESSAGE_CONTENT_MAX = 2000
 EMBEDS_MAX = 10
 EMBED_TOTAL_MAX = 6000
@@ -161,7 +162,7 @@ def _check_name(errors: ValidationErrors, path: Path, name: Any, *, slash: bool 
 
 
 def _check_option(errors: ValidationErrors, path: Path, option: Json, depth: int) -> int:
-    """Validate one option; returns its size towards the 4000-character budget."""
+    """Validate one option; returns its size towards the 8000-character budget."""
     name_check = lambda p, v: _check_name(errors, p, v)  # noqa: E731
     desc_check = lambda p, v: _length(errors, p, v, 1, 100)  # noqa: E731
     _check_name(errors, (*path, "name"), option.get("name"))
@@ -234,7 +235,7 @@ def _check_options(errors: ValidationErrors, path: Path, options: list[Json], de
 
 
 def command_size(command: Json) -> int:
-    """The command's size towards Discord's 4000-character limit (see module docstring)."""
+    """The command's size towards Discord's 8000-character limit (see module docstring)."""
     return _check_command(ValidationErrors(), (), command)
 
 

@@ -87,14 +87,15 @@ def test_duplicate_names() -> None:
     assert errors.tree["1"]["name"]["_errors"][0]["code"] == "APPLICATION_COMMANDS_DUPLICATE_NAME"
 
 
-def test_4000_characters_counts_the_longest_localisation_per_field() -> None:
-    # 25 options x (name 1 + description 100) + 25 choices x ... kept simple: one big choice list.
+def test_8000_characters_counts_the_longest_localisation_per_field() -> None:
+    # Big choice lists: 3 options of 25 choices of 150 characters are over 8000, 2 are not.
     choices = [{"name": "n" * 100, "value": "v" * 50} for _ in range(25)]
-    options = [opt(f"o{i}", description="d" * 10, choices=choices) for i in range(2)]
+    options = [opt(f"o{i}", description="d" * 10, choices=choices) for i in range(3)]
     command = cmd(options=options)
     base = command_size(command)
-    assert base == 4 + 9 + 2 * (2 + 10 + 25 * 150)
+    assert base == 4 + 9 + 3 * (2 + 10 + 25 * 150)
     assert validate_commands([command]).tree["0"]["_errors"][0]["code"] == "APPLICATION_COMMAND_TOO_LARGE"
+    assert not validate_commands([cmd(options=options[:2])])
     # A longer French description replaces (does not add to) the default one in the count.
     localised = cmd(description_localizations={"fr": "Lancer des dés, longuement"})
     assert command_size(localised) == 4 + len("Lancer des dés, longuement")

@@ -78,6 +78,19 @@ class Combatant:
     conditions: tuple[Condition, ...] = ()
     actions: RoundActions = RoundActions()
     npc: bool = False
+    # The fighter's side: None = the default one (PJ for characters, PNJ for NPCs); otherwise the
+    # name the GM gave (« Bandits », « Garde »). Fighters of one side are allies.
+    side: str | None = None
+
+    @property
+    def camp(self) -> str:
+        """The side as compared: the GM's name folded to lower case, or ``pj`` / ``pnj``."""
+        if self.side:
+            return " ".join(self.side.lower().split())
+        return "pnj" if self.npc else "pj"
+
+    def allied_with(self, other: Combatant) -> bool:
+        return self.camp == other.camp
 
     def stat(self, code: str) -> int:
         """Current value: base + condition modifiers (halved when a halving applies)."""
@@ -118,6 +131,7 @@ class Combatant:
             "conditions": [c.to_dict() for c in self.conditions],
             "actions": self.actions.to_dict(),
             "npc": self.npc,
+            **({"side": self.side} if self.side else {}),
         }
 
     @classmethod
@@ -140,6 +154,7 @@ class Combatant:
             conditions=tuple(Condition.from_dict(c) for c in data.get("conditions", ())),
             actions=RoundActions.from_dict(data.get("actions") or {}),
             npc=bool(data.get("npc", False)),
+            side=data.get("side") or None,
         )
 
 
