@@ -39,7 +39,7 @@ class ConsoleInputError(ValueError):
 @dataclass(frozen=True, slots=True)
 class ConsoleLine:
     user: str | None
-    kind: str  # "slash", "click", "modal", "empty"
+    kind: str  # "slash", "click", "select", "modal", "empty"
     command: str = ""
     options: dict[str, str] = field(default_factory=dict)
     target: str = ""
@@ -66,10 +66,18 @@ def parse_line(line: str) -> ConsoleLine:
         if not tokens:
             raise ConsoleInputError("!click needs a button label or custom id")
         return ConsoleLine(user=user, kind="click", target=" ".join(tokens))
+    if head in ("!select", "!choisir"):
+        if len(tokens) < 2:
+            raise ConsoleInputError(
+                '!select needs the menu (placeholder or custom id) and a choice: !select Cible "Gobelin 1"'
+            )
+        return ConsoleLine(
+            user=user, kind="select", target=tokens[0], options={"values": "\n".join(tokens[1:])}
+        )
     if head == "!modal":
         return ConsoleLine(user=user, kind="modal", options=_options(tokens))
     if not head.startswith("/"):
-        raise ConsoleInputError("a line starts with /command, !click or !modal")
+        raise ConsoleInputError("a line starts with /command, !click, !select or !modal")
     words = [head[1:]]
     while tokens and ":" not in tokens[0]:
         words.append(tokens.pop(0))
@@ -110,6 +118,16 @@ def message_json(message: Any) -> dict[str, Any]:
             for c in message.iter_components()
             if c.get("type") == 2
         ],
+        "selects": [
+            {
+                "placeholder": c.get("placeholder"),
+                "custom_id": c.get("custom_id"),
+                "options": [o.get("label") for o in c.get("options") or []],
+                "disabled": bool(c.get("disabled")),
+            }
+            for c in message.iter_components()
+            if c.get("type") == 3
+        ],
     }
 
 
@@ -135,6 +153,10 @@ def render_text(record: dict[str, Any]) -> str:
     buttons = [c["label"] for c in record.get("components", []) if c.get("label")]
     if buttons:
         lines.append("Buttons: " + " | ".join(f"[{b}]" for b in buttons))
+    for select in record.get("selects", []):
+        lines.append(
+            f"Select « {select['placeholder'] or select['custom_id']} »: " + " | ".join(select["options"])
+        )
     return "\n".join(lines)
 
 
@@ -237,6 +259,10 @@ class Console:
             elif line.kind == "click":
                 result = await player.click(line.target, timeout=REPLY_TIMEOUT)
                 label = f"!click {line.target}"
+            elif line.kind == "select":
+                values = line.options["values"].split("\n")
+                result = await player.select(line.target, values, timeout=REPLY_TIMEOUT)
+                label = f"!select {line.target} {' '.join(values)}"
             else:
                 result = await player.submit_modal(line.options, timeout=REPLY_TIMEOUT)
                 label = "!modal"

@@ -31,7 +31,41 @@ def test_parse_click_modal_and_comments() -> None:
     assert parse_line("   ").kind == "empty"
 
 
-BAD_LINES = ['/roll expression:"1d6', "@ /roll", "@alice", "roll expression:1d6", "/ expression:1"]
+def test_parse_select_takes_the_menu_then_the_choices() -> None:
+    line = parse_line('@alice !select Cible "Gobelin 1"')
+    assert (line.user, line.kind, line.target) == ("alice", "select", "Cible")
+    assert line.options["values"].split("\n") == ["Gobelin 1"]
+
+
+def test_selects_and_mentions_render_for_discord() -> None:
+    from bot.ui.discord_render import allowed_mentions_of, to_view
+    from bot.ui.reply import Button, Reply, Select, SelectOption
+
+    reply = Reply(
+        content="<@42> à toi",
+        mentions=(42,),
+        buttons=((Button("Suivant", "melee:fight:1:next"),),),
+        selects=(
+            Select("melee:fight:1:tgt", (SelectOption("Gobelin 1", "gobelin-1"),), placeholder="Cible"),
+        ),
+    )
+    view = to_view(reply)
+    assert view is not None
+    kinds = [(type(item).__name__, item.row) for item in view.children]
+    assert kinds == [("Button", 0), ("Select", 1)]
+    allowed = allowed_mentions_of(reply).to_dict()
+    assert allowed["users"] == [42] and allowed["parse"] == []
+    assert allowed_mentions_of(Reply(content="<@42>")).to_dict() == {"parse": []}
+
+
+BAD_LINES = [
+    '/roll expression:"1d6',
+    "@ /roll",
+    "@alice",
+    "roll expression:1d6",
+    "/ expression:1",
+    "!select Cible",
+]
 
 
 @pytest.mark.parametrize("bad", BAD_LINES)

@@ -11,7 +11,7 @@ from discord import app_commands
 from sqlalchemy.orm.exc import StaleDataError
 
 from bot.services.caller import Caller
-from bot.ui.discord_render import content_of, to_embed, to_view
+from bot.ui.discord_render import allowed_mentions_of, content_of, to_embed, to_view
 from bot.ui.reply import Reply, error_reply
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def caller_of(interaction: Interaction) -> Caller:
 
 
 def _message_kwargs(reply: Reply) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
+    kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions_of(reply)}
     embed = to_embed(reply)
     if embed is not None:
         kwargs["embed"] = embed

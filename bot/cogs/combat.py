@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -20,7 +20,9 @@ from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
 from bot.cogs._common import _message_kwargs as message_kwargs
+from bot.context import AppContext
 from bot.rules.sheets import fold
+from bot.services.caller import Caller
 from bot.services.fights import attacks as fights_attacks
 from bot.services.fights import defence as fights_defence
 from bot.services.fights import ending as fights_ending
@@ -192,16 +194,74 @@ async def settle(interaction: discord.Interaction[Any], pending: Awaitable[Fight
     await answer(interaction, result)
 
 
-class FightButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=re.compile(
-        r"melee:fight:(?P<fid>[0-9]{1,18}):(?P<kind>def|pos|perm):(?P<a>[a-z0-9_]{1,30})(?::(?P<b>[a-z_]{1,20}))?"
-    ),
-):
-    """Defence (``def:<seq>:<choice>``), posture (``pos:<posture>[:<option>]``) and permanent-change
-    confirmation (``perm:<n>:ok|no``) buttons of a fight."""
+# What a fight's buttons and select menus do, by the ``kind`` part of their custom id
+# (``melee:fight:<fight id>:<kind>[:<a>[:<b>]]``): each returns the outcome to settle, or None when
+# the custom id is malformed. Selects receive the picked values in ``values``.
+Handler = Callable[
+    [AppContext, Caller, int, str | None, str | None, tuple[str, ...]], Awaitable[FightOutcome] | None
+]
 
-    def __init__(self, fight_id: int, kind: str, a: str, b: str | None) -> None:
+
+def _defence(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    if a is None or not a.isdigit() or not b:
+        return None
+    return fights_defence.defend(ctx, caller, choice=b, fight_id=fid, seq=int(a))
+
+
+def _posture(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    if a is None:
+        return None
+    return set_posture(ctx, caller, posture=a, option=b, fight_id=fid)
+
+
+def _permanent(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    if a is None or not a.isdigit():
+        return None
+    return answer_proposal(ctx, caller, fight_id=fid, number=int(a), accept=b == "ok")
+
+
+HANDLERS: Final[dict[str, Handler]] = {
+    "def": _defence,
+    "pos": _posture,
+    "perm": _permanent,
+}
+
+_TEMPLATE: Final = (
+    r"melee:fight:(?P<fid>[0-9]{1,18}):(?P<kind>[a-z]{1,12})"
+    r"(?::(?P<a>[a-z0-9_-]{1,30}))?(?::(?P<b>[a-z0-9_-]{1,30}))?"
+)
+
+
+async def _dispatch(
+    interaction: discord.Interaction[Any],
+    fid: int,
+    kind: str,
+    a: str | None,
+    b: str | None,
+    values: tuple[str, ...],
+) -> None:
+    ctx, caller = ctx_of(interaction), caller_of(interaction)
+    handler = HANDLERS.get(kind)
+    result = handler(ctx, caller, fid, a, b, values) if handler is not None else None
+    if result is None:
+        await answer(
+            interaction, FightOutcome(error_reply(ctx.catalog.t(caller.locale, "combat.error.bad_choice")))
+        )
+        return
+    await settle(interaction, result)
+
+
+class FightButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=re.compile(_TEMPLATE)):
+    """A fight's buttons: defence (``def:<seq>:<choice>``), posture (``pos:<posture>[:<option>]``),
+    permanent-change confirmation (``perm:<n>:ok|no``) and the others in :data:`HANDLERS`."""
+
+    def __init__(self, fight_id: int, kind: str, a: str | None, b: str | None) -> None:
         custom_id = ":".join(x for x in ("melee:fight", str(fight_id), kind, a, b) if x)
         super().__init__(discord.ui.Button(label=kind, custom_id=custom_id))
         self.fight_id = fight_id
@@ -216,24 +276,30 @@ class FightButton(
         return cls(int(match["fid"]), match["kind"], match["a"], match["b"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        ctx, caller = ctx_of(interaction), caller_of(interaction)
-        if self.kind == "def" and self.a.isdigit() and self.b:
-            result = fights_defence.defend(
-                ctx, caller, choice=self.b, fight_id=self.fight_id, seq=int(self.a)
-            )
-        elif self.kind == "pos":
-            result = set_posture(ctx, caller, posture=self.a, option=self.b, fight_id=self.fight_id)
-        elif self.kind == "perm" and self.a.isdigit():
-            result = answer_proposal(
-                ctx, caller, fight_id=self.fight_id, number=int(self.a), accept=self.b == "ok"
-            )
-        else:
-            await answer(
-                interaction,
-                FightOutcome(error_reply(ctx.catalog.t(caller.locale, "combat.error.bad_choice"))),
-            )
-            return
-        await settle(interaction, result)
+        await _dispatch(interaction, self.fight_id, self.kind, self.a, self.b, ())
+
+
+class FightSelect(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=re.compile(_TEMPLATE)):
+    """A fight's select menus (a target, a fighter, a posture): the picked values go to the handler."""
+
+    def __init__(self, fight_id: int, kind: str, a: str | None, b: str | None) -> None:
+        custom_id = ":".join(x for x in ("melee:fight", str(fight_id), kind, a, b) if x)
+        super().__init__(discord.ui.Select(custom_id=custom_id))
+        self.fight_id = fight_id
+        self.kind = kind
+        self.a = a
+        self.b = b
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> FightSelect:
+        return cls(int(match["fid"]), match["kind"], match["a"], match["b"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data: Any = interaction.data or {}
+        values = tuple(str(v) for v in (data.get("values") or ()))[:25]
+        await _dispatch(interaction, self.fight_id, self.kind, self.a, self.b, values)
 
 
 @app_commands.guild_only()
@@ -248,10 +314,10 @@ class CombatCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(FightButton)
+        self.bot.add_dynamic_items(FightButton, FightSelect)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(FightButton)
+        self.bot.remove_dynamic_items(FightButton, FightSelect)
 
     # -- opening -----------------------------------------------------------------------------
 

@@ -45,10 +45,11 @@ def to_embed(reply: Reply) -> discord.Embed | None:
 
 
 def to_view(reply: Reply) -> discord.ui.View | None:
-    if not reply.buttons:
+    if not reply.buttons and not reply.selects:
         return None
     view = discord.ui.View(timeout=None)
-    for row_index, row in enumerate(reply.buttons[:5]):
+    rows = reply.buttons[: 5 - min(len(reply.selects), 5)]
+    for row_index, row in enumerate(rows):
         for button in row[:5]:
             view.add_item(
                 discord.ui.Button(
@@ -60,11 +61,41 @@ def to_view(reply: Reply) -> discord.ui.View | None:
                     row=row_index,
                 )
             )
+    for index, select in enumerate(reply.selects[: 5 - len(rows)]):
+        view.add_item(
+            discord.ui.Select(
+                custom_id=select.custom_id[:100],
+                placeholder=select.placeholder[:150] if select.placeholder else None,
+                min_values=select.min_values,
+                max_values=min(select.max_values, len(select.options[:25])),
+                disabled=select.disabled,
+                options=[
+                    discord.SelectOption(
+                        label=option.label[:100],
+                        value=option.value[:100],
+                        description=option.description[:100] if option.description else None,
+                        emoji=option.emoji,
+                        default=option.default,
+                    )
+                    for option in select.options[:25]
+                ],
+                row=len(rows) + index,
+            )
+        )
     # Render only: clicks go to the cogs' persistent DynamicItems (they survive restarts). A live
     # view would stay in discord.py's view store for as long as the process runs (timeout None),
     # one per message sent with buttons, answering nothing; a stopped one is not stored.
     view.stop()
     return view
+
+
+def allowed_mentions_of(reply: Reply) -> discord.AllowedMentions:
+    """Exactly the users the reply means to notify; never @everyone or a role."""
+    if not reply.mentions:
+        return discord.AllowedMentions.none()
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(id=u) for u in reply.mentions]
+    )
 
 
 def content_of(reply: Reply) -> str | None:

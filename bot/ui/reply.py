@@ -47,6 +47,27 @@ class Button:
 
 
 @dataclass(frozen=True, slots=True)
+class SelectOption:
+    label: str
+    value: str
+    description: str | None = None
+    emoji: str | None = None
+    default: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    """A string select menu (a row of its own, after the button rows): a phone user picks from it."""
+
+    custom_id: str
+    options: tuple[SelectOption, ...]
+    placeholder: str | None = None
+    min_values: int = 1
+    max_values: int = 1
+    disabled: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Delivery:
     """A further message the same interaction sends: to a user's DMs or to a channel."""
 
@@ -65,6 +86,10 @@ class Reply:
     content: str | None = None
     ephemeral: bool = False
     buttons: tuple[tuple[Button, ...], ...] = ()
+    selects: tuple[Select, ...] = ()
+    # Users that the ``content`` may really notify (Discord pings only mentions in the content, and
+    # only those ``allowed_mentions`` lets through); everybody else's mention stays silent.
+    mentions: tuple[int, ...] = ()
     result: dict[str, Any] | None = None
     kind: str = "message"
     also: tuple[Delivery, ...] = field(default=())
