@@ -248,6 +248,15 @@ async def add_other(scope: Scope, doc: Doc, text: str, count: int | None, stats:
         added.append(combatant)
     else:
         require_gm(scope)
+        from bot.services.fights.bestiary import find_template  # the bestiary reads this module
+
+        template = await find_template(scope, ruleset, name)
+        if template is not None:  # the server's template, the typed values over its own
+            given = {**template.characteristics, **given}
+            skills = {**template.skills, **skills}
+            arms = arms or parse_arms(", ".join(template.weapons))
+            if stats.armour is None and template.armour:
+                stats = replace(stats, armour=", ".join(template.armour))
         if not given:
             raise FightRefusal("combat.sys.error.quick_needs_caracs", name=name[:60], ruleset=ruleset)
         number = number or 1
@@ -255,7 +264,11 @@ async def add_other(scope: Scope, doc: Doc, text: str, count: int | None, stats:
             raise FightRefusal("combat.error.count_range", max=MAX_QUICK)
         if len(doc.state.combatants) + number > MAX_COMBATANTS:
             raise FightRefusal("combat.error.too_many", max=MAX_COMBATANTS)
-        label = quick_label(name, plural=number > 1 or match is not None)
+        label = (
+            template.name
+            if template is not None
+            else quick_label(name, plural=number > 1 or match is not None)
+        )
         existing = last_number(doc, label)
         for index in range(number):
             display = f"{label} {existing + index + 1}" if number > 1 or existing else label

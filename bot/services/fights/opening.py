@@ -37,6 +37,7 @@ from bot.services.fights._core import (
     require_gm,
     run,
 )
+from bot.services.fights.bestiary import find_template, template_profile
 from bot.services.fights.kit import add_other, parse_caracs
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import (
@@ -49,7 +50,6 @@ from bot.services.fights.roster import (
     _resolve_weapon,
     _unique_id,
     check_sheet_free,
-    find_preset,
     last_number,
     missing_quick_stats,
     quick_label,
@@ -184,7 +184,9 @@ async def add_combatants(
             added.append(combatant)
         else:
             require_gm(scope)
-            preset = find_preset(docs, name)
+            # the server's template of that name first, then the seed's creature row (bestiary)
+            template = await find_template(scope, "renove", name)
+            preset = template.preset if template is not None else None
             given, skills = parse_caracs("renove", stats.caracs)
             for code, value in (
                 ("CC", stats.cc),
@@ -198,6 +200,9 @@ async def add_combatants(
                     given[code] = value
             bf = stats.bf if stats.bf is not None else given.pop("BF", None)
             be = stats.be if stats.be is not None else given.pop("BE", None)
+            if template is not None and template.saved:
+                _, preset, given, bf, be = template_profile(docs, template, given, bf=bf, be=be)
+                skills = {**template.skills, **skills}
             if preset is None:
                 missing = missing_quick_stats(given, bf, be)
                 if missing:
@@ -211,13 +216,20 @@ async def add_combatants(
                 raise FightRefusal("combat.error.count_range", max=MAX_QUICK)
             if len(doc.state.combatants) + number > MAX_COMBATANTS:
                 raise FightRefusal("combat.error.too_many", max=MAX_COMBATANTS)
-            if preset is not None:
+            saved = template if template is not None and template.saved else None
+            if saved is not None:
+                label = saved.name
+            elif preset is not None:
                 label = str(preset["name_en"] if scope.words.en else preset["name"])
             else:
                 label = quick_label(name, plural=number > 1 or match is not None)
             profile = quick_profile(docs, preset, given, QUICK_NPC_DEFAULTS, bf=bf, be=be)
-            weapons = [_resolve_weapon(scope, w) for w in _list(stats.weapons)] or [QUICK_NPC_WEAPON]
-            pieces = [_resolve_piece(scope, p) for p in _list(stats.armour)]
+            weapons = [_resolve_weapon(scope, w) for w in _list(stats.weapons)] or (
+                list(saved.weapons) if saved is not None and saved.weapons else [QUICK_NPC_WEAPON]
+            )
+            pieces = [_resolve_piece(scope, p) for p in _list(stats.armour)] or (
+                list(saved.armour) if saved is not None else []
+            )
             gear = _equip(scope, weapons, pieces)
             existing = last_number(doc, label)
             for index in range(number):
@@ -238,7 +250,11 @@ async def add_combatants(
                     "owner_id": doc.row.owner_id,
                     "character_id": None,
                     "kind": "quick",
-                    "preset": preset["id"] if preset is not None else name_key(label),
+                    "preset": saved.key
+                    if saved is not None
+                    else preset["id"]
+                    if preset is not None
+                    else name_key(label),
                     "shield": gear["shield"],
                     "shield_max": gear["shield_max"],
                     "playable_bonus": profile.bonus,
@@ -247,6 +263,8 @@ async def add_combatants(
                 }
                 added.append(combatant)
             notes = _defaults_notes(scope, preset, profile)
+            if saved is not None:
+                notes.insert(0, scope.t("npc.add.from_template", name=saved.name))
         if len(doc.state.combatants) > MAX_COMBATANTS:
             raise FightRefusal("combat.error.too_many", max=MAX_COMBATANTS)
         new_event(scope, doc, "add", None, {"combatants": [c.to_dict() for c in added]})
