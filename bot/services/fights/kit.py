@@ -203,9 +203,12 @@ def parse_caracs(ruleset: str, text: str | None) -> tuple[dict[str, int], dict[s
     return stats, skills
 
 
-async def add_other(scope: Scope, doc: Doc, text: str, count: int | None, stats: NpcStats) -> FightOutcome:
+async def add_other(
+    scope: Scope, doc: Doc, text: str, count: int | None, stats: NpcStats, *, template: Any = None
+) -> FightOutcome:
     """Add a character (its sheet must be of the fight's ruleset) or ``count`` quick NPCs whose
-    figures come from ``caracs`` (the v1, d20 and ogl seeds give no creature figures)."""
+    figures come from ``caracs`` (the v1, d20 and ogl seeds give no creature figures) over those of
+    the server's ``template`` of that name (``bestiary.Template``, found by the caller)."""
     ruleset = doc.row.ruleset
     adapter = system_of(ruleset)
     number = count
@@ -248,9 +251,6 @@ async def add_other(scope: Scope, doc: Doc, text: str, count: int | None, stats:
         added.append(combatant)
     else:
         require_gm(scope)
-        from bot.services.fights.bestiary import find_template  # the bestiary reads this module
-
-        template = await find_template(scope, ruleset, name)
         if template is not None:  # the server's template, the typed values over its own
             given = {**template.characteristics, **given}
             skills = {**template.skills, **skills}

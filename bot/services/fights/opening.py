@@ -164,7 +164,9 @@ async def add_combatants(
     async def work(scope: Scope) -> FightOutcome:
         doc = await fight_here(scope)
         if doc.row.ruleset in OTHER_RULESETS:
-            return await add_other(scope, doc, text, count, stats)
+            quick = _COUNT.match(text) if count is None else None
+            template = await find_template(scope, doc.row.ruleset, quick.group(2) if quick else text)
+            return await add_other(scope, doc, text, count, stats, template=template)
         docs = scope.words.docs
         number = count
         name = text
