@@ -32,6 +32,7 @@ from bot.services.fights.attacks import AttackInput
 from bot.services.fights.choices import combatant_choices, who_choices
 from bot.services.fights.conditions import correct, edit_condition, roll_due_test
 from bot.services.fights.damage import answer_proposal
+from bot.services.fights.destiny import spend as spend_destiny
 from bot.services.fights.ending import end_fight
 from bot.services.fights.opening import abandon, add_combatants, attach_thread, open_fight, remove_combatant
 from bot.services.fights.roster import NpcStats
@@ -226,10 +227,19 @@ def _permanent(
     return answer_proposal(ctx, caller, fight_id=fid, number=int(a), accept=b == "ok")
 
 
+def _destiny(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    if a is None or not a.isdigit():
+        return None
+    return spend_destiny(ctx, caller, fight_id=fid, number=int(a))
+
+
 HANDLERS: Final[dict[str, Handler]] = {
     "def": _defence,
     "pos": _posture,
     "perm": _permanent,
+    "destiny": _destiny,
 }
 
 _TEMPLATE: Final = (

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from sqlalchemy import select
 
 from bot.context import AppContext
@@ -16,9 +13,7 @@ from bot.db.fight_models import Fight
 from bot.rules.combat.state import FightState
 from bot.rules.sheets import fold
 from bot.services.caller import Caller
-from bot.services.fights._core import TEXT_TABLES
-from bot.services.fights.roster import preset_choices
-from bot.services.fights.text import Words
+from bot.services.fights.bestiary import template_choices
 
 
 async def combatant_choices(ctx: AppContext, caller: Caller, current: str) -> list[tuple[str, str]]:
@@ -44,13 +39,11 @@ async def combatant_choices(ctx: AppContext, caller: Caller, current: str) -> li
 
 
 async def who_choices(ctx: AppContext, caller: Caller, current: str) -> list[tuple[str, str]]:
-    """``/combat ajouter``: the characters the caller may add, then the creature presets."""
+    """``/combat ajouter``: the characters the caller may add, then the bestiary's templates."""
     from bot.services.characters import character_choices
 
     out = await character_choices(ctx, caller, current)
-    docs: dict[str, Mapping[str, Any]] = {n: ctx.tables[n].document for n in TEXT_TABLES if n in ctx.tables}
-    en = Words(ctx, caller.locale, docs).en
-    out.extend(preset_choices(docs, current, en))
+    out.extend(await template_choices(ctx, caller, current))  # the server's templates, the BF table's rows
     return out[:25]
 
 

@@ -27,6 +27,7 @@ from bot.services.fights._core import (
     saved_outcome,
 )
 from bot.services.fights.damage import _application_lines, _proposal_buttons
+from bot.services.fights.destiny import merge_rows, offer_lines
 from bot.services.fights.registry import system_of
 from bot.ui.reply import Colour, Reply
 
@@ -61,6 +62,8 @@ async def roll_due_test(
         payload: dict[str, Any] = {"fight_id": doc.row.id, "prompt": prompt}
         lines = [scope.t(f"combat.test.{prompt['kind']}", name=c.name)]
         lines.extend(_application_lines(scope, doc, c, application, payload))
+        offered, destiny_rows = await offer_lines(scope, doc)  # a PC who would die: his destiny point
+        lines.extend(offered)
         new_event(scope, doc, "due_test", c.id, payload)
         doc.save()
         reply = Reply(
@@ -68,7 +71,7 @@ async def roll_due_test(
             colour=Colour.NEUTRAL,
             kind="combat.test",
             result=payload,
-            buttons=_proposal_buttons(scope, doc, payload.get("proposals", [])),
+            buttons=merge_rows(destiny_rows, _proposal_buttons(scope, doc, payload.get("proposals", []))),
         )
         return outcome(scope, doc, reply)
 

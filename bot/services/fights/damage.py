@@ -29,6 +29,7 @@ from bot.rules.renove.damage import (
 )
 from bot.rules.sheets import Change, SheetError, apply_skill_changes, fold, sheet_for
 from bot.services.caller import Caller
+from bot.services.fights import destiny
 from bot.services.fights._core import (
     DefenceRolls,
     Doc,
@@ -44,6 +45,7 @@ from bot.services.fights._core import (
     run,
     saved_outcome,
 )
+from bot.services.fights.destiny import paralysing
 from bot.services.fights.text import Words
 from bot.services.talent_book import default_talent_book
 from bot.ui.reply import Button, ButtonStyle
@@ -277,12 +279,18 @@ def _application_lines(
     scope: Scope, doc: Doc, victim: Combatant, application: EffectApplication, payload: dict[str, Any]
 ) -> list[str]:
     w = scope.words
+    was_dead = doc.state.get(victim.id).has("dead")
     doc.state = apply_effects(doc.state, victim.id, application)
     if application.dead and not doc.state.get(victim.id).has("dead"):
         c = doc.state.get(victim.id)
         doc.state = doc.state.put(
             replace(c, conditions=(*c.conditions, Condition("dead", application.source, until="permanent")))
         )
+    if not was_dead and doc.state.get(victim.id).has("dead"):  # a PC's player may spend a destiny point
+        destiny.offer(doc, victim.id, "death", application.source)
+    paralysis = paralysing(application.events)
+    if paralysis is not None and not doc.state.get(victim.id).has("dead"):
+        destiny.offer(doc, victim.id, "paralysis", paralysis)
     payload.setdefault("effects", []).append(application.to_dict())
     lines = []
     for test in application.tests:

@@ -24,6 +24,7 @@ from bot.services.fights._core import (
     run,
 )
 from bot.services.fights.damage import _proposal_buttons
+from bot.services.fights.destiny import merge_rows, offer_lines
 from bot.services.fights.hits import _resolve_hit
 from bot.services.fights.registry import system_of
 from bot.services.fights.rounds import _settle_turn, _turn_line
@@ -86,11 +87,13 @@ async def defend(
         if doc.state.round and not doc.data.get("round_over"):
             lines.extend(_settle_turn(scope, doc))
             lines.append(_turn_line(scope, doc))
+        offered, destiny_rows = await offer_lines(scope, doc)  # a PC who would die: his destiny point
+        lines.extend(offered)
         doc.save()
         # an ogl area effect has no attacking fighter: its name stands for him
         attacker = pending.get("label") or doc.state.get(pending["attacker"]).name
         defender = doc.state.get(defender_id).name
-        buttons = _proposal_buttons(scope, doc, payload.get("proposals", []))
+        buttons = merge_rows(destiny_rows, _proposal_buttons(scope, doc, payload.get("proposals", [])))
         reply = Reply(
             title=scope.t(
                 "combat.defence.title",

@@ -15,6 +15,7 @@ from bot.rules.combat.initiative import Slot, roll_initiative
 from bot.rules.combat.state import Combatant, choose_posture, end_round, next_turn, start_round, take_action
 from bot.rules.combat.tables import CombatTables
 from bot.services.caller import Caller
+from bot.services.fights import destiny
 from bot.services.fights._core import (
     OTHER_RULESETS,
     Doc,
@@ -154,6 +155,7 @@ def _end_round(scope: Scope, doc: Doc) -> list[str]:
                     )
                 )
                 notes.append(scope.t("combat.round.death_timer", name=c.name))
+                destiny.offer(doc, cid, "death", prompt.condition.source)  # a PC: his destiny point
                 continue
             number = int(doc.data.get("prompt_seq", 0)) + 1
             doc.data["prompt_seq"] = number
@@ -246,6 +248,8 @@ async def new_round(ctx: AppContext, caller: Caller, *, dice: str | None = None)
         doc.data["aim"] = {}
         doc.data["feint"] = {}
         notes.extend(_settle_turn(scope, doc))
+        offered, destiny_rows = await destiny.offer_lines(scope, doc)  # died as the last round ended
+        notes.extend(offered)
         new_event(scope, doc, "round", None, {"initiative": [r.to_dict() for r in results]})
         doc.save()
         current = doc.state.current_slot
@@ -254,7 +258,7 @@ async def new_round(ctx: AppContext, caller: Caller, *, dice: str | None = None)
             description += "\n\n" + scope.t("combat.turn.now", name=doc.state.get(current.combatant).name)
         if notes:
             description = "\n".join(notes) + "\n\n" + description
-        buttons = _posture_buttons(scope, doc)
+        buttons = destiny.merge_rows(destiny_rows, _posture_buttons(scope, doc))
         reply = Reply(
             title=scope.t("combat.round.title", round=doc.state.round),
             description=description[:4000],
