@@ -30,6 +30,7 @@ from bot.services.fights._core import (
     pending_defence,
     run,
 )
+from bot.services.fights.destiny import merge_rows, offer_lines
 from bot.services.fights.hits import _pick_weapon, _request, _resolve_hit, _situations
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import _armour_maluses
@@ -221,6 +222,9 @@ async def attack(
         for note in result.notes:
             lines.append(w.t(note))
         lines.extend(_pass_turn(scope, doc))
+        offered, destiny_rows = await offer_lines(scope, doc)  # a PC killed without a defence
+        lines.extend(offered)
+        buttons = merge_rows(destiny_rows, buttons)
         turn = _turn_line(scope, doc)
         if turn:
             lines.append(turn)

@@ -373,11 +373,13 @@ async def advance(ctx: AppContext, caller: Caller) -> FightOutcome:
         doc.state = next_turn(doc.state)
         doc.data["slot_done"] = False
         notes = _settle_turn(scope, doc)
+        offered, destiny_rows = await destiny.offer_lines(scope, doc)  # a death timer ran out
         new_event(scope, doc, "next", None, {"turn": doc.state.turn})
         doc.save()
         reply = Reply(
-            description="\n".join([*notes, _turn_line(scope, doc)]),
+            description="\n".join([*notes, *offered, _turn_line(scope, doc)]),
             colour=Colour.INFO,
+            buttons=destiny_rows,
             kind="combat.next",
             result={"turn": doc.state.turn, "round_over": bool(doc.data.get("round_over"))},
         )

@@ -146,6 +146,11 @@ async def revive_in_fights(
             causes = [x.source for x in c.conditions if x.kind == "dead"]
             alive = tuple(x for x in c.conditions if x.kind != "dead")
             doc.state = doc.state.put(replace(c, conditions=alive))
+            offers = doc.data.get("destiny") or {}  # the button offered in the thread is spent too
+            for key in [
+                k for k, o in offers.items() if o.get("combatant") == cid and o.get("against") == "death"
+            ]:
+                offers.pop(key)
             new_event(scope, doc, "destiny", cid, {"against": "death", "causes": causes})
             doc.save()
             return Revived(c.name, row.name, tracker_of(scope, doc), row.thread_id, row.tracker_message_id)
