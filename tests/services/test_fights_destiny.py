@@ -152,8 +152,8 @@ async def test_no_point_left_no_button_and_an_npc_death_offers_nothing(ctx: AppC
 
 async def test_a_paralysis_is_offered_and_avoided_in_english(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
-    # damage 10 on the body (the die 5, BF 12 against BE 7), d100 85 → corps 13: a death timer, and the E −20 test failed (90):
-    # permanent paralysis
+    # damage 10 on the body (the die 5, BF 12 against BE 7), d100 85 → corps 13: a death timer,
+    # and the E −20 test failed (90): permanent paralysis
     taken = await hit(ctx, fight_id, "Grimli", "corps", "5", 85, effects="90", durations="8")
     result = ok(taken)
     assert result["critical"]["source"] == "criticals.tranchantes.corps.13"
