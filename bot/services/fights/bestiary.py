@@ -346,7 +346,7 @@ async def list_templates(ctx: AppContext, caller: Caller) -> FightOutcome:
         templates = await _all(scope, ruleset)
         saved = [t for t in templates if t.saved]
         seeds = [t for t in templates if not t.saved]
-        lines = [scope.t("npc.list.ruleset", ruleset=scope.t(f"npc.ruleset.{ruleset}"))]
+        lines = [scope.t("npc.list.ruleset", ruleset=scope.t(f"characters.choice.{ruleset}"))]
         if saved:
             lines.append(scope.t("npc.list.saved"))
             lines.extend("• " + _line(scope, t) for t in saved)
@@ -501,8 +501,9 @@ def _notes(scope: Scope, template: Template) -> list[str]:
         said.append(scope.t("combat.add.from_table", f=ch.get("F"), bf=preset["BF"]))
     if profile.e_is_f:
         said.append(scope.t("combat.add.e_is_f", e=ch.get("E")))
-    if profile.defaults:
-        values = ", ".join(f"{code} {ch.get(code)}" for code in profile.defaults)
+    defaults = [code for code in profile.defaults if not (code == "F" and profile.from_table)]
+    if defaults:
+        values = ", ".join(f"{code} {ch.get(code)}" for code in defaults)
         said.append(scope.t("npc.show.defaults", values=values))
     if template.to_complete:
         said.append(scope.t("npc.show.complete_it", name=template.name))

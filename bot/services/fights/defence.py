@@ -84,11 +84,12 @@ async def defend(
         else:
             lines = _resolve_hit(scope, doc, pending, choice, rolls or DefenceRolls(), payload)
         doc.pending.pop(str(pending["seq"]), None)
+        turn: list[str] = []
         if doc.state.round and not doc.data.get("round_over"):
             lines.extend(_settle_turn(scope, doc))
-            lines.append(_turn_line(scope, doc))
+            turn.append(_turn_line(scope, doc))
         offered, destiny_rows = await offer_lines(scope, doc)  # a PC who would die: his destiny point
-        lines.extend(offered)
+        lines.extend([*offered, *turn])
         doc.save()
         # an ogl area effect has no attacking fighter: its name stands for him
         attacker = pending.get("label") or doc.state.get(pending["attacker"]).name
