@@ -355,7 +355,7 @@ async def list_templates(ctx: AppContext, caller: Caller) -> FightOutcome:
         if seeds:
             lines.append(scope.t("npc.list.seeds"))
             lines.extend("• " + _line(scope, t) for t in seeds)
-        lines.append(scope.t("npc.list.footer"))
+        lines.append(scope.t("npc.list.footer_other" if ruleset in OTHER_RULESETS else "npc.list.footer"))
         reply = Reply(
             title=scope.t("npc.list.title"),
             description="\n".join(lines)[:4000],
