@@ -68,6 +68,10 @@ async def test_a_saved_bandit_comes_three_times_with_its_gear_and_typed_stats_wi
     assert one["weapons"] == ["epee"] and set(one["armour"]) == {"corps", "bras", "tete"}
     assert four["characteristics"]["CC"] == 50 and four["characteristics"]["F"] == 35
     assert four["weapons"] == ["lance"] and set(four["armour"]) == {"corps", "bras", "tete"}
+    # the reply's hint, `qui:Bandit nombre:2`, finds the template too
+    assert "`/combat ajouter qui:Bandit nombre:3` pour trois (Bandit 1 à 3)" in text
+    assert added(await add_combatants(ctx, GM, who="Bandit", count=2)) == ["Bandit 6", "Bandit 7"]
+    assert (await fighters(ctx))["Bandit 7"]["characteristics"]["CC"] == 35
 
 
 async def test_the_seed_rows_are_offered_to_complete_and_the_gm_values_win(ctx: AppContext) -> None:
