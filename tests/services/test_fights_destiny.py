@@ -18,10 +18,10 @@ from bot.db.models import Character
 from bot.rules.sheets import SheetData
 from bot.services.caller import Caller
 from bot.services.fights import attacks as fights_attacks
-from bot.services.fights._core import FightOutcome
+from bot.services.fights._core import Doc, FightOutcome
 from bot.services.fights.attacks import AttackInput
 from bot.services.fights.defence import defend
-from bot.services.fights.destiny import spend
+from bot.services.fights.destiny import offer, spend
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
 from bot.services.fights.rounds import advance, new_round
@@ -148,6 +148,15 @@ async def test_no_point_left_no_button_and_an_npc_death_offers_nothing(ctx: AppC
     assert "Élise n'a plus de point de destin pour échapper à la mort." in text
     assert not any("destiny" in cid for _, cid in buttons(taken))
     assert "dead" in await conditions(ctx, fight_id, "Élise")
+    # the orc (a quick NPC) would be offered nothing; Grimli (a player's character) would
+    async with ctx.sessions() as session:
+        row = await session.get(Fight, fight_id)
+        assert row is not None
+        doc = Doc.load(row)
+        offer(doc, "orque", "death", "criticals.tranchantes.tete.15")
+        assert doc.data.get("destiny") == {}
+        offer(doc, "grimli", "death", "criticals.tranchantes.tete.15")
+        assert [o["combatant"] for o in doc.data["destiny"].values()] == ["grimli"]
 
 
 async def test_a_paralysis_is_offered_and_avoided_in_english(ctx: AppContext) -> None:
