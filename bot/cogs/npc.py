@@ -50,7 +50,7 @@ class NpcCog(commands.Cog):
         attacks="Attacks (A)",
         sb="Strength bonus (BF), if not from F",
         tb="Toughness bonus (BE), if not from E",
-        weapons="Weapons, comma-separated (v1, d20, ogl: profiles such as “Épée +1, Arc tir”)",
+        weapons="Weapons, comma-separated (the other rulesets: profiles such as “Épée +1, Arc tir”)",
         armour="Armour pieces, comma-separated",
         stats="Other characteristics and skills: renove Int:30 Esquive:10; v1, d20, ogl CC:40 F:3 B:8",
         monster="A monster (its SB and TB are F and E doubled) rather than a character",

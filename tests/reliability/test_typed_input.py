@@ -302,6 +302,17 @@ RECIPES: dict[str, Recipe] = {
         state="interrogation",
     ),
     # -- fights ------------------------------------------------------------------------------------
+    "npc save": Recipe(  # a template of the ruleset in force; renove's name is no creature: CC, F, E
+        base={"name": "{fresh}"},
+        options={
+            "stats": Opt(
+                syntax={"renove": "Int:{v} Esquive:10", **{r: first_number(QUICK[r]) for r in RULESETS[1:]}},
+                control={"renove": "Int:30 Esquive:10", **{r: QUICK[r] for r in RULESETS[1:]}},
+            )
+        },
+        rulesets=RULESETS,
+        per_ruleset={"renove": {"ws": 35, "s": 35, "t": 30}},
+    ),
     "combat add": Recipe(
         base={"who": "{fresh}"},
         options={
