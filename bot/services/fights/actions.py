@@ -20,6 +20,7 @@ from bot.services.fights._core import (
     outcome,
     run,
 )
+from bot.services.fights.destiny import offer_lines
 from bot.services.fights.registry import system_of
 from bot.services.fights.rounds import _actor, _spend, _turn_line
 from bot.ui.reply import Colour, Reply
@@ -113,12 +114,14 @@ async def take_simple_action(
             doc.data.setdefault("feint", {})[c.id] = doc.find(str(target)).id
         if action == "se_relever":
             doc.state, _ = signal(doc.state, c.id, "stands_up")
+        offered, destiny_rows = await offer_lines(scope, doc)  # the round ended: a death timer ran out
         new_event(scope, doc, "action", c.id, result)
         doc.save()
         head = scope.t("combat.action.done", name=c.name, action=scope.t(f"combat.action.{action}"))
         reply = Reply(
-            description="\n".join([head, *lines, *notes, _turn_line(scope, doc)]).strip(),
+            description="\n".join([head, *lines, *notes, *offered, _turn_line(scope, doc)]).strip(),
             colour=Colour.INFO,
+            buttons=destiny_rows,
             kind="combat.action",
             result=result,
         )
