@@ -179,7 +179,8 @@ def _record(session: Session) -> None:
         else:
             assert isinstance(item.row, Fight)
             after = _fight_values(item.row)
-            if after != item.values and item.row.status == "open":
+            logged = int((item.row.state or {}).get("seq", 0)) != item.seq  # events only: an action too
+            if (after != item.values or logged) and item.row.status == "open":
                 fights.append((item.row, item, after))
     for i, (row, item, after) in enumerate(fights):
         last = session.execute(select(func.max(FightAction.number)).where(FightAction.fight_id == row.id))
