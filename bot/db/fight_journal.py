@@ -163,7 +163,10 @@ def _sheet_loaded(row: Character, context: Any) -> None:
 @event.listens_for(Session, "before_commit")
 def _record(session: Session) -> None:
     seen: dict[tuple[str, int], _Seen] = session.info.get(_KEY) or {}
-    if not seen or session.info.get(_OFF) or session.in_nested_transaction():
+    if not any(kind == "fight" for kind, _ in seen) or session.info.get(_OFF):
+        seen.clear()
+        return
+    if session.in_nested_transaction():
         return
     sheets: dict[str, dict[str, list[Any]]] = {}
     fights: list[tuple[Fight, _Seen, dict[str, Any]]] = []
