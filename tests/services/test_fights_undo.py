@@ -4,6 +4,7 @@ since refusing the undo, the tracker's confirmation, the end of the fight ignori
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from sqlalchemy import select
@@ -231,3 +232,38 @@ def test_the_reverse_patch_turns_any_document_back() -> None:
         "d": {"b": {"l": {"1": {"=": 3}}, "n": 2, "t": []}},
         "x": [],
     }
+
+
+async def test_two_confirmations_at_once_undo_one_action(ctx: AppContext) -> None:
+    """The GM's two clicks on the same confirmation (or two GMs): one undo, the other refused."""
+    fight_id = await _table(ctx)
+    ok(await set_posture(ctx, ALICE, posture="prudente"))
+    first, second = await asyncio.gather(
+        undo(ctx, GM, fight_id=fight_id, number=5), undo(ctx, GM, fight_id=fight_id, number=5)
+    )
+    results = sorted([first, second], key=lambda o: o.reply.is_error)
+    assert ok(results[0])["undone"] == [5]
+    refused(results[1], "L'action n° 5 est déjà annulée")
+    async with ctx.sessions() as session:
+        live = (await session.scalars(select(FightAction).where(FightAction.undone_at.is_(None)))).all()
+    assert [a.number for a in live] == [1, 2, 3, 4]
+
+
+async def test_the_undo_button_kind_is_dispatched_to_the_preview_then_the_undo(ctx: AppContext) -> None:
+    from bot.cogs.combat import HANDLERS
+
+    fight_id = await _table(ctx)
+    ok(await set_posture(ctx, ALICE, posture="prudente"))
+    handler = HANDLERS["undo"]
+    assert (
+        handler(ctx, GM, fight_id, "ok", "x", ()) is None
+        and handler(ctx, GM, fight_id, "no", "5", ()) is None
+    )
+    pressed = handler(ctx, GM, fight_id, None, None, ())
+    assert pressed is not None
+    asked = await pressed
+    [[button]] = asked.reply.buttons
+    _, _, _, kind, a, b = button.custom_id.split(":")
+    confirmed = handler(ctx, GM, fight_id, a, b, ())
+    assert kind == "undo" and confirmed is not None
+    assert (await confirmed).reply.description == "↩️ Annulé : la posture de Gunther (n° 5)."

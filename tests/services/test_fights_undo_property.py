@@ -225,7 +225,7 @@ async def _play(ctx: AppContext, n: int, stats: Counter[str]) -> None:
     table = await _setup(ctx, n)
     before, first = await _read(ctx, table)
     stack = [first]
-    for _ in range(rng.randint(5, 12)):
+    for _ in range(rng.randint(4, 11)):
         if len(stack) > 1 and rng.random() < 0.15:
             before = await _undo_and_compare(ctx, table, rng, stack, stats)
             continue
