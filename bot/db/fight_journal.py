@@ -8,12 +8,14 @@ How it is captured, without any code in the use cases:
   into a session, its journaled values are copied (as plain JSON) into ``session.info`` — at load
   time, because the services mutate nested parts of a loaded document in place, so the ORM's own
   history would already hold the changed object.
-* Just before the session commits, each fight loaded in it whose document (or ``round``) differs
-  from the copy, and which is still open, gets an action: the next number of that fight, the user
-  the service named (:func:`watch`, done by ``_core.run``; ``None`` elsewhere), the range of events
-  it logged, a reverse patch of the document (:func:`diff`) and a hash of the document it left.
-  The character fields that changed in the same transaction (a permanent change, a destiny point,
-  anything) go onto the first such action as ``[before, after]`` pairs.
+* Just before the session commits, each fight loaded in it whose document (or ``round``) was
+  assigned and differs from the copy (or that logged events), and which is still open, gets an
+  action: the next number of that fight, the user the service named (:func:`watch`, done by
+  ``_core.run``; ``None`` elsewhere), the range of events it logged, a reverse patch of the
+  document (:func:`diff`) and a hash of the document it left. The character fields assigned a new
+  value in the same transaction (a permanent change, a destiny point, anything) go onto the first
+  such action as ``[before, after]`` pairs. A row only changed in place in memory, never assigned,
+  is not written by SQLAlchemy: it is not part of an action either.
 * A transaction that fails writes nothing, so it records nothing; a transaction that only reads, or
   only moves the tracker message, records nothing either. Opening a fight (a new row) and ending it
   (the fight is then closed) are not actions: neither can be undone.
@@ -122,6 +124,7 @@ class _Seen:
     row: Fight | Character  # held here so the session's weak identity map cannot drop it
     values: dict[str, Any]
     seq: int = 0
+    written: bool = False  # a journaled column was assigned: the row is really written at commit
 
 
 def watch(session: Any, user_id: int) -> None:
@@ -160,6 +163,23 @@ def _sheet_loaded(row: Character, context: Any) -> None:
             seen["sheet", row.id] = _Seen(row, sheet_values(row))
 
 
+def _assigned(row: Any, value: Any, old: Any, initiator: Any) -> None:
+    session = object_session(row)
+    item = (session.info.get(_KEY) or {}).get((_kind(row), row.id)) if session is not None else None
+    if item is not None:
+        item.written = True
+
+
+def _kind(row: Any) -> str:
+    return "fight" if isinstance(row, Fight) else "sheet"
+
+
+for _column in ("state", *FIGHT_FIELDS):
+    event.listen(getattr(Fight, _column), "set", _assigned)
+for _column in SHEET_FIELDS:
+    event.listen(getattr(Character, _column), "set", _assigned)
+
+
 @event.listens_for(Session, "before_commit")
 def _record(session: Session) -> None:
     seen: dict[tuple[str, int], _Seen] = session.info.get(_KEY) or {}
@@ -171,7 +191,8 @@ def _record(session: Session) -> None:
     sheets: dict[str, dict[str, list[Any]]] = {}
     fights: list[tuple[Fight, _Seen, dict[str, Any]]] = []
     for (kind, _), item in sorted(seen.items()):
-        if item.row in session.deleted or _gone(item.row):
+        # a row only changed in place in memory, never assigned, is not written: not an action
+        if not item.written or item.row in session.deleted or _gone(item.row):
             continue
         if kind == "sheet":
             assert isinstance(item.row, Character)

@@ -267,3 +267,27 @@ async def test_the_undo_button_kind_is_dispatched_to_the_preview_then_the_undo(c
     confirmed = handler(ctx, GM, fight_id, a, b, ())
     assert kind == "undo" and confirmed is not None
     assert (await confirmed).reply.description == "↩️ Annulé : la posture de Gunther (n° 5)."
+
+
+async def test_the_journal_records_only_what_a_commit_really_writes(ctx: AppContext) -> None:
+    """A fight changed in place in memory (never assigned, so never written) is no action; a read
+    is none; a fight assigned a new document is one, numbered after the others."""
+    await _table(ctx)
+
+    async def actions() -> list[int]:
+        async with ctx.sessions() as session:
+            return [a.number for a in (await session.scalars(select(FightAction))).all()]
+
+    assert await actions() == [1, 2, 3, 4]
+    async with ctx.sessions.begin() as session:
+        row = (await session.scalars(select(Fight))).one()
+        row.state["pending"] = {"99": {}}  # in place: SQLAlchemy does not see it, nothing is written
+    async with ctx.sessions.begin() as session:
+        (await session.scalars(select(Fight))).one()
+    assert await actions() == [1, 2, 3, 4]
+    async with ctx.sessions.begin() as session:
+        row = (await session.scalars(select(Fight))).one()
+        row.state = {**row.state, "options": {"mort_subite": True}}
+    assert await actions() == [1, 2, 3, 4, 5]
+    assert (await undo(ctx, GM)).reply.description == "↩️ Annulé : une modification du combat (n° 5)."
+    assert (await _state(ctx))[0]["options"] == {"mort_subite": False}
