@@ -81,9 +81,8 @@ def test_an_undo_of_a_wrong_attack_in_french() -> None:
         "Vous ne pouvez annuler que votre propre action, et seulement tant que c'est la dernière du "
         "combat : la dernière est l'attaque de Gunther sur Élise (n° 5). Demandez au MJ."
     )
-    assert (
-        not alice_undo["ephemeral"]
-        and alice_undo["embeds"][0]["description"] == "↩️ Annulé : l'attaque de Gunther sur Élise (n° 5)."
+    assert not alice_undo["ephemeral"] and alice_undo["embeds"][0]["description"] == (
+        "↩️ Annulé : l'attaque de Gunther sur Élise (n° 5).\n▶ Au tour de **Gunther**."
     )
     assert alice_undo["result"]["undone"] == [5]
     assert bob_click["ephemeral"] and "Cette attaque a été annulée" in _text(bob_click)
@@ -95,6 +94,7 @@ def test_an_undo_of_a_wrong_attack_in_french() -> None:
         "↩️ 2 actions annulées, de la plus récente à la plus ancienne :",
         "• la défense de Gobelin (n° 7)",
         "• l'attaque de Gunther sur Gobelin (n° 6)",
+        "▶ Au tour de **Gunther**.",
     ]
     # the tracker shows the fight of before both attacks: same lines, same attacks left
     assert _text(tracker_after) == tracker_before
@@ -104,12 +104,13 @@ def test_an_undo_of_a_wrong_attack_in_english() -> None:
     r = _play(ENGLISH, "en")
     tracker_before = _text(r[7])
     assert "You can only undo your own action" in _text(r[9]) and r[9]["ephemeral"]
-    assert _text(r[10]) == "↩️ Undone: Gunther's attack on Elise (no. 5)."
+    assert _text(r[10]) == "↩️ Undone: Gunther's attack on Elise (no. 5).\n▶ **Gunther**'s turn."
     assert "This attack was undone" in _text(r[11])
     assert "the latest is Goblin's defence (no. 7)" in _text(r[14])
     assert _text(r[15]).splitlines() == [
         "↩️ 2 actions undone, newest first:",
         "• Goblin's defence (no. 7)",
         "• Gunther's attack on Goblin (no. 6)",
+        "▶ **Gunther**'s turn.",
     ]
     assert _text(r[16]) == tracker_before

@@ -35,7 +35,10 @@ async def test_a_wrong_attack_undone_in_a_thread(emu: E2E) -> None:
     assert refused.ephemeral and "You can only undo your own action" in refused.embed["description"]
     undone = await alice.slash("combat annuler", channel=thread)
     assert not undone.ephemeral
-    assert undone.embed["description"] == "↩️ Annulé : l'attaque de Gunther sur Élise (n° 5)."
+    assert (
+        undone.embed["description"]
+        == "↩️ Annulé : l'attaque de Gunther sur Élise (n° 5).\n▶ Au tour de **Gunther**."
+    )
     await emu.emu.wait_until(lambda: tracker() == before, what="the tracker back to before the attack")
 
     late = await bob.click("Parer", message=wrong.message)  # the message speaks its author's French

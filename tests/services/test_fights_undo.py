@@ -65,7 +65,10 @@ async def test_the_gm_undoes_a_wrong_attack_and_its_defence_buttons_are_refused(
     assert (await _state(ctx)) != before and ok(wrong)["pending"]
 
     undone = await undo(ctx, GM)
-    assert undone.reply.description == "↩️ Annulé : l'attaque de Gunther sur Élise (n° 5)."
+    assert (undone.reply.description or "").splitlines() == [
+        "↩️ Annulé : l'attaque de Gunther sur Élise (n° 5).",
+        "▶ Au tour de **Gunther**.",  # his turn again: the attack he meant is still his to make
+    ]
     assert not undone.reply.ephemeral and ok(undone)["undone"] == [5]
     assert (await _state(ctx)) == before  # no pending defence, Gunther's attack not spent
     assert undone.tracker is not None and undone.tracker_message_id is None  # the cog edits the tracker
@@ -83,7 +86,7 @@ async def test_the_gm_undoes_a_wrong_attack_and_its_defence_buttons_are_refused(
     right = ok(await fights_attacks.attack(ctx, GM, AttackInput(target="Gobelin", roll=20), rng=NoDice()))
     assert right["seq"] > seq
     again = await undo(ctx, GM)
-    assert again.reply.description == "↩️ Annulé : l'attaque de Gunther sur Gobelin (n° 6)."
+    assert again.reply.description.splitlines()[0] == "↩️ Annulé : l'attaque de Gunther sur Gobelin (n° 6)."
 
 
 async def test_the_gm_undoes_several_actions_newest_first(ctx: AppContext) -> None:
@@ -121,9 +124,11 @@ async def test_a_player_undoes_only_his_own_latest_action(ctx: AppContext) -> No
     text = (await undo(ctx, ALICE)).reply.description or ""
     assert "la dernière est la posture d'Élise (n° 6). Demandez au MJ." in text
     mine = await undo(ctx, BOB_EN)
-    assert mine.reply.description == "↩️ Undone: Élise's posture (no. 6)."
+    assert mine.reply.description.splitlines()[0] == "↩️ Undone: Élise's posture (no. 6)."
     # now Alice's is the latest again, and hers
-    assert (await undo(ctx, ALICE)).reply.description == "↩️ Annulé : la posture de Gunther (n° 5)."
+    assert (await undo(ctx, ALICE)).reply.description.splitlines()[
+        0
+    ] == "↩️ Annulé : la posture de Gunther (n° 5)."
     refused(await undo(ctx, ALICE), "la dernière est le début du round 1 (n° 4)")
 
 
@@ -151,11 +156,14 @@ async def test_a_permanent_change_written_on_the_sheet_is_undone_with_its_action
     ok(await answer_proposal(ctx, GM, fight_id=fight_id, number=soc, accept=True))
     assert (await _sheet(ctx, "Rudolf"))["characteristics"]["Soc"] == STATS["Soc"] - 10
     result = await undo(ctx, GM)
-    assert result.reply.description == "↩️ Annulé : la réponse au changement permanent de Rudolf (n° 6)."
+    assert (
+        result.reply.description.splitlines()[0]
+        == "↩️ Annulé : la réponse au changement permanent de Rudolf (n° 6)."
+    )
     assert (await _sheet(ctx, "Rudolf")) == sheet and (await _state(ctx)) == state  # proposal open again
     # the critical itself, then: the hit and its conditions go, the attack is pending again
     hit = await undo(ctx, GM)
-    assert hit.reply.description == "↩️ Annulé : la défense de Rudolf (n° 5)."
+    assert hit.reply.description.splitlines()[0] == "↩️ Annulé : la défense de Rudolf (n° 5)."
     assert list((await _state(ctx))[0]["pending"]) != []
 
 
@@ -181,7 +189,7 @@ async def test_a_destiny_point_against_death_is_undone_by_its_player(ctx: AppCon
     assert not spent.reply.is_error, spent.reply.description
     assert (await _sheet(ctx, "Gunther"))["characteristics"]["PD"] == 0
     result = await undo(ctx, ALICE)
-    assert result.reply.description == "↩️ Annulé : le point de destin de Gunther (n° 6)."
+    assert result.reply.description.splitlines()[0] == "↩️ Annulé : le point de destin de Gunther (n° 6)."
     assert (await _sheet(ctx, "Gunther")) == sheet and (await _state(ctx)) == state  # dead again, PD 1
 
 
@@ -266,7 +274,7 @@ async def test_the_undo_button_kind_is_dispatched_to_the_preview_then_the_undo(c
     _, _, _, kind, a, b = button.custom_id.split(":")
     confirmed = handler(ctx, GM, fight_id, a, b, ())
     assert kind == "undo" and confirmed is not None
-    assert (await confirmed).reply.description == "↩️ Annulé : la posture de Gunther (n° 5)."
+    assert (await confirmed).reply.description.splitlines()[0] == "↩️ Annulé : la posture de Gunther (n° 5)."
 
 
 async def test_the_journal_records_only_what_a_commit_really_writes(ctx: AppContext) -> None:
@@ -289,5 +297,7 @@ async def test_the_journal_records_only_what_a_commit_really_writes(ctx: AppCont
         row = (await session.scalars(select(Fight))).one()
         row.state = {**row.state, "options": {"mort_subite": True}}
     assert await actions() == [1, 2, 3, 4, 5]
-    assert (await undo(ctx, GM)).reply.description == "↩️ Annulé : une modification du combat (n° 5)."
+    assert (await undo(ctx, GM)).reply.description.splitlines()[
+        0
+    ] == "↩️ Annulé : une modification du combat (n° 5)."
     assert (await _state(ctx))[0]["options"] == {"mort_subite": False}

@@ -48,6 +48,7 @@ from bot.services.fights._core import (
     outcome,
     run,
 )
+from bot.services.fights.rounds import _turn_line
 from bot.services.wounds import elided
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 
@@ -144,6 +145,9 @@ async def undo(
         if len(actions) < wanted:
             plural = "one" if len(actions) == 1 else "many"
             text += "\n" + scope.t(f"combat.undo.fewer.{plural}", n=len(actions))
+        if doc.state.round:
+            turn = _turn_line(scope, doc)  # where the fight stands now: whose turn, or the round over
+            text += ("\n" + turn) if turn else ""
         reply = Reply(
             description=text,
             colour=Colour.INFO,
