@@ -10,6 +10,7 @@ new attack: ``bot.db.fight_journal``); the sheets' ``version`` and timestamps ar
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -40,7 +41,7 @@ from .fight_context import ctx
 
 __all__ = ["ctx"]
 
-FIGHTS = int(__import__("os").environ.get("UNDO_FIGHTS", "200"))
+FIGHTS = int(os.environ.get("UNDO_FIGHTS", "200"))  # fewer while debugging, never in the suite
 CHANNEL = 9
 STATS = {"CT": 30, "F": 35, "E": 35, "Ag": 35, "Int": 30, "FM": 30, "Soc": 30, "A": 2, "M": 4}
 POSTURES = ("normale", "prudente", "temeraire", "defensive")
