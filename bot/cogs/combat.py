@@ -37,6 +37,9 @@ from bot.services.fights.ending import end_fight
 from bot.services.fights.opening import abandon, add_combatants, attach_thread, open_fight, remove_combatant
 from bot.services.fights.roster import NpcStats
 from bot.services.fights.rounds import advance, new_round, set_posture
+from bot.services.fights.undo import MAX_UNDO
+from bot.services.fights.undo import preview as undo_preview
+from bot.services.fights.undo import undo as undo_actions
 from bot.ui.discord_render import content_of, to_embed, to_view
 from bot.ui.reply import error_reply
 
@@ -235,11 +238,23 @@ def _destiny(
     return spend_destiny(ctx, caller, fight_id=fid, number=int(a))
 
 
+def _undo(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    """``undo``: the GM is asked to confirm the last action; ``undo:ok:<n>`` undoes exactly n°n."""
+    if a is None:
+        return undo_preview(ctx, caller, fight_id=fid)
+    if a != "ok" or b is None or not b.isdigit():
+        return None
+    return undo_actions(ctx, caller, fight_id=fid, number=int(b))
+
+
 HANDLERS: Final[dict[str, Handler]] = {
     "def": _defence,
     "pos": _posture,
     "perm": _permanent,
     "destiny": _destiny,
+    "undo": _undo,
 }
 
 _TEMPLATE: Final = (
@@ -685,6 +700,11 @@ class CombatCog(commands.Cog):
     @condition.autocomplete("kind")
     async def _kind(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         return _static_choices(interaction, CONDITION_KINDS, current)
+
+    @combat.command(name="undo", description="Undo the last action, or the last N (GM; a player: his own)")
+    @app_commands.describe(count="How many actions to undo, newest first (default: 1)")
+    async def undo(self, interaction: Interaction, count: app_commands.Range[int, 1, MAX_UNDO] = 1) -> None:
+        await settle(interaction, undo_actions(ctx_of(interaction), caller_of(interaction), count=count))
 
     @combat.command(name="show", description="Show the fight's tracker (only to you)")
     async def show(self, interaction: Interaction) -> None:

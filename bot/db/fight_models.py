@@ -11,7 +11,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.db.base import Base, utcnow
@@ -60,5 +71,33 @@ class FightEvent(Base):
     actor: Mapped[str | None] = mapped_column(String(64), default=None)
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # taken back by ``/combat annuler``: the event stays in the log, read by nobody but the log
+    undone: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (UniqueConstraint("fight_id", "seq", name="uq_fight_events_fight_seq"),)
+
+
+class FightAction(Base):
+    """One use case that changed an open fight (n° ``number`` of that fight), with its exact reverse:
+    ``reverse`` turns the document after it back into the one before (``bot.db.fight_journal``),
+    ``sheets`` holds the before- and after-values of each character field it wrote, ``after_hash``
+    the document it left. Its events are the fight's ``first_seq`` … ``last_seq``."""
+
+    __tablename__ = "fight_actions"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    fight_id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), ForeignKey("fights.id", ondelete="CASCADE")
+    )
+    number: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    first_seq: Mapped[int] = mapped_column(Integer)
+    last_seq: Mapped[int] = mapped_column(Integer)
+    reverse: Mapped[dict[str, Any]] = mapped_column(JSON)
+    sheets: Mapped[dict[str, Any]] = mapped_column(JSON)
+    after_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    undone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    undone_by: Mapped[int | None] = mapped_column(BigInteger, default=None)
+
+    __table_args__ = (UniqueConstraint("fight_id", "number", name="uq_fight_actions_fight_number"),)

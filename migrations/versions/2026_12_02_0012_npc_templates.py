@@ -1,7 +1,7 @@
 """npc templates: the GM's bestiary per server and ruleset (/pnj enregistrer)
 
 Revision ID: 0012
-Revises: 0010
+Revises: 0011
 Create Date: 2026-12-02 12:00:00.000000
 
 One row per (guild, ruleset, name key): a quick NPC's characteristics, skills, weapons and armour,
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0012'
-down_revision: str | None = '0010'
+down_revision: str | None = '0011'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

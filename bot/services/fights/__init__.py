@@ -47,6 +47,7 @@ The package is split by use case: :mod:`._core` (scope, transaction, document, e
 postures, turns), :mod:`.actions`, :mod:`.attacks`, :mod:`.hits` (an attack against its defence),
 :mod:`.defence`, :mod:`.damage` (damage, criticals, proposals), :mod:`.conditions` (due tests,
 conditions, corrections), :mod:`.ending` (show, end), :mod:`.choices` (autocomplete) and
+:mod:`.undo` (``/combat annuler`` over the journal of actions, :mod:`bot.db.fight_journal`),
 :mod:`.kit` (the pieces the other rulesets' adapters share), :mod:`.registry` (the
 :class:`~.registry.FightSystem` protocol and the lookup by ruleset) and :mod:`.systems` (one adapter per
 other ruleset). Nothing is re-exported here: import a name from the module that defines it.

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from bot.context import AppContext
+from bot.db import fight_journal
 from bot.db.fight_models import Fight, FightEvent
 from bot.db.repositories import ServerConfig, get_server_config
 from bot.rules.checks.common import DiceError
@@ -170,7 +171,9 @@ def _thread_lock(caller: Caller) -> asyncio.Lock:
 async def run(
     ctx: AppContext, caller: Caller, work: Work, *, rng: RandomSource | None = None
 ) -> FightOutcome:
-    """One transaction; a refusal becomes an ephemeral error in the caller's language."""
+    """One transaction; a refusal becomes an ephemeral error in the caller's language. A change to an
+    open fight is recorded, at commit, as one action ``/combat annuler`` can take back
+    (:mod:`bot.db.fight_journal`)."""
     t = ctx.catalog.t
     if caller.guild_id is None:
         return FightOutcome(error_reply(t(caller.locale, "combat.error.guild_only")))
@@ -178,6 +181,7 @@ async def run(
     ruleset = "renove"
     try:
         async with _thread_lock(caller), ctx.sessions.begin() as session:
+            fight_journal.watch(session, caller.user_id)  # the commit records the action (undo)
             config = await get_server_config(session, caller.guild_id)
             tables, docs = await tables_for(session, ctx, caller.guild_id)
             words = Words(ctx, caller.locale, docs)

@@ -28,6 +28,7 @@ from bot.services.fights.destiny import merge_rows, offer_lines
 from bot.services.fights.hits import _resolve_hit
 from bot.services.fights.registry import system_of
 from bot.services.fights.rounds import _settle_turn, _turn_line
+from bot.services.fights.undo import attack_undone
 from bot.ui.reply import Colour, Reply, error_reply
 
 
@@ -64,7 +65,8 @@ async def defend(
         if seq is not None:
             pending = doc.pending.get(str(seq))
             if pending is None:
-                raise FightRefusal("combat.defence.already_resolved")
+                undone = await attack_undone(scope, doc, seq)
+                raise FightRefusal("combat.defence.undone" if undone else "combat.defence.already_resolved")
         else:
             mine = [p for p in doc.pending.values() if may_control(scope, doc, p["defender"])]
             if not mine:

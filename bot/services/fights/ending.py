@@ -59,7 +59,9 @@ async def end_fight(ctx: AppContext, caller: Caller) -> FightOutcome:
             doc.state, _ = signal(doc.state, c.id, "end_of_combat")
         events = (
             await scope.session.scalars(
-                select(FightEvent).where(FightEvent.fight_id == doc.row.id).order_by(FightEvent.seq)
+                select(FightEvent)
+                .where(FightEvent.fight_id == doc.row.id, FightEvent.undone.is_(False))
+                .order_by(FightEvent.seq)
             )
         ).all()
         summary = _summary(scope, doc, events)

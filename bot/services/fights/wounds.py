@@ -25,6 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.context import AppContext
+from bot.db import fight_journal
 from bot.db.characters import get_row, to_sheet, write_data
 from bot.db.fight_models import Fight, FightEvent
 from bot.db.repositories import get_server_config
@@ -122,6 +123,7 @@ async def revive_in_fights(
     of the caller's thread first): his ``dead`` conditions go, every other effect stays (the seed's
     « le joueur ne meurt pas, mais subit tout de même la séquelle »). ``None`` if none is dead."""
     assert caller.guild_id is not None
+    fight_journal.watch(session, caller.user_id)  # the point is the player's action: he may undo it
     rows = (
         await session.scalars(
             select(Fight).where(Fight.guild_id == caller.guild_id, Fight.status == "open").order_by(Fight.id)
