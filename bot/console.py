@@ -48,6 +48,15 @@ _CHANNEL_MENTION = re.compile(r"<#([0-9]+)>")
 _DURATION = re.compile(r"([0-9]+(?:[.,][0-9]+)?)\s*(s|sec|m|min|h|j|d)?", re.IGNORECASE)
 _UNIT_SECONDS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "j": 86400, "d": 86400}
 _FIGHT_THREAD_WORDS = {"combat", "fight"}
+# The tasks discord.py and the bot run an interaction in: a line is over when none is left (the
+# reply is sent first, then a fight's tracker edit, thread archive…).
+_HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch",
+    "discord-ui-dynamic-item",
+    "discord.py: on_interaction",
+    "melee-",
+)
 
 
 class ConsoleInputError(ValueError):
@@ -284,6 +293,14 @@ def render_text(record: dict[str, Any]) -> str:
             lines.append(f"{name}: {item['value']}" if name else item["value"])
         if embed.get("footer"):
             lines.append(f"[{embed['footer']}]")
+    if record.get("modal"):
+        form = record["modal"]
+        names = [
+            f"{ident} ({label})" if label and ident and label != ident else str(ident or label)
+            for ident, label in zip(form.get("ids") or form["fields"], form["fields"], strict=False)
+        ]
+        lines.append(f"Form « {form['title']} »: " + " | ".join(names))
+        lines.append("(answer with !modal field:value …)")
     buttons = [c["label"] for c in record.get("components", []) if c.get("label")]
     if buttons:
         lines.append("Buttons: " + " | ".join(f"[{b}]" for b in buttons))
@@ -431,12 +448,18 @@ class Console:
                         line, f"the console could not play this line ({type(exc).__name__}: {exc})"
                     )
                     status = 1
+                await self._settle()
                 if self._refused:
                     status = 1
                     self._refused = False
+                if self.show_tracker and self._acted:
+                    self._print_all_pins(self._acted)
+                self._acted = ""
                 self._note_thread_activity()
             return status
         finally:
+            with contextlib.suppress(Exception):
+                await self._settle()
             await bot.close()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await runner
@@ -444,6 +467,20 @@ class Console:
             scratch.cleanup()
 
     _refused = False
+    _acted = ""  # who played the last line (for --show-tracker)
+
+    async def _settle(self) -> None:
+        """Wait until the bot has finished with the line (its handlers' tasks are done)."""
+        current = asyncio.current_task()
+        for _ in range(5):
+            busy = [
+                t
+                for t in asyncio.all_tasks()
+                if t is not current and not t.done() and t.get_name().startswith(_HANDLER_TASKS)
+            ]
+            if not busy:
+                return
+            await asyncio.wait(busy, timeout=REPLY_TIMEOUT)
 
     def emit_error(self, line: str, message: str) -> None:
         if self.as_json:
@@ -519,8 +556,7 @@ class Console:
         except ClientRefused as exc:
             raise ConsoleInputError(str(exc)) from None
         await self._print_result(table, player, result, label)
-        if self.show_tracker:
-            self._print_all_pins(player.name)
+        self._acted = player.name
 
     def _user(self, name: str) -> Any:
         mention = _USER_MENTION.fullmatch(name)
@@ -757,10 +793,12 @@ class Console:
         emu = result.emu
         if result.modal is not None:
             modal = result.modal
-            fields = [
-                (c.get("component") or (c.get("components") or [{}])[0]).get("label")
-                for c in modal.get("components", [])
+            inputs = [
+                c.get("component") or (c.get("components") or [{}])[0] for c in modal.get("components", [])
             ]
+            labels = [c.get("label") for c in modal.get("components", [])]
+            fields = [inner.get("label") or label for inner, label in zip(inputs, labels, strict=True)]
+            ids = [inner.get("custom_id") for inner in inputs]
             self.emit(
                 {
                     "command": label,
@@ -769,7 +807,7 @@ class Console:
                     "content": None,
                     "embeds": [],
                     "components": [],
-                    "modal": {"title": modal.get("title"), "fields": fields},
+                    "modal": {"title": modal.get("title"), "fields": fields, "ids": ids},
                     "result": None,
                 }
             )
