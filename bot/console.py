@@ -26,6 +26,7 @@ import re
 import shlex
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -882,11 +883,21 @@ def main(args: argparse.Namespace) -> int:
         show_tracker=getattr(args, "show_tracker", False),
     )
 
-    async def next_line() -> str | None:
-        line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-        return line if line else None
+    async def play() -> int:
+        # A reader thread keeps the next lines ready while the bot answers the current one.
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+        def read() -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed first (Ctrl-C)
+                for line in sys.stdin:
+                    loop.call_soon_threadsafe(queue.put_nowait, line)
+                loop.call_soon_threadsafe(queue.put_nowait, None)
+
+        threading.Thread(target=read, name="console-stdin", daemon=True).start()
+        return await console.run(queue.get)
 
     try:
-        return asyncio.run(console.run(next_line))
+        return asyncio.run(play())
     except KeyboardInterrupt:
         return 130
