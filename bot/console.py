@@ -202,6 +202,8 @@ def _options(tokens: list[str]) -> dict[str, str]:
             raise ConsoleInputError(
                 f'options are written name:value (quotes around spaces: nom:"Le Pont"), got {token!r}'
             )
+        if name in options:
+            raise ConsoleInputError(f"{name} is given twice: write each option once")
         options[name] = value
     return options
 
@@ -468,6 +470,11 @@ class Console:
             scratch.cleanup()
 
     _refused = False
+
+    @property
+    def _yes_no(self) -> str:
+        return "oui or non (true/false)" if self.locale == "fr" else "true or false (oui/non)"
+
     _acted = ""  # who played the last line (for --show-tracker)
 
     async def _settle(self) -> None:
@@ -511,7 +518,7 @@ class Console:
         channel = await self._channel_named(line.channel) if line.channel else self.channel
         player = self._player(table, line.user or self.gm)
         if line.kind == "pins":
-            target = await self._channel_named(line.target) if line.target else channel
+            target = await self._channel_named(line.target, create=False) if line.target else channel
             self._print_pins(target, player.name, only_changed=False)
             return
         try:
@@ -575,7 +582,7 @@ class Console:
         user = self._user(name)
         return table.user(user.username, locale=self.locale if self.locale == "fr" else "en-US")
 
-    async def _channel_named(self, name: str, *, context: bool = False) -> Any:
+    async def _channel_named(self, name: str, *, context: bool = False, create: bool = True) -> Any:
         mention = _CHANNEL_MENTION.fullmatch(name)
         if mention:
             found = self.emu.channels.get(mention.group(1))
@@ -590,6 +597,12 @@ class Console:
             if not threads:
                 raise ConsoleInputError("no fight thread is open: open one with /combat ouvrir nom:…")
             return max(threads, key=lambda t: int(t.id))
+        if not create:
+            found = self.world.find_channel(bare)
+            if found is None:
+                known = ", ".join(f"#{c.name}" for c in self.world.guild.channels)
+                raise ConsoleInputError(f"no channel #{bare} (there are {known})")
+            return found
         channel, _ = await self.world.ensure_channel(bare)
         return channel
 
@@ -632,6 +645,10 @@ class Console:
         try:
             _, _, _, definitions = player._resolve(command, channel)
         except ClientRefused as exc:
+            head = command.split()[0]
+            hint = self._usage(player, head, channel) if head != command else ""
+            if hint.startswith("usage:"):
+                raise ConsoleInputError(f"{exc} — options are written name:value, {hint}") from None
             raise ConsoleInputError(str(exc)) from None
         by_name: dict[str, dict[str, Any]] = {}
         for definition in definitions:
@@ -649,7 +666,7 @@ class Console:
         if kind == 5:
             lowered = value.lower()
             if lowered not in _TRUE | _FALSE:
-                raise ConsoleInputError(f"{key} takes oui or non (true/false), got {value!r}")
+                raise ConsoleInputError(f"{key} takes {self._yes_no}, got {value!r}")
             return lowered in _TRUE
         if kind == 4:
             if not _INTEGER.fullmatch(value):

@@ -59,6 +59,11 @@ def test_bad_instructions_are_refused_with_how_to_write_them(bad: str) -> None:
         parse_line(bad)
 
 
+def test_an_option_given_twice_is_refused() -> None:
+    with pytest.raises(ConsoleInputError, match="expression is given twice"):
+        parse_line("/roll expression:1d6 expression:2d6")
+
+
 def test_ids_derive_from_names_only() -> None:
     assert stable_id("user", "alice") == stable_id("user", "alice")
     assert stable_id("user", "alice") != stable_id("user", "bob")
