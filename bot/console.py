@@ -463,6 +463,8 @@ class Console:
         finally:
             with contextlib.suppress(Exception):
                 await self._settle()
+            with contextlib.suppress(OSError):
+                world.save()  # the fights' threads, for the next run on this file
             await bot.close()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await runner

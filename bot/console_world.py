@@ -19,7 +19,18 @@ from pathlib import Path
 from typing import Any
 
 from bot.emulator.server import Emulator
-from bot.emulator.state import GUILD_TEXT, Channel, Guild, Intents, Member, Perm, Role, User
+from bot.emulator.state import (
+    GUILD_TEXT,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    Channel,
+    Guild,
+    Intents,
+    Member,
+    Perm,
+    Role,
+    User,
+)
 
 DEFAULT_SERVER = "La Taverne"
 # The built-in cast (documented in the README).
@@ -230,12 +241,39 @@ class ConsoleWorld:
             if isinstance(name, str) and self.find_user(name) is None:
                 self._new_member(name)
                 self.extra_users.append(name)
+        for entry in data.get("threads", []):
+            self._restore_thread(entry)
         for name, role_names in (data.get("member_roles") or {}).items():
             user = self.find_user(name)
             if user is None or not isinstance(role_names, list):
                 continue
             member = self.guild.members[user.id]
             member.role_ids = [r.id for r in (self.find_role(n) for n in role_names) if r is not None]
+
+    def _restore_thread(self, entry: Any) -> None:
+        """A fight's thread from an earlier run (its messages are gone, the bot's rows still name it)."""
+        if not isinstance(entry, dict) or entry.get("type") not in (PUBLIC_THREAD, PRIVATE_THREAD):
+            return
+        parent = self.find_channel(str(entry.get("parent", "")))
+        thread_id = str(entry.get("id", ""))
+        if parent is None or not thread_id.isdigit() or thread_id in self.emu.channels:
+            return
+        self.emu.channels[thread_id] = Channel(
+            id=thread_id,
+            type=int(entry["type"]),
+            name=str(entry.get("name") or "thread"),
+            guild_id=self.guild.id,
+            parent_id=parent.id,
+            owner_id=self.emu.bot_user.id,
+            archived=bool(entry.get("archived")),
+            locked=bool(entry.get("locked")),
+            auto_archive_duration=int(entry.get("auto_archive_duration") or 1440),
+            thread_member_ids=[self.emu.bot_user.id],
+        )
+
+    def save(self) -> None:
+        """Write the store file (the console calls it at the end of a run, for the threads)."""
+        self._save()
 
     def _save(self) -> None:
         if self.store is None:
@@ -251,5 +289,20 @@ class ConsoleWorld:
                 for m in self.guild.members.values()
                 if not m.user.bot
             },
+            "threads": [
+                {
+                    "id": c.id,
+                    "type": c.type,
+                    "name": c.name,
+                    "parent": self.emu.channels[c.parent_id].name
+                    if c.parent_id in self.emu.channels
+                    else None,
+                    "archived": c.archived,
+                    "locked": c.locked,
+                    "auto_archive_duration": c.auto_archive_duration,
+                }
+                for c in self.emu.channels.values()
+                if c.is_thread and c.guild_id == self.guild.id
+            ],
         }
         self.store.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

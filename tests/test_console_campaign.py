@@ -252,3 +252,14 @@ def test_the_example_evening_runs_green() -> None:
         "!click Encaisser",
         "/interrogatoire interroger",
     } <= commands
+
+
+def test_a_fight_left_open_goes_on_in_its_thread_next_run(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    first = console_run('/combat ouvrir nom:Embuscade\n/combat ajouter qui:"2 gobelins"\n', "--db", db)
+    assert first.returncode == 0, first.errors
+    second = console_run('!in combat\n/combat ajouter qui:"1 gobelin"\n/combat fin\n', "--db", db)
+    assert second.returncode == 0, second.errors
+    added, ended = second.records
+    assert "Gobelin 3" in json.dumps(added, ensure_ascii=False)
+    assert "Embuscade" in ended["embeds"][0]["title"]
