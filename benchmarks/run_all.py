@@ -14,7 +14,10 @@ pass, ``--profile`` to sample the bot process with py-spy during the ``/roll`` l
    emulator), every roll checked in the roll log; targets ≥ 500/s and p99 < 50 ms.
 4. Resident memory of the bot process (VmRSS) with 50 fights open through ``/combat ouvrir`` (two
    quick NPCs each); target < 120 MiB.
-5. Duel simulator (numpy sampler ``bot.services.simulation_fast`` over ``bot.rules.renove.simulation``):
+5. The offline console (``bench_console``): a 1 000-line ``/lancer`` script fed to
+   ``python -m bot console --json``, lines per second after start-up, target ≥ 200; the whole
+   script, start-up included, target < 10 s.
+6. Duel simulator (numpy sampler ``bot.services.simulation_fast`` over ``bot.rules.renove.simulation``):
    duels per second on a reference matchup, warm tables
    (and cold, building included); target ≥ 100 000/s.
 
@@ -41,7 +44,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import bench_dice, bench_simulator
+from benchmarks import bench_console, bench_dice, bench_simulator
 from benchmarks.bench_e2e import bot_cpu, percentile, quiet_collector
 from benchmarks.bench_startup import compile_bytecode, open_fights, rss_mib, starts
 from tests.e2e.harness import E2E
@@ -286,7 +289,31 @@ async def bot_figures(quick: bool, profile: bool) -> None:
             await harness.close()
 
 
-# --- 5. simulator ------------------------------------------------------------------------------
+# --- 5. console -------------------------------------------------------------------------------
+
+
+def console(quick: bool) -> None:
+    print("\n== The offline console ==", flush=True)
+    lines = 300 if quick else 1000
+    result = bench_console.measure(lines)
+    result.report("/lancer")
+    record(
+        Figure(
+            "console /lancer lines per second",
+            result.rate,
+            "/s",
+            200,
+            True,
+            f"{result.answers} lines, after a {result.startup:.2f} s start-up",
+        )
+    )
+    if not quick:
+        record(
+            Figure("console: a 1 000-line /lancer script", result.wall, "s", 10, False, "start-up included")
+        )
+
+
+# --- 6. simulator ------------------------------------------------------------------------------
 
 
 def simulator(quick: bool) -> None:
@@ -310,7 +337,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds and interactions")
     parser.add_argument("--profile", action="store_true", help="py-spy the bot during the /roll load")
-    parser.add_argument("--only", choices=("dice", "bot", "simulator"), help="one part only")
+    parser.add_argument("--only", choices=("dice", "bot", "console", "simulator"), help="one part only")
     args = parser.parse_args()
     began = time.perf_counter()
     print(
@@ -321,6 +348,8 @@ def main() -> int:
         dice(args.quick)
     if args.only in (None, "bot"):
         asyncio.run(bot_figures(args.quick, args.profile))
+    if args.only in (None, "console"):
+        console(args.quick)
     if args.only in (None, "simulator"):
         simulator(args.quick)
     print("\n== Summary ==")

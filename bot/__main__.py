@@ -24,9 +24,23 @@ def _parser() -> argparse.ArgumentParser:
     console = sub.add_parser("console", help="run the commands offline, one line at a time on stdin")
     console.add_argument("--json", action="store_true", help="one JSON object per reply")
     console.add_argument("--seed", type=int, default=None, help="seed the dice for reproducible runs")
-    console.add_argument("--db", default=None, help="SQLite file (default: in memory)")
+    console.add_argument(
+        "--db", default=None, help="SQLite file kept between runs: a campaign (default: a throw-away one)"
+    )
     console.add_argument("--locale", choices=("fr", "en"), default="fr")
     console.add_argument("--gm", default="gm", help="name of the user who holds the GM role")
+    console.add_argument(
+        "--server", default=None, help="the server's name (ids derive from it; default: La Taverne)"
+    )
+    console.add_argument(
+        "--rate-limits", action="store_true", help="apply the per-user rate limits (off by default)"
+    )
+    console.add_argument(
+        "--save-files", metavar="DIR", default=None, help="write the files the bot sends to DIR"
+    )
+    console.add_argument(
+        "--show-tracker", action="store_true", help="print a pinned tracker each time it changes"
+    )
     health = sub.add_parser(
         "health", help="exit 0 if the bot's gateway heartbeat is fresh (container HEALTHCHECK)"
     )

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: virtualenv, dependencies, PostgreSQL, pytest.
-# Extra arguments go to pytest (e.g. bash scripts/test.sh -k dice).
+# Extra arguments go to pytest (e.g. bash scripts/test.sh -k dice, --random-order-seed=1234).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
@@ -23,4 +23,6 @@ fi
 cleanup() { [ -n "$PG_STARTED" ] && bash scripts/postgres.sh stop "$PG_STARTED"; return 0; }
 trap cleanup EXIT
 
-.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+# In an order drawn afresh each run (tests/conftest.py; the seed is printed at the end, replay it with
+# --random-order-seed=N), so a test that leans on another's leftovers fails here, not by chance later.
+.venv/bin/python -m pytest -q -p no:cacheprovider --random-order "$@"
