@@ -196,7 +196,7 @@ async def test_the_gm_on_a_pcs_turn_is_asked_which_fighter_acts(ctx: AppContext)
     asked = await fights_attacks.attack(ctx, GM, AttackInput(target="Élise", roll=20), rng=NoDice())
     reply = asked.reply
     assert reply.ephemeral and reply.kind == "combat.ask" and not reply.is_error
-    assert reply.description == "C'est au tour de Grimli, un PJ. Qui attaque Élise ?"
+    assert reply.description == "C'est le tour du PJ Grimli. Qui attaque Élise ?"
     [menu] = reply.selects
     assert menu.custom_id == f"melee:fight:{fid}:askwho:{ok(asked)['ask']}"
     assert [(o.value, o.description) for o in menu.options] == [
@@ -228,7 +228,7 @@ async def test_on_an_npcs_turn_the_gm_acts_without_a_question(ctx: AppContext) -
     # now it is Élise's turn: the GM's action without `qui:` is refused, naming the choices
     refused(
         await take_simple_action(ctx, GM, action="viser", option="precision"),
-        "C'est au tour de Élise, un PJ : précisez qui agit (`qui:` ou `attaquant:`), Élise pour son joueur ou "
+        "C'est le tour du PJ Élise : précisez qui agit (`qui:` ou `attaquant:`), Élise pour son joueur ou "
         "l'un de vos PNJ : Bretteur, Acrobate.",
     )
 
