@@ -271,7 +271,10 @@ def before_attack(
         return ask_which_fighter(scope, doc, pc, data)
     c = _actor(scope, doc, data.attacker)
     foe = doc.find(data.target)
-    if foe.id != c.id and c.allied_with(foe) and not foe.has("dead") and not confirmed:
+    slot = doc.state.current_slot
+    on_turn = not doc.data.get("round_over") and slot is not None and slot.combatant == c.id
+    # an attack the turn order refuses anyway is refused at once, without a question first
+    if on_turn and foe.id != c.id and c.allied_with(foe) and not foe.has("dead") and not confirmed:
         return ask_friendly_fire(scope, doc, c, foe, replace(data, attacker=c.id))
     return replace(data, attacker=c.id)
 

@@ -157,10 +157,11 @@ def gm_on_a_pc_turn(scope: Scope, doc: Doc, name: str | None) -> Combatant | Non
     return c
 
 
-def gm_choices(scope: Scope, doc: Doc, pc: Combatant) -> list[Combatant]:
-    """Who the GM may make act on ``pc``'s turn: ``pc`` himself (for his player), then the NPCs."""
+def gm_choices(scope: Scope, doc: Doc, pc: Combatant, target: str | None = None) -> list[Combatant]:
+    """Who the GM may make act on ``pc``'s turn: ``pc`` himself (for his player), then the NPCs;
+    never the ``target`` (a fighter's id) of the action."""
     npcs = [c for c in doc.state.combatants if c.npc and not c.has("dead") and may_control(scope, doc, c.id)]
-    return [pc, *npcs][:25]
+    return [c for c in (pc, *npcs) if c.id != target][:25]
 
 
 def which_fighter_refusal(scope: Scope, doc: Doc, pc: Combatant) -> FightRefusal:
@@ -174,6 +175,7 @@ def which_fighter_refusal(scope: Scope, doc: Doc, pc: Combatant) -> FightRefusal
 
 def ask_which_fighter(scope: Scope, doc: Doc, pc: Combatant, data: AttackInput) -> FightOutcome:
     """A private question with a select menu: which fighter makes this attack."""
+    target = doc.find(data.target)
     number = store_ask(scope, doc, "actor", data)
     doc.save()
     options = tuple(
@@ -186,10 +188,10 @@ def ask_which_fighter(scope: Scope, doc: Doc, pc: Combatant, data: AttackInput) 
                 else side_label(scope, c)
             )[:100],
         )
-        for c in gm_choices(scope, doc, pc)
+        for c in gm_choices(scope, doc, pc, target.id)
     )
     reply = Reply(
-        description=scope.t("combat.side.ask_actor", name=pc.name, target=data.target[:60]),
+        description=scope.t("combat.side.ask_actor", name=pc.name, target=target.name),
         colour=Colour.INFO,
         ephemeral=True,
         selects=(
