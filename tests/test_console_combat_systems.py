@@ -128,8 +128,8 @@ D20_BODY = "FOR:12 CON:14 AGI:13 DEX:12 BF:2 Esquive:11"
 D20_SCRIPT = f"""
 /config systeme systeme:d20 portee:canal
 /combat ouvrir nom:Duel
-/combat ajouter qui:Bretteur caracs:"{D20_BODY}" armes:"Épée 14 +3 tranchant par=13"
-/combat ajouter qui:Garde caracs:"{D20_BODY}" armes:"Épée 14 +3 tranchant par=13" armure:"Cuir 2/1/15" camp:Garde
+/combat ajouter qui:Bretteur caracs:"{D20_BODY}" armes:"Épée 14 +3 tranchant par=13" camp:Bretteurs
+/combat ajouter qui:Garde caracs:"{D20_BODY}" armes:"Épée 14 +3 tranchant par=13" armure:"Cuir 2/1/15"
 /combat round des:"Bretteur: 15; Garde: 10"
 /combat attaque cible:Garde jet:4
 /combat defense choix:parer jet:10
