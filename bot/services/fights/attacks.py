@@ -266,6 +266,7 @@ def before_attack(
 ) -> AttackInput | FightOutcome:
     """The attack's questions: which fighter attacks (the GM on a PC's turn), an ally as the target
     (unless ``confirmed``). The request with its attacker named when it may go on; else the question."""
+    _check_typed(scope, doc, data)
     pc = gm_on_a_pc_turn(scope, doc, data.attacker)
     if pc is not None:
         return ask_which_fighter(scope, doc, pc, data)
@@ -277,6 +278,20 @@ def before_attack(
     if on_turn and foe.id != c.id and c.allied_with(foe) and not foe.has("dead") and not confirmed:
         return ask_friendly_fire(scope, doc, c, foe, replace(data, attacker=c.id))
     return replace(data, attacker=c.id)
+
+
+def _check_typed(scope: Scope, doc: Doc, data: AttackInput) -> None:
+    """Before a question is asked: what was typed badly is refused now, not after the answer (every
+    ruleset's dice lists are within these bounds; each system's own reading follows)."""
+    for option, text in (
+        ("damage", data.damage),
+        ("coverage", data.coverage),
+        ("effects", data.effects),
+        ("durations", data.durations),
+    ):
+        parse_dice(text, option=option, sides=100, limit=60)
+    if doc.row.ruleset not in OTHER_RULESETS:
+        _situations(scope, data.situation)
 
 
 def _mention(doc: Doc, cid: str) -> str:
