@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from bot.context import AppContext
 from bot.db.characters import new_row
 from bot.db.fight_models import Fight, FightEvent
+from bot.db.repositories import set_channel_ruleset
 from bot.rules.sheets import SheetData
 from bot.services.caller import Caller
 from bot.services.fights import attacks as fights_attacks
@@ -29,6 +30,7 @@ from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
 from bot.services.fights.rounds import new_round, set_posture
 from bot.services.fights.sides import cancel_ask, set_side
+from bot.services.fights.systems import check_complete
 
 from .fight_context import ctx, ok
 
@@ -349,3 +351,28 @@ async def test_only_the_legal_defence_buttons_are_shown(ctx: AppContext) -> None
     seq = ok(shot)["seq"]
     assert ids(shot.reply.buttons) == [f"melee:fight:{fid}:def:{seq}:encaisser"]
     refused(await defend(ctx, ALICE, choice="parer", seq=seq), "posture")
+
+
+D20_FIGHTER = NpcStats(
+    caracs="FOR:12 CON:14 AGI:13 DEX:12 BF:2 Esquive:11", weapons="Épée 14 +3 tranchant par=13"
+)
+
+
+async def test_every_ruleset_asks_before_an_attack_on_an_ally(ctx: AppContext) -> None:
+    """d20 (an adapter's own attack): the same question, nothing rolled before « Confirmer »; a d20
+    fight has no NPC auto-defence yet, said plainly."""
+    check_complete()  # importing the systems registers the d20 adapter
+    async with ctx.sessions.begin() as session:
+        await set_channel_ruleset(session, GUILD, CHANNEL, "d20")
+    refused(await open_fight(ctx, GM, name="Duel", npc_defence="auto"), "n'existe qu'en règles renove")
+    fid = int(ok(await open_fight(ctx, GM, name="Duel"))["fight_id"])
+    ok(await add_combatants(ctx, GM, who="Bretteur", stats=D20_FIGHTER))
+    ok(await add_combatants(ctx, GM, who="Garde", stats=D20_FIGHTER))
+    refused(await set_npc_defence(ctx, GM, mode="auto", who="Garde"), "n'existe qu'en règles renove")
+    ok(await new_round(ctx, GM, dice="Bretteur: 15; Garde: 10"))
+    before = await state(ctx)
+    asked = ok(await fights_attacks.attack(ctx, GM, AttackInput(target="Garde", roll=4), rng=NoDice()))
+    assert asked["kind"] == "attack" and asked["attacker"] == "bretteur" and asked["target"] == "garde"
+    assert (await state(ctx))["state"] == before["state"] and await count_events(ctx, "attack") == 0
+    done = ok(await fights_attacks.answer_ask(ctx, GM, fight_id=fid, number=asked["ask"], accept=True))
+    assert done["pending"] and await count_events(ctx, "attack") == 1
