@@ -154,7 +154,7 @@ async def test_cancel_leaves_the_fight_as_it_was(ctx: AppContext) -> None:
     assert (await state(ctx))["state"] == before["state"]
     assert await count_events(ctx, "attack") == 0
     refused(await cancel_ask(ctx, BOB, fight_id=fid, number=asked["ask"]), "answered already")
-    # Grimli still has his turn: he attacks the goblin, no question
+    # Grimli still has his turn: he attacks Bretteur, no question
     hit = ok(await fights_attacks.attack(ctx, BOB, AttackInput(target="Bretteur", roll=95), rng=NoDice()))
     assert hit["attacker"] == "grimli" and not hit["attack"]["hit"]
 
@@ -163,11 +163,11 @@ async def test_sides_named_by_the_gm_make_allies_and_enemies(ctx: AppContext) ->
     await table(ctx)
     moved = ok(await set_side(ctx, GM, who="Acrobate", side="Bandits"))
     assert moved["camp"] == "bandits"
-    # Grimli's turn is over when he attacks; the goblins are no longer allies of each other
+    # Grimli's turn is over when he attacks; the two NPCs are no longer allies of each other
     ok(await fights_attacks.attack(ctx, BOB, AttackInput(target="Bretteur", roll=95), rng=NoDice()))
     shot = ok(await fights_attacks.attack(ctx, GM, AttackInput(target="Acrobate", roll=95), rng=NoDice()))
     assert shot["attacker"] == "bretteur" and shot["target"] == "acrobate"
-    # a PNJ put back on « PNJ » is on its default side again; a PC on « PNJ » is the goblins' ally
+    # an NPC put back on « PNJ » is on its default side again; a PC on « PNJ » is the NPCs' ally
     back = await set_side(ctx, GM, who="Acrobate", side="pnj")
     assert back.reply.description == "Camp PNJ : Acrobate."
     turned = ok(await set_side(ctx, GM, who="Élise", side="PNJ"))
@@ -194,7 +194,7 @@ async def test_sides_given_on_add_are_said_in_the_reply(ctx: AppContext) -> None
 async def test_the_gm_on_a_pcs_turn_is_asked_which_fighter_acts(ctx: AppContext) -> None:
     fid = await table(ctx)
     before = await state(ctx)
-    # the bug: the GM means the goblin's attack, but it is Grimli's turn
+    # the bug: the GM means Bretteur's attack, but it is Grimli's turn
     asked = await fights_attacks.attack(ctx, GM, AttackInput(target="Élise", roll=20), rng=NoDice())
     reply = asked.reply
     assert reply.ephemeral and reply.kind == "combat.ask" and not reply.is_error
@@ -207,7 +207,7 @@ async def test_the_gm_on_a_pcs_turn_is_asked_which_fighter_acts(ctx: AppContext)
         ("acrobate", "PNJ"),
     ]
     assert (await state(ctx))["state"] == before["state"]
-    # the goblin cannot act on Grimli's turn: said plainly, the question stays open
+    # Bretteur cannot act on Grimli's turn: said plainly, the question stays open
     number = ok(asked)["ask"]
     refused(
         await fights_attacks.answer_ask(ctx, GM, fight_id=fid, number=number, accept=True, actor="bretteur"),
@@ -233,10 +233,6 @@ async def test_on_an_npcs_turn_the_gm_acts_without_a_question(ctx: AppContext) -
         "C'est le tour du PJ Élise : précisez qui agit (`qui:` ou `attaquant:`), Élise pour son joueur ou "
         "l'un de vos PNJ : Bretteur, Acrobate.",
     )
-
-
-def parried_or_dodged(result: dict[str, Any]) -> str:
-    return str(result["defence"]["kind"])
 
 
 async def test_npcs_in_auto_defend_at_once_with_their_best_legal_choice(ctx: AppContext) -> None:
@@ -268,7 +264,7 @@ async def test_npcs_in_auto_defend_at_once_with_their_best_legal_choice(ctx: App
 async def test_the_agile_npc_dodges_and_a_suicidal_one_takes_it(ctx: AppContext) -> None:
     await table(ctx, npc_defence="auto")
     ok(await set_posture(ctx, GM, posture="suicidaire", option="attaque", who="Bretteur"))
-    # Grimli's attack on the dodging goblin: no Esquive-less dodge, a skilled one at Ag 60 + 20
+    # Grimli's attack on the dodging Acrobate: Ag 60 + Esquive 20
     dodge = ok(
         await fights_attacks.attack(ctx, BOB, AttackInput(target="Acrobate", roll=5), rng=random.Random(2))
     )
