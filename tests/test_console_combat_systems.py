@@ -128,7 +128,7 @@ D20_BODY = "FOR:12 CON:14 AGI:13 DEX:12 BF:2 Esquive:11"
 D20_SCRIPT = f"""
 /config systeme systeme:d20 portee:canal
 /combat ouvrir nom:Duel
-/combat ajouter qui:Bretteur caracs:"{D20_BODY}" armes:"Épée 14 +3 tranchant par=13"
+/combat ajouter qui:Bretteur caracs:"{D20_BODY}" armes:"Épée 14 +3 tranchant par=13" camp:Bretteurs
 /combat ajouter qui:Garde caracs:"{D20_BODY}" armes:"Épée 14 +3 tranchant par=13" armure:"Cuir 2/1/15"
 /combat round des:"Bretteur: 15; Garde: 10"
 /combat attaque cible:Garde jet:4
@@ -309,7 +309,7 @@ OGL_SCRIPT = f"""
 /config systeme systeme:ogl portee:canal
 /combat ouvrir nom:Arène
 /combat ajouter qui:Guerrier caracs:"{OGL_BODY} DEX:14" armes:"Épée 1d8+1 60%"
-/combat ajouter qui:Cible caracs:"{OGL_BODY} DEX:15 RA:2" armes:"Dague 1d4+1 50%" armure:tout:1
+/combat ajouter qui:Cible caracs:"{OGL_BODY} DEX:15 RA:2" armes:"Dague 1d4+1 50%" armure:tout:1 camp:Cibles
 /combat round des:"Guerrier: 5; Cible: 3"
 /combat attaque cible:Guerrier jet:30 localisation:tete degats:3
 /combat defense choix:parer jet:45

@@ -14,7 +14,7 @@ SCRIPT = f"""
 /config systeme systeme:ogl portee:canal
 /combat ouvrir nom:Lice
 /combat ajouter qui:Chevalier {KNIGHT}
-/combat ajouter qui:Orc caracs:"{OGL_BODY} DEX:14 RA:2 Bagarre:40" armes:"Hache 1d8 50%"
+/combat ajouter qui:Orc caracs:"{OGL_BODY} DEX:14 RA:2 Bagarre:40" armes:"Hache 1d8 50%" camp:Orcs
 /manoeuvre monture monte:oui qui:Chevalier
 /combat round des:"Chevalier: 5; Orc: 1"
 /combat attaque cible:Orc jet:75 localisation:bras_d degats:4 effets:3

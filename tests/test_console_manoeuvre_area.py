@@ -12,7 +12,7 @@ SCRIPT = f"""
 /config systeme systeme:ogl portee:canal
 /combat ouvrir nom:Brasier
 /combat ajouter qui:Chevalier caracs:"{OGL_BODY} DEX:14 PH:2" armes:"Épée 1d8+1 60%" armure:poitrine:2
-/combat ajouter qui:Orc caracs:"{OGL_BODY} DEX:14 RA:2" armes:"Hache 1d8 50%"
+/combat ajouter qui:Orc caracs:"{OGL_BODY} DEX:14 RA:2" armes:"Hache 1d8 50%" camp:Orcs
 /manoeuvre monture monte:oui qui:Chevalier
 /combat round des:"Chevalier: 5; Orc: 1"
 /manoeuvre zone effet:"Boule de feu" degats:3d6 des:"4 5 6" cibles:"Chevalier: poitrine; Orc: tete"

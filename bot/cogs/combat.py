@@ -34,9 +34,11 @@ from bot.services.fights.conditions import correct, edit_condition, roll_due_tes
 from bot.services.fights.damage import answer_proposal
 from bot.services.fights.destiny import spend as spend_destiny
 from bot.services.fights.ending import end_fight
+from bot.services.fights.npc_defence import set_npc_defence
 from bot.services.fights.opening import abandon, add_combatants, attach_thread, open_fight, remove_combatant
 from bot.services.fights.roster import NpcStats
 from bot.services.fights.rounds import advance, new_round, set_posture
+from bot.services.fights.sides import set_side
 from bot.services.fights.undo import MAX_UNDO
 from bot.services.fights.undo import preview as undo_preview
 from bot.services.fights.undo import undo as undo_actions
@@ -77,6 +79,19 @@ DEFENCES = [
     _choice("Dodge", "esquiver", "esquiver"),
     _choice("Take the blow", "encaisser", "encaisser"),
     _choice("Dive (ogl)", "plonger", "plonger"),
+    _choice("Best (the bot picks)", "auto", "auto"),
+]
+FIGHT_DEFENCE_MODES = [
+    _choice("NPCs defend by themselves", "auto", "npcdef_auto"),
+    _choice("By hand (buttons)", "manuel", "npcdef_manuel"),
+]
+NPC_DEFENCE_MODES = [
+    _choice("By himself: the best choice", "auto", "npcdef_auto"),
+    _choice("Always parry", "parer", "npcdef_parer"),
+    _choice("Always dodge", "esquiver", "npcdef_esquiver"),
+    _choice("Always take the blow", "encaisser", "npcdef_encaisser"),
+    _choice("By hand (buttons)", "manuel", "npcdef_manuel"),
+    _choice("As the fight says", "defaut", "npcdef_defaut"),
 ]
 ACTIONS = [
     _choice("Feint", "feinter", "feinter"),
@@ -249,12 +264,30 @@ def _undo(
     return undo_actions(ctx, caller, fight_id=fid, number=int(b))
 
 
+def _ask(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    if a is None or not a.isdigit() or b not in ("ok", "no"):
+        return None
+    return fights_attacks.answer_ask(ctx, caller, fight_id=fid, number=int(a), accept=b == "ok")
+
+
+def _ask_who(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    if a is None or not a.isdigit() or len(values) != 1:
+        return None
+    return fights_attacks.answer_ask(ctx, caller, fight_id=fid, number=int(a), accept=True, actor=values[0])
+
+
 HANDLERS: Final[dict[str, Handler]] = {
     "def": _defence,
     "pos": _posture,
     "perm": _permanent,
     "destiny": _destiny,
     "undo": _undo,
+    "ask": _ask,  # a question before an attack: ask:<n>:ok|no (an ally as the target …)
+    "askwho": _ask_who,  # the GM's pick of the fighter who acts (a select)
 }
 
 _TEMPLATE: Final = (
@@ -351,16 +384,21 @@ class CombatCog(commands.Cog):
         name="The fight's name (the thread's)",
         sudden_death="Mort subite for NPCs",
         options="v1, d20, ogl: the system's GM options (endurance:seuil, des:unites, majeure:au_plus …)",
+        npc_defence="renove: NPCs defend by themselves (the best choice) or by hand",
     )
+    @app_commands.choices(npc_defence=FIGHT_DEFENCE_MODES)
     async def open(
         self,
         interaction: Interaction,
         name: app_commands.Range[str, 1, NAME_MAX],
         sudden_death: bool = False,
         options: app_commands.Range[str, 1, 200] | None = None,
+        npc_defence: str | None = None,
     ) -> None:
         ctx, caller = ctx_of(interaction), caller_of(interaction)
-        result = await open_fight(ctx, caller, name=name, mort_subite=sudden_death, options=options)
+        result = await open_fight(
+            ctx, caller, name=name, mort_subite=sudden_death, options=options, npc_defence=npc_defence
+        )
         if result.reply.is_error or result.fight_id is None or result.tracker is None:
             await send_reply(interaction, result.reply)
             return
@@ -409,7 +447,10 @@ class CombatCog(commands.Cog):
         weapons="Quick NPC: weapons, comma-separated (default: hand axe)",
         armour="Quick NPC: armour pieces, comma-separated",
         stats="Quick NPC stats, skills: renove E:30 Esquive:10; v1, d20, ogl CC:40 F:3 B:8 I:35",
+        side="Their side (default: PC or NPC): Bandits, Guard …",
+        defence="NPCs: how they defend (by themselves, a fixed choice, by hand)",
     )
+    @app_commands.choices(defence=NPC_DEFENCE_MODES)
     async def add(
         self,
         interaction: Interaction,
@@ -425,11 +466,46 @@ class CombatCog(commands.Cog):
         weapons: app_commands.Range[str, 1, 200] | None = None,
         armour: app_commands.Range[str, 1, 300] | None = None,
         stats: app_commands.Range[str, 1, 300] | None = None,
+        side: app_commands.Range[str, 1, 30] | None = None,
+        defence: str | None = None,
     ) -> None:
         npc = NpcStats(
             cc=ws, ct=bs, f=s, ag=ag, bf=sb, be=tb, a=attacks, weapons=weapons, armour=armour, caracs=stats
         )
-        result = add_combatants(ctx_of(interaction), caller_of(interaction), who=who, count=count, stats=npc)
+        result = add_combatants(
+            ctx_of(interaction),
+            caller_of(interaction),
+            who=who,
+            count=count,
+            stats=npc,
+            side=side,
+            defence=defence,
+        )
+        await settle(interaction, result)
+
+    @combat.command(name="side", description="Put fighters on a side (GM): Bandits, Guard, PC, NPC …")
+    @app_commands.describe(who="The fighters, comma-separated", side="The side: PC, NPC or a name")
+    async def side(
+        self,
+        interaction: Interaction,
+        who: app_commands.Range[str, 1, 300],
+        side: app_commands.Range[str, 1, 30],
+    ) -> None:
+        await settle(interaction, set_side(ctx_of(interaction), caller_of(interaction), who=who, side=side))
+
+    @combat.command(name="npc_defence", description="How NPCs defend (GM): by themselves or by hand")
+    @app_commands.describe(
+        mode="By themselves (the best choice), a fixed choice (one NPC), by hand",
+        who="These NPCs only, comma-separated (default: the whole fight)",
+    )
+    @app_commands.choices(mode=NPC_DEFENCE_MODES)
+    async def npc_defence(
+        self,
+        interaction: Interaction,
+        mode: str,
+        who: app_commands.Range[str, 1, 300] | None = None,
+    ) -> None:
+        result = set_npc_defence(ctx_of(interaction), caller_of(interaction), mode=mode, who=who)
         await settle(interaction, result)
 
     @add.autocomplete("who")
@@ -675,6 +751,8 @@ class CombatCog(commands.Cog):
         await settle(interaction, result)
 
     @remove.autocomplete("who")
+    @side.autocomplete("who")
+    @npc_defence.autocomplete("who")
     @test.autocomplete("who")
     @condition.autocomplete("who")
     @fix.autocomplete("who")

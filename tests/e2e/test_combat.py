@@ -51,7 +51,12 @@ async def test_fight_in_a_thread_survives_a_restart(emu: E2E) -> None:
     attack = await alice.slash("combat attaque", cible="Gobelin", jet=34, degats="7", channel=thread)
     # CC 45 + (50 − 30) + 10 (téméraire) = 75 %
     assert "**75 %**" in attack.embed["description"] and "corps" in attack.embed["description"]
-    assert [b["label"] for b in attack.components[0]["components"]] == ["Parer", "Esquiver", "Encaisser"]
+    assert [b["label"] for b in attack.components[0]["components"]] == [
+        "Parer",
+        "Esquiver",
+        "Encaisser",
+        "Défense auto",
+    ]
     # Bob is not the goblin's owner
     wrong = await bob.click("Parer", message=attack.message)
     assert wrong.ephemeral

@@ -370,7 +370,12 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         check_line(target, 34),
         f"Localisation : °R 4 = **4** → **tête** (zones possibles : {reachable(4)})",
     ]
-    assert [b["label"] for b in swing.components[0]["components"]] == ["Parer", "Esquiver", "Encaisser"]
+    assert [b["label"] for b in swing.components[0]["components"]] == [
+        "Parer",
+        "Esquiver",
+        "Encaisser",
+        "Défense auto",
+    ]
     assert "1 attaque(s) attendent une défense." in table.status()
 
     # Gobelin 1 parries with its axe (an A of this round): 30 + (50 − 45) = 35; 20 succeeds.
@@ -860,6 +865,8 @@ async def test_two_fights_in_two_threads_do_not_interfere(emu: E2E) -> None:
     )
     assert "Gobelin 2" in text(a) and "Orque" not in text(a)
     assert "Orque 2" in text(b) and "Gobelin" not in text(b)
+    # the two goblins fight each other: on two sides
+    await ambush.act(gm.slash("combat camp", qui="Gobelin 2", camp="Rivaux", channel=ambush.thread))
     await asyncio.gather(
         ambush.act(
             gm.slash("combat round", des="Gobelin 1: 10 10 10; Gobelin 2: 1 1 1", channel=ambush.thread)
@@ -900,6 +907,7 @@ async def test_every_die_of_a_hit_is_in_the_roll_log(emu: E2E) -> None:
     await opened.wait_followup()
     table = Table(emu, emu.thread("Journal"), "Journal")
     await table.act(gm.slash("combat ajouter", qui="2 gobelins", armure=GAMBISON, channel=table.thread))
+    await table.act(gm.slash("combat camp", qui="Gobelin 2", camp="Rivaux", channel=table.thread))
     await table.act(
         gm.slash("combat round", des="Gobelin 1: 10 10 10; Gobelin 2: 1 1 1", channel=table.thread)
     )

@@ -53,8 +53,9 @@ async def test_a_v1_fight_in_a_thread(emu: E2E) -> None:
     # CC 45, 37 → 73 → body; 1d6 4 + F 3 = 7, seed reading: armour 1 only → 6; B 6 → 0
     attack = await alice.slash("combat attaque", cible="Gobelin", jet=37, degats="4", channel=thread)
     assert "**73**" in attack.embed["description"]
-    assert [b["label"] for b in attack.components[0]["components"]] == ["Parer", "Esquiver", "Encaisser"]
-    refused = await gm.click("Esquiver", message=attack.message)
+    # no Esquive skill: no Esquiver button, and the command refuses the dodge
+    assert [b["label"] for b in attack.components[0]["components"]] == ["Parer", "Encaisser"]
+    refused = await gm.slash("combat defense", choix="esquiver", channel=thread)
     assert refused.ephemeral and "Esquive" in refused.embed["description"]
     taken = await gm.click("Encaisser", message=attack.message)
     assert "6 → **0**" in taken.embed["description"]
@@ -81,7 +82,13 @@ async def test_a_d20_fight_in_a_thread(emu: E2E) -> None:
     sword = "Épée 14 +3 tranchant par=13"
     await gm.slash("combat ajouter", qui="Bretteur", caracs=D20_BODY, armes=sword, channel=thread)
     await gm.slash(
-        "combat ajouter", qui="Garde", caracs=D20_BODY, armes=sword, armure="Cuir 2/1/15", channel=thread
+        "combat ajouter",
+        qui="Garde",
+        caracs=D20_BODY,
+        armes=sword,
+        armure="Cuir 2/1/15",
+        camp="Garde",
+        channel=thread,
     )
     pv, pc = d20_pool_max("PV", 14), d20_pool_max("PC", 14)
 
@@ -180,6 +187,7 @@ async def test_an_ogl_fight_in_a_thread(emu: E2E) -> None:
         caracs=OGL_BODY + " DEX:15 RA:2",
         armes="Dague 1d4+1 50%",
         armure="tout:1",
+        camp="Cibles",
         channel=thread,
     )
     hp = ogl_location_hp(12, 12)

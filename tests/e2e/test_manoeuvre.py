@@ -31,7 +31,12 @@ async def knight_and_orc(emu: E2E, name: str, **knight: str) -> tuple[Player, Ch
     thread = emu.thread(name)
     await gm.slash("combat ajouter", qui="Chevalier", channel=thread, **knight)
     await gm.slash(
-        "combat ajouter", qui="Orc", caracs=OGL_BODY + " DEX:14 RA:2", armes="Hache 1d8 50%", channel=thread
+        "combat ajouter",
+        qui="Orc",
+        caracs=OGL_BODY + " DEX:14 RA:2",
+        armes="Hache 1d8 50%",
+        camp="Orcs",
+        channel=thread,
     )
     return gm, thread
 

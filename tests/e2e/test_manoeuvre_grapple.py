@@ -32,6 +32,7 @@ async def test_grapple_and_two_weapons_in_an_ogl_thread(emu: E2E) -> None:
         qui="Orc",
         caracs=f"{BODY} RA:2 Bagarre:{ORC_BAGARRE}",
         armes="Hache 1d8 50%",
+        camp="Orcs",
         channel=thread,
     )
     hp = ogl_location_hp(12, 12)

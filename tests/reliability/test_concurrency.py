@@ -398,6 +398,15 @@ class Tally:
     deferred: int = 0  # answers acknowledged first (the fight's queue was long), then given
 
 
+def _asks(outcome: Outcome) -> bool:
+    """The answer is a question (« Confirmer » / « Annuler », a menu of who acts)."""
+    return any(
+        re.search(r":ask(?:who)?:", str(c.get("custom_id") or ""))
+        for m in outcome.messages
+        for c in m.iter_components()
+    )
+
+
 def _check_answers(table: Harness, acts: list[Act], results: list[Result], tally: Tally) -> list[bool]:
     """Each answer: given, in the user's language; a refusal is private and says why. → accepted?"""
     accepted: list[bool] = []
@@ -409,6 +418,14 @@ def _check_answers(table: Harness, acts: list[Act], results: list[Result], tally
         inputs = [str(v) for v in act.options.values()] + [act.fight.name, *act.fight.pcs.values()]
         problems = language_problems(outcome.text, act.locale, inputs)
         assert not problems, (act.user, act.kind, problems, outcome.text)
+        if not outcome.refused and _asks(outcome):
+            # a question before acting (an ally as the target, the GM on a PC's turn): private,
+            # nothing done until it is answered
+            main = outcome.main
+            assert main is not None and main.visible_to == table.user(act.user).id, outcome.text
+            tally.refused["asked"] += 1
+            accepted.append(False)
+            continue
         if not outcome.refused:
             assert act.role != "stranger", f"a stranger's {act.kind} went through: {outcome.text}"
             if act.kind in ("condition", "fix"):

@@ -108,7 +108,10 @@ NOT_TYPED = {
     "op": "an operation's name (autocomplete)",
     "stat": "a characteristic's name",
 }
-NOT_TYPED_PATHS: dict[tuple[str, str], str] = {}
+NOT_TYPED_PATHS: dict[tuple[str, str], str] = {
+    ("combat add", "side"): "a side's name (Bandits, Garde), not /oppose's Name=45",
+    ("combat side", "side"): "a side's name (Bandits, Garde), not /oppose's Name=45",
+}
 IDENTIFIER = re.compile(r"\b\w+(?:_\w+)+\b")  # ids the user types (cible_a_terre_ou_de_dos): no language
 KEYWORDS = re.compile(
     r"\b(dice|die|rolls?|rolled|modifiers?|numbers?|d\d+s?|\d+d\d+|jets?|dés?|mod|modificateurs?|nombres?)\b",
@@ -338,7 +341,8 @@ RECIPES: dict[str, Recipe] = {
         state="fight",
     ),
     "combat attack": Recipe(
-        base={"target": "{foe}", "roll": 5},
+        # the GM acting on the player's fighter's turn names him (else he is asked who acts)
+        base={"target": "{foe}", "attacker": "{me}", "roll": 5},
         per_ruleset={"ogl": {"location": "poitrine"}, "v1": {"roll": 37}},
         options={
             "damage": Opt(control="3"),
@@ -385,7 +389,7 @@ RECIPES: dict[str, Recipe] = {
         state="due",
     ),
     "fire burst": Recipe(
-        base={"targets": "{foe}", "bullets": 25, "roll": 5},
+        base={"targets": "{foe}", "shooter": "{me}", "bullets": 25, "roll": 5},
         options={
             "hits": Opt(control="2 1"),
             "situation": Opt(syntax="mod:{v}", control="mod:-2"),
@@ -396,13 +400,20 @@ RECIPES: dict[str, Recipe] = {
         state="turn",
     ),
     "fire artillery": Recipe(
-        base={"target": "{foe}", "weapon": "Mortier", "roll": 12, "direction": 7, "distance": 14},
+        base={
+            "target": "{foe}",
+            "shooter": "{me}",
+            "weapon": "Mortier",
+            "roll": 12,
+            "direction": 7,
+            "distance": 14,
+        },
         options={"situation": Opt(syntax="mod:{v}", control="mod:-2")},
         rulesets=("d20",),
         state="turn",
     ),
     "fire air": Recipe(
-        base={"target": "{foe}", "weapon": "Canon", "roll": 4, "die": 19, "damage": 11},
+        base={"target": "{foe}", "shooter": "{me}", "weapon": "Canon", "roll": 4, "die": 19, "damage": 11},
         options={
             "situation": Opt(syntax="vitesse:{v}, taille_humaine", control="vitesse:2000, taille_humaine")
         },
@@ -636,8 +647,16 @@ class World:
             hit = {"roll": 5, "damage": "3", **({"location": "poitrine"} if ruleset == "ogl" else {})}
             await self.act("gm", "combat attack", thread, target=me, **hit)
         elif state == "due":  # a head critical, grid 11: the foe bleeds; the round ends, his test is due
-            await self.act(
-                "gm", "combat attack", thread, target=foe, roll=10, damage="8", critical=65, effects="20"
+            await self.act(  # the GM plays the player's fighter: he names him (issue 18)
+                "gm",
+                "combat attack",
+                thread,
+                target=foe,
+                attacker=me,
+                roll=10,
+                damage="8",
+                critical=65,
+                effects="20",
             )
             await self.act("gm", "combat defend", thread, choice="encaisser")
         elif state == "pinned":
@@ -649,7 +668,9 @@ class World:
             await self.act("gm", "maneuver grapple", thread, action="immobiliser", **grapple, roll=20)
             await self.round(ruleset, thread, me, foe)
         elif state == "missed":
-            await self.act("gm", "combat attack", thread, target=foe, roll=95, location="poitrine")
+            await self.act(
+                "gm", "combat attack", thread, target=foe, attacker=me, roll=95, location="poitrine"
+            )
         return place
 
     async def round(self, ruleset: str, thread: Channel, first: str, second: str) -> None:

@@ -21,6 +21,7 @@ from bot.services.fights.defence import defend
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
 from bot.services.fights.rounds import new_round, set_posture
+from bot.services.fights.sides import set_side
 
 from .fight_context import ctx, ok
 
@@ -68,6 +69,7 @@ async def test_albert_and_rudolf_combat_ws_through_the_fight_service(ctx: AppCon
     await opened(ctx)
     ok(await add_combatants(ctx, GM, who="Albert"))
     ok(await add_combatants(ctx, BOB, who="Rudolf"))
+    ok(await set_side(ctx, GM, who="Rudolf", side="Duel"))  # two PCs: not allies in a duel
     ok(await new_round(ctx, GM, dice="Albert: 10 10 10; Rudolf: 1 1 1"))
 
     def targets(result: dict[str, Any]) -> tuple[int, list[int]]:
@@ -149,6 +151,7 @@ async def test_hit_with_hand_dice_armour_critical_and_effects(ctx: AppContext) -
 async def test_two_clicks_on_one_defence_exactly_one_wins(ctx: AppContext) -> None:
     fight_id = await opened(ctx)
     ok(await add_combatants(ctx, GM, who="2 orques"))
+    ok(await set_side(ctx, GM, who="Orque 2", side="Rivaux"))
     ok(await new_round(ctx, GM, dice="Orque 1: 10 10 10; Orque 2: 1 1 1"))
     attack = ok(
         await fights_attacks.attack(ctx, GM, AttackInput(target="Orque 2", roll=5, damage="3", critical=50))
@@ -171,7 +174,7 @@ async def test_refusals_are_clear_and_write_nothing(ctx: AppContext) -> None:
     assert none.reply.is_error and none.reply.ephemeral
     await opened(ctx)
     ok(await add_combatants(ctx, GM, who="gobelin"))
-    ok(await add_combatants(ctx, GM, who="orque"))
+    ok(await add_combatants(ctx, GM, who="orque", side="Orques"))
     player = await add_combatants(ctx, BOB, who="troll")
     assert player.reply.is_error and "GM" in (player.reply.description or "")
     early = await fights_attacks.attack(ctx, GM, AttackInput(target="Orque", attacker="Gobelin"))

@@ -33,7 +33,7 @@ async def d20_fight(ctx: AppContext, *, armour: str | None = "Cuir 2/1/15") -> i
     async with ctx.sessions.begin() as session:
         await set_channel_ruleset(session, GUILD, CHANNEL, "d20")
     fight_id = int(ok(await open_fight(ctx, GM, name="Duel"))["fight_id"])
-    ok(await add_combatants(ctx, GM, who="Bretteur", stats=FIGHTER))
+    ok(await add_combatants(ctx, GM, who="Bretteur", stats=FIGHTER, side="Bretteurs"))
     ok(await add_combatants(ctx, GM, who="Garde", stats=dataclasses.replace(FIGHTER, armour=armour)))
     return fight_id
 

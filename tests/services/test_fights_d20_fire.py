@@ -46,9 +46,9 @@ async def d20_fight(ctx: AppContext, *, options: str | None = None, caller: Call
     async with ctx.sessions.begin() as session:
         await set_channel_ruleset(session, GUILD, caller.channel_id, "d20")
     fight_id = int(ok(await open_fight(ctx, caller, name="Feu", options=options))["fight_id"])
-    ok(await add_combatants(ctx, caller, who="Tireur", stats=SHOOTER))
+    ok(await add_combatants(ctx, caller, who="Tireur", stats=SHOOTER, side="Tireurs"))
     ok(await add_combatants(ctx, caller, who="Garde", stats=TARGET))
-    ok(await add_combatants(ctx, caller, who="Bretteur", stats=TARGET))
+    ok(await add_combatants(ctx, caller, who="Bretteur", stats=TARGET, side="Bretteurs"))
     return fight_id
 
 

@@ -29,6 +29,7 @@ from bot.services.fights.defence import defend
 from bot.services.fights.ending import end_fight, show
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.rounds import advance, new_round
+from bot.services.fights.sides import set_side
 from bot.ui.discord_render import to_embed
 
 from .fight_context import ctx, ok
@@ -159,6 +160,8 @@ def kinds(c: dict[str, Any]) -> list[str]:
 
 async def goblins_round(ctx: AppContext, count: int = 2, **kw: Any) -> None:
     ok(await add_combatants(ctx, GM, who=f"{count} gobelins", **kw))
+    for i in range(2, count + 1):  # each goblin on a side of his own: they fight each other
+        ok(await set_side(ctx, GM, who=f"Gobelin {i}", side=f"Bande {i}"))
     dice = "; ".join(f"Gobelin {i}: {11 - i} {11 - i} {11 - i}" for i in range(1, count + 1))
     ok(await new_round(ctx, GM, dice=dice))
 
@@ -238,6 +241,7 @@ async def test_mort_subite_is_for_npcs_only_and_optional(ctx: AppContext) -> Non
     fight_id = await opened(ctx, mort_subite=True)
     ok(await add_combatants(ctx, ALICE, who="Albert"))
     ok(await add_combatants(ctx, GM, who="2 gobelins"))
+    ok(await set_side(ctx, GM, who="Gobelin 2", side="Bande 2"))
     ok(await new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Albert: 1 1 1"))
     # value 13 on the body: tranchantes corps 13 does not kill by itself, mort subite does
     assert not any(m["type"] == "death" for m in mechanics("tranchantes", "corps", 13))

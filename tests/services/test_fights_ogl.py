@@ -30,7 +30,11 @@ async def ogl_fight(ctx: AppContext, options: str | None = None) -> int:
     async with ctx.sessions.begin() as session:
         await set_channel_ruleset(session, GUILD, CHANNEL, "ogl")
     fight_id = int(ok(await open_fight(ctx, GM, name="Arène", options=options))["fight_id"])
-    ok(await add_combatants(ctx, GM, who="Guerrier", stats=NpcStats(caracs=BODY, weapons="Épée 1d8+1 60%")))
+    ok(
+        await add_combatants(
+            ctx, GM, who="Guerrier", stats=NpcStats(caracs=BODY, weapons="Épée 1d8+1 60%"), side="Arène"
+        )
+    )
     ok(
         await add_combatants(
             ctx, GM, who="Cible", stats=NpcStats(caracs=BODY + " RA:2", weapons="Dague 1d4+1 50%")

@@ -42,13 +42,17 @@ async def fight(ctx: AppContext) -> int:
         await set_channel_ruleset(session, GUILD, CHANNEL, "ogl")
     fight_id = int(ok(await open_fight(ctx, GM, name="Brasier"))["fight_id"])
     knight = NpcStats(caracs=BODY + " PH:3", weapons="Épée 1d8+1 60%", armour="poitrine:2")
-    ok(await add_combatants(ctx, GM, who="Chevalier", stats=knight))
+    ok(await add_combatants(ctx, GM, who="Chevalier", stats=knight, side="Ordre"))
     ok(
         await add_combatants(
             ctx, GM, who="Orc", stats=NpcStats(caracs=BODY + " RA:2 PH:1", weapons="Hache 1d8 50%")
         )
     )
-    ok(await add_combatants(ctx, GM, who="Gobelin", stats=NpcStats(caracs=BODY, weapons="Dague 1d4 40%")))
+    ok(
+        await add_combatants(
+            ctx, GM, who="Gobelin", stats=NpcStats(caracs=BODY, weapons="Dague 1d4 40%"), side="Gobelins"
+        )
+    )
     return fight_id
 
 

@@ -38,7 +38,7 @@ async def fight(ctx: AppContext, *, orc_ca: int = 1) -> int:
         await set_channel_ruleset(session, GUILD, CHANNEL, "ogl")
     fight_id = int(ok(await open_fight(ctx, GM, name="Lice"))["fight_id"])
     knight = NpcStats(caracs=BODY + " PH:3 Bagarre:50", weapons="Épée 1d8+1 60%, Bouclier 1d4 40%")
-    ok(await add_combatants(ctx, GM, who="Chevalier", stats=knight))
+    ok(await add_combatants(ctx, GM, who="Chevalier", stats=knight, side="Ordre"))
     orc = NpcStats(caracs=BODY + f" RA:2 CA:{orc_ca} PH:1 Bagarre:40", weapons="Hache 1d8 50%")
     ok(await add_combatants(ctx, GM, who="Orc", stats=orc))
     return fight_id

@@ -11,7 +11,11 @@ The fight document (``Fight.state``)::
     {"fight": FightState.to_dict(), "meta": {combatant id: {owner_id, character_id, kind, …}},
      "pending": {seq: pending attack}, "prompts": [due tests], "proposals": {n: permanent change},
      "aim": {combatant: option}, "feint": {combatant: target}, "seq": last event seq,
-     "options": {"mort_subite": bool}, "round_over": bool, "slot_done": bool}
+     "options": {"mort_subite": bool, "npc_defence": "auto" | "manuel"}, "round_over": bool,
+     "slot_done": bool, "asks": {n: question before an attack (:mod:`.sides`)}, "ask_seq": last n}
+
+A combatant's side is ``Combatant.side`` (None: PJ / PNJ); an NPC's own defence mode is
+``meta[id]["defence"]`` (:mod:`.npc_defence`).
 
 Readings (besides the core's):
 
@@ -45,9 +49,11 @@ with ``/combat ouvrir options:…``) live in the fight document's ``options``.
 The package is split by use case: :mod:`._core` (scope, transaction, document, events, refusals),
 :mod:`.roster` (building combatants), :mod:`.opening` (open, add, remove), :mod:`.rounds` (rounds,
 postures, turns), :mod:`.actions`, :mod:`.attacks`, :mod:`.hits` (an attack against its defence),
-:mod:`.defence`, :mod:`.damage` (damage, criticals, proposals), :mod:`.conditions` (due tests,
-conditions, corrections), :mod:`.ending` (show, end), :mod:`.choices` (autocomplete) and
-:mod:`.undo` (``/combat annuler`` over the journal of actions, :mod:`bot.db.fight_journal`),
+:mod:`.defence`, :mod:`.sides` (sides, questions before an attack), :mod:`.npc_defence` (NPCs
+that defend by themselves, the legal defence buttons), :mod:`.damage` (damage, criticals,
+proposals), :mod:`.conditions` (due tests, conditions, corrections), :mod:`.ending` (show,
+end), :mod:`.choices` (autocomplete), :mod:`.undo` (``/combat annuler`` over the journal of
+actions, :mod:`bot.db.fight_journal`) and
 :mod:`.kit` (the pieces the other rulesets' adapters share), :mod:`.registry` (the
 :class:`~.registry.FightSystem` protocol and the lookup by ruleset) and :mod:`.systems` (one adapter per
 other ruleset). Nothing is re-exported here: import a name from the module that defines it.

@@ -3,7 +3,7 @@ defence it leaves."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.context import AppContext
@@ -21,8 +21,8 @@ from bot.services.fights._core import (
     RollNote,
     Scope,
     attack_payload,
-    custom_id,
     d100_or_none,
+    fight_by_id,
     fight_here,
     new_event,
     outcome,
@@ -32,10 +32,18 @@ from bot.services.fights._core import (
 )
 from bot.services.fights.destiny import merge_rows, offer_lines
 from bot.services.fights.hits import _pick_weapon, _request, _resolve_hit, _situations
+from bot.services.fights.npc_defence import defence_buttons, mode_of, pick
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import _armour_maluses
 from bot.services.fights.rounds import _actor, _pass_turn, _spend, _turn_line
-from bot.ui.reply import Button, ButtonStyle, Colour, Reply
+from bot.services.fights.sides import (
+    ask_friendly_fire,
+    ask_which_fighter,
+    cancel_ask,
+    gm_on_a_pc_turn,
+    take_ask,
+)
+from bot.ui.reply import Button, Colour, Reply
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +70,34 @@ class AttackInput:
 
 
 async def attack(
-    ctx: AppContext, caller: Caller, data: AttackInput, *, rng: RandomSource | None = None
+    ctx: AppContext,
+    caller: Caller,
+    data: AttackInput,
+    *,
+    rng: RandomSource | None = None,
+    fight_id: int | None = None,
+    ask: int | None = None,
+    actor: str | None = None,
 ) -> FightOutcome:
-    """Roll an attack against ``target``; a hit waits for the defender's choice (stored, not in memory)."""
+    """Roll an attack against ``target``; a hit waits for the defender's choice (stored, not in memory).
+    An ally as the target, or the GM on a PC's turn without ``attacker``, asks first (see
+    :mod:`.sides`); ``ask`` answers such a question: its stored request replaces ``data`` (``actor``:
+    the fighter the GM picked)."""
 
     async def work(scope: Scope) -> FightOutcome:
-        doc = await fight_here(scope)
+        nonlocal data
+        doc = await (fight_by_id(scope, fight_id) if fight_id is not None else fight_here(scope))
+        confirmed = False
+        if ask is not None:
+            stored = take_ask(scope, doc, ask)
+            data = AttackInput(**stored["input"])
+            if actor is not None:
+                data = replace(data, attacker=actor)
+            confirmed = stored["kind"] == "attack"
+        checked = before_attack(scope, doc, data, confirmed=confirmed)
+        if isinstance(checked, FightOutcome):
+            return checked
+        data = checked
         if doc.row.ruleset in OTHER_RULESETS:
             done: FightOutcome = await system_of(doc.row.ruleset).attack(scope, doc, data)
             return done
@@ -199,24 +229,15 @@ async def attack(
                     )
                 )
                 lines.extend(_resolve_hit(scope, doc, pending, "encaisser", DefenceRolls(), payload))
+            elif mode_of(doc, victim) != "manuel":  # the NPC defends by himself, at once
+                choice, said, payload["auto_defence"] = pick(scope, doc, pending, mode_of(doc, victim))
+                lines.append(said)
+                lines.extend(_resolve_hit(scope, doc, pending, choice, DefenceRolls(), payload))
             else:
                 doc.pending[str(seq)] = pending
                 payload["pending"] = True
                 lines.append(w.t("combat.defence.prompt", name=victim.name, owner=_mention(doc, victim.id)))
-                buttons = (
-                    tuple(
-                        Button(
-                            w.t(f"combat.defence.button.{choice}"),
-                            custom_id(doc.row.id, "def", seq, choice),
-                            style,
-                        )
-                        for choice, style in (
-                            ("parer", ButtonStyle.PRIMARY),
-                            ("esquiver", ButtonStyle.PRIMARY),
-                            ("encaisser", ButtonStyle.SECONDARY),
-                        )
-                    ),
-                )
+                buttons = defence_buttons(scope, doc, pending)
         elif not result.hit:
             lines.append(w.t("combat.attack.missed", name=foe.name))
         for note in result.notes:
@@ -244,6 +265,49 @@ async def attack(
     return await run(ctx, caller, work, rng=rng)
 
 
+def before_attack(
+    scope: Scope, doc: Doc, data: AttackInput, *, confirmed: bool
+) -> AttackInput | FightOutcome:
+    """The attack's questions: which fighter attacks (the GM on a PC's turn), an ally as the target
+    (unless ``confirmed``). The request with its attacker named when it may go on; else the question."""
+    _check_typed(scope, doc, data)
+    pc = gm_on_a_pc_turn(scope, doc, data.attacker)
+    if pc is not None:
+        return ask_which_fighter(scope, doc, pc, data)
+    c = _actor(scope, doc, data.attacker)
+    foe = doc.find(data.target)
+    slot = doc.state.current_slot
+    on_turn = not doc.data.get("round_over") and slot is not None and slot.combatant == c.id
+    # an attack the turn order refuses anyway is refused at once, without a question first
+    if on_turn and foe.id != c.id and c.allied_with(foe) and not foe.has("dead") and not confirmed:
+        return ask_friendly_fire(scope, doc, c, foe, replace(data, attacker=c.id))
+    return replace(data, attacker=c.id)
+
+
+def _check_typed(scope: Scope, doc: Doc, data: AttackInput) -> None:
+    """Before a question is asked: what was typed badly is refused now, not after the answer (every
+    ruleset's dice lists are within these bounds; each system's own reading follows)."""
+    for option, text in (
+        ("damage", data.damage),
+        ("coverage", data.coverage),
+        ("effects", data.effects),
+        ("durations", data.durations),
+    ):
+        parse_dice(text, option=option, sides=100, limit=60)
+    if doc.row.ruleset not in OTHER_RULESETS:
+        _situations(scope, data.situation)
+
+
 def _mention(doc: Doc, cid: str) -> str:
     owner = doc.owner(cid)
     return f"<@{owner}>" if owner else ""
+
+
+async def answer_ask(
+    ctx: AppContext, caller: Caller, *, fight_id: int, number: int, accept: bool, actor: str | None = None
+) -> FightOutcome:
+    """A question before an attack answered: « Confirmer » (or the fighter picked) runs the stored
+    attack, through every check again; « Annuler » drops it and leaves the fight as it was."""
+    if not accept:
+        return await cancel_ask(ctx, caller, fight_id=fight_id, number=number)
+    return await attack(ctx, caller, AttackInput(target=""), fight_id=fight_id, ask=number, actor=actor)

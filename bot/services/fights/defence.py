@@ -26,6 +26,7 @@ from bot.services.fights._core import (
 from bot.services.fights.damage import _proposal_buttons
 from bot.services.fights.destiny import merge_rows, offer_lines
 from bot.services.fights.hits import _resolve_hit
+from bot.services.fights.npc_defence import AUTO, pick
 from bot.services.fights.registry import system_of
 from bot.services.fights.rounds import _settle_turn, _turn_line
 from bot.services.fights.undo import attack_undone
@@ -43,7 +44,7 @@ async def defend(
     rng: RandomSource | None = None,
 ) -> FightOutcome:
     """The defender's answer to a pending attack: parry, dodge or take it; then damage and critical."""
-    if choice not in (*DEFENCE_CHOICES, *EXTRA_DEFENCE_CHOICES):
+    if choice not in (*DEFENCE_CHOICES, *EXTRA_DEFENCE_CHOICES, AUTO):
         return FightOutcome(error_reply(ctx.catalog.t(caller.locale, "combat.error.bad_choice")))
 
     async def work(scope: Scope) -> FightOutcome:
@@ -58,8 +59,10 @@ async def defend(
         else:
             doc = await fight_here(scope)
         other = doc.row.ruleset in OTHER_RULESETS
-        if not other and choice not in DEFENCE_CHOICES:
+        if not other and choice not in (*DEFENCE_CHOICES, AUTO):
             raise FightRefusal("combat.error.bad_choice")
+        if other and choice == AUTO:
+            raise FightRefusal("combat.npcdef.error.renove_only", ruleset=doc.row.ruleset)
         if other and rolls is not None and rolls.situation:
             raise FightRefusal("combat.error.defence_situation_renove_only")
         if seq is not None:
@@ -74,17 +77,32 @@ async def defend(
             pending = min(mine, key=lambda p: int(p["seq"]))
         defender_id = pending["defender"]
         allowed = may_control(scope, doc, defender_id)
-        if not allowed and choice == "encaisser" and doc.owner(pending["attacker"]) == scope.caller.user_id:
+        answer = choice
+        npc = doc.state.get(defender_id).npc and not other
+        if (
+            not allowed
+            and (choice == "encaisser" or npc)
+            and doc.owner(pending["attacker"]) == scope.caller.user_id
+        ):
             allowed = datetime.now(UTC) >= datetime.fromisoformat(pending["expires_at"])
+            if npc:  # the wait lapsed: the NPC defends with his best choice, not « encaisser »
+                answer = AUTO
         if not allowed:
             raise FightRefusal("combat.defence.not_yours", name=doc.state.get(defender_id).name)
-        payload: dict[str, Any] = {"fight_id": doc.row.id, "seq": pending["seq"], "choice": choice}
+        said: list[str] = []
+        auto: dict[str, Any] | None = None
+        if answer == AUTO:
+            answer, line, auto = pick(scope, doc, pending, AUTO)
+            said.append(line)
+        payload: dict[str, Any] = {"fight_id": doc.row.id, "seq": pending["seq"], "choice": answer}
+        if auto is not None:
+            payload["auto_defence"] = auto
         if other:
             lines: list[str] = await system_of(doc.row.ruleset).resolve(
-                scope, doc, pending, choice, rolls or DefenceRolls(), payload
+                scope, doc, pending, answer, rolls or DefenceRolls(), payload
             )
         else:
-            lines = _resolve_hit(scope, doc, pending, choice, rolls or DefenceRolls(), payload)
+            lines = [*said, *_resolve_hit(scope, doc, pending, answer, rolls or DefenceRolls(), payload)]
         doc.pending.pop(str(pending["seq"]), None)
         turn: list[str] = []
         if doc.state.round and not doc.data.get("round_over"):
@@ -102,7 +120,7 @@ async def defend(
                 "combat.defence.title",
                 attacker=attacker,
                 defender=defender,
-                choice=scope.t(f"combat.defence.button.{choice}"),
+                choice=scope.t(f"combat.defence.button.{answer}"),
             ),
             description="\n".join(lines)[:4000],
             colour=Colour.NEUTRAL,

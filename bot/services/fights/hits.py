@@ -137,6 +137,83 @@ def _has_dodge(c: Combatant) -> bool:
     return "esquive" in c.talents or "esquive" in c.skills or "dodge" in c.skills
 
 
+def _parry_setup(
+    scope: Scope, defender: Combatant, attacker: Combatant, situation: str | None
+) -> tuple[Combatant, str, str, ParryRequest]:
+    """How ``defender`` parries now: the prepared parry, else a reactive parry (no A left), else
+    one A of this round; the defender after it, the mode, the parry weapon and the request.
+    Refused (nothing spent) when he cannot parry."""
+    tables = scope.tables
+    pw = _parry_weapon(scope, defender)
+    if pw is None:
+        raise FightRefusal("combat.refusal.parry_needs_melee_weapon")
+    acts = defender.actions
+    reactive = False
+    if acts.parry_prepared and not acts.parried:
+        defender = record_parry(defender)
+        mode = "prepared"
+    elif can_act(tables, defender, "parade_reactive") is None:
+        reactive = True
+        defender = take_action(tables, defender, "parade_reactive")
+        mode = "reactive"
+    else:
+        refusal = can_act(tables, defender, "preparer_parade")
+        if refusal is not None:
+            raise RefusedError(refusal)
+        defender = record_parry(take_action(tables, defender, "preparer_parade"))
+        mode = "spent_a"
+    request = ParryRequest(
+        cc=defender.stat("CC"),
+        attacker_cc=attacker.stat("CC"),
+        weapon=tables.weapon(pw),
+        posture=defender.posture,
+        reactive=reactive,
+        talents=defender.talents,
+        situation=_defence_situations(scope, defender, situation),
+        extra=tuple(m for m in (_armour_modifier(scope, defender, "CC"),) if m is not None),
+    )
+    return defender, mode, pw, request
+
+
+def _dodge_request(scope: Scope, doc: Doc, defender: Combatant, situation: str | None) -> DodgeRequest:
+    carry = _carry_modifier(scope, defender)
+    worn = _armour_modifier(scope, defender, "Ag")
+    return DodgeRequest(
+        ag=defender.stat("Ag") + (carry.value if carry else 0) + (worn.value if worn else 0),
+        has_skill=_has_dodge(defender),
+        posture=defender.posture,
+        situation=_defence_situations(scope, defender, situation),
+        extra=_dodge_mastery(doc, defender),
+    )
+
+
+def defence_chances(scope: Scope, doc: Doc, pending: Mapping[str, Any]) -> dict[str, int]:
+    """The defences the rules allow ``pending``'s defender now, each with its chance of success (the
+    parry's or dodge's target, as the roll would be read; nothing rolled or spent); « encaisser »
+    is always there (0)."""
+    tables = scope.tables
+    attack_result = _replay_attack(scope, pending)
+    attacker = doc.state.get(pending["attacker"])
+    defender = doc.state.get(pending["defender"])
+    out: dict[str, int] = {}
+    if attack_result.hit:
+        try:
+            _, _, _, request = _parry_setup(scope, defender, attacker, None)
+            parry = resolve_parry(tables, attack_result, request, parry_roll=100)
+        except (FightRefusal, RefusedError):
+            parry = None
+        if parry is not None and parry.refusal is None and parry.check is not None:
+            out["parer"] = max(0, min(100, parry.check.target))
+        if can_act(tables, defender, "esquiver") is None:
+            dodge = resolve_dodge(
+                tables, attack_result, _dodge_request(scope, doc, defender, None), dodge_roll=100
+            )
+            if dodge.refusal is None and dodge.check is not None:
+                out["esquiver"] = max(0, min(100, dodge.check.target))
+    out["encaisser"] = 0
+    return out
+
+
 def _resolve_hit(
     scope: Scope,
     doc: Doc,
@@ -156,34 +233,7 @@ def _resolve_hit(
     lines: list[str] = []
     defence: DefenceResult | None = None
     if choice == "parer":
-        pw = _parry_weapon(scope, defender)
-        if pw is None:
-            raise FightRefusal("combat.refusal.parry_needs_melee_weapon")
-        acts = defender.actions
-        reactive = False
-        if acts.parry_prepared and not acts.parried:
-            defender = record_parry(defender)
-            mode = "prepared"
-        elif can_act(tables, defender, "parade_reactive") is None:
-            reactive = True
-            defender = take_action(tables, defender, "parade_reactive")
-            mode = "reactive"
-        else:
-            refusal = can_act(tables, defender, "preparer_parade")
-            if refusal is not None:
-                raise RefusedError(refusal)
-            defender = record_parry(take_action(tables, defender, "preparer_parade"))
-            mode = "spent_a"
-        request = ParryRequest(
-            cc=defender.stat("CC"),
-            attacker_cc=attacker.stat("CC"),
-            weapon=tables.weapon(pw),
-            posture=defender.posture,
-            reactive=reactive,
-            talents=defender.talents,
-            situation=_defence_situations(scope, defender, rolls.situation),
-            extra=tuple(m for m in (_armour_modifier(scope, defender, "CC"),) if m is not None),
-        )
+        defender, mode, pw, request = _parry_setup(scope, defender, attacker, rolls.situation)
         defence = resolve_parry(
             tables, attack_result, request, rng=scope.rng, parry_roll=d100_or_none(rolls.roll)
         )
@@ -206,13 +256,7 @@ def _resolve_hit(
         defence = resolve_dodge(
             tables,
             attack_result,
-            DodgeRequest(
-                ag=defender.stat("Ag") + (carry.value if carry else 0) + (worn.value if worn else 0),
-                has_skill=_has_dodge(defender),
-                posture=defender.posture,
-                situation=_defence_situations(scope, defender, rolls.situation),
-                extra=_dodge_mastery(doc, defender),
-            ),
+            _dodge_request(scope, doc, defender, rolls.situation),
             rng=scope.rng,
             dodge_roll=d100_or_none(rolls.roll),
         )

@@ -41,6 +41,7 @@ from bot.services.fights.roster import (
     quick_label,
 )
 from bot.services.fights.rounds import _actor, _pass_turn, _settle_turn, _spend, _turn_line
+from bot.services.fights.sides import put_side, sides_line
 from bot.services.fights.text import Words
 from bot.services.house_rules import table_in_force
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
@@ -204,7 +205,14 @@ def parse_caracs(ruleset: str, text: str | None) -> tuple[dict[str, int], dict[s
 
 
 async def add_other(
-    scope: Scope, doc: Doc, text: str, count: int | None, stats: NpcStats, *, template: Any = None
+    scope: Scope,
+    doc: Doc,
+    text: str,
+    count: int | None,
+    stats: NpcStats,
+    *,
+    template: Any = None,
+    side: str | None = None,
 ) -> FightOutcome:
     """Add a character (its sheet must be of the fight's ruleset) or ``count`` quick NPCs whose
     figures come from ``caracs`` (the v1, d20 and ogl seeds give no creature figures) over those of
@@ -286,6 +294,10 @@ async def add_other(
             doc.state = replace(doc.state, combatants=(*doc.state.combatants, combatant))
             doc.meta[combatant.id] = meta
             added.append(combatant)
+    if side is not None:
+        added = [put_side(c, side) for c in added]
+        for c in added:
+            doc.state = doc.state.put(c)
     new_event(scope, doc, "add", None, {"combatants": [c.to_dict() for c in added]})
     doc.save()
     lines = [
@@ -295,6 +307,7 @@ async def add_other(
         else adapter.profile_line(scope, doc, c)
         for c in added
     ]
+    lines.append(sides_line(scope, added))
     reply = Reply(
         title=scope.t("combat.add.title" if len(added) > 1 else "combat.add.title_one", count=len(added)),
         description="\n".join(lines)[:4000],

@@ -39,6 +39,14 @@ from bot.services.fights._core import (
 )
 from bot.services.fights.bestiary import find_template, template_profile
 from bot.services.fights.kit import add_other, parse_caracs
+from bot.services.fights.npc_defence import (
+    FIGHT_MODES,
+    NPC_MODES,
+    check_ruleset,
+    mode_line,
+    parse_mode,
+    set_for,
+)
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import (
     NpcStats,
@@ -55,11 +63,18 @@ from bot.services.fights.roster import (
     quick_label,
     quick_profile,
 )
+from bot.services.fights.sides import clean_side, put_side, sides_line
 from bot.ui.reply import Colour, Reply
 
 
 async def open_fight(
-    ctx: AppContext, caller: Caller, *, name: str, mort_subite: bool = False, options: str | None = None
+    ctx: AppContext,
+    caller: Caller,
+    *,
+    name: str,
+    mort_subite: bool = False,
+    options: str | None = None,
+    npc_defence: str | None = None,
 ) -> FightOutcome:
     """Create the fight row (the cog then creates the thread, posts and pins the tracker).
 
@@ -78,6 +93,10 @@ async def open_fight(
             system_options = system_of(ruleset).parse_options(options)
         elif options and options.strip():
             raise FightRefusal("combat.sys.error.no_options", ruleset=ruleset)
+        defence_mode = parse_mode(npc_defence, FIGHT_MODES)
+        check_ruleset(ruleset, defence_mode)
+        if defence_mode is not None:
+            system_options["npc_defence"] = defence_mode
         in_thread = caller.parent_channel_id is not None
         if in_thread:
             busy = await scope.session.scalar(
@@ -117,6 +136,10 @@ async def open_fight(
         description = scope.t("combat.open.done")
         if ruleset in OTHER_RULESETS:
             description += "\n" + system_of(ruleset).options_line(scope, system_options)
+        if defence_mode is not None:
+            description += "\n" + scope.t(
+                "combat.npcdef.done_fight", mode=scope.t(f"combat.npcdef.mode.{defence_mode}")
+            )
         reply = Reply(
             title=scope.t("combat.open.title", name=cleaned),
             description=description,
@@ -155,18 +178,31 @@ async def abandon(ctx: AppContext, fight_id: int) -> None:
 
 
 async def add_combatants(
-    ctx: AppContext, caller: Caller, *, who: str, count: int | None = None, stats: NpcStats | None = None
+    ctx: AppContext,
+    caller: Caller,
+    *,
+    who: str,
+    count: int | None = None,
+    stats: NpcStats | None = None,
+    side: str | None = None,
+    defence: str | None = None,
 ) -> FightOutcome:
-    """Add a character by name (PC or saved NPC), or ``count`` quick NPCs from a creature preset."""
+    """Add a character by name (PC or saved NPC), or ``count`` quick NPCs from a creature preset;
+    ``side``: their side (default PJ / PNJ), ``defence``: how these NPCs defend (:mod:`.npc_defence`)."""
     text = " ".join(who.split())
     stats = stats or NpcStats()
 
     async def work(scope: Scope) -> FightOutcome:
         doc = await fight_here(scope)
+        side_name = clean_side(side)
+        defence_mode = parse_mode(defence, NPC_MODES)
+        if side_name is not None or defence_mode is not None:
+            require_gm(scope)
         if doc.row.ruleset in OTHER_RULESETS:
+            check_ruleset(doc.row.ruleset, defence_mode)
             quick = _COUNT.match(text) if count is None else None
             template = await find_template(scope, doc.row.ruleset, quick.group(2) if quick else text)
-            return await add_other(scope, doc, text, count, stats, template=template)
+            return await add_other(scope, doc, text, count, stats, template=template, side=side_name)
         docs = scope.words.docs
         number = count
         name = text
@@ -269,9 +305,14 @@ async def add_combatants(
                 notes.insert(0, scope.t("npc.add.from_template", name=saved.name))
         if len(doc.state.combatants) > MAX_COMBATANTS:
             raise FightRefusal("combat.error.too_many", max=MAX_COMBATANTS)
+        added = [put_side(c, side_name) for c in added] if side_name is not None else added
+        for c in added:
+            doc.state = doc.state.put(c)
+        set_for(doc, added, defence_mode)
         new_event(scope, doc, "add", None, {"combatants": [c.to_dict() for c in added]})
         doc.save()
         lines = [_profile_line(scope, c, doc.meta[c.id]) for c in added]
+        notes = [sides_line(scope, added), *filter(None, [mode_line(scope, defence_mode)]), *notes]
         reply = Reply(
             title=scope.t("combat.add.title" if len(added) > 1 else "combat.add.title_one", count=len(added)),
             description="\n".join([*lines, *notes])[:4000],

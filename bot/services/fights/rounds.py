@@ -35,6 +35,7 @@ from bot.services.fights._core import (
 )
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import _armour_maluses, _carry_penalty
+from bot.services.fights.sides import gm_on_a_pc_turn, which_fighter_refusal
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 
 
@@ -406,6 +407,9 @@ def _actor(scope: Scope, doc: Doc, name: str | None) -> Combatant:
         return c
     slot = doc.state.current_slot
     if slot is not None and may_control(scope, doc, slot.combatant):
+        pc = gm_on_a_pc_turn(scope, doc, name)
+        if pc is not None:  # the GM on a player's turn: he says who acts
+            raise which_fighter_refusal(scope, doc, pc)
         return doc.state.get(slot.combatant)
     mine = [c for c in doc.state.combatants if doc.owner(c.id) == scope.caller.user_id and not c.has("dead")]
     if len(mine) == 1:

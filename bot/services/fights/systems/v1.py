@@ -511,7 +511,10 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
             doc.pending[str(seq)] = pending
             payload["pending"] = True
             lines.append(w.t("combat.defence.prompt", name=foe.name, owner=mention(doc, foe.id)))
-            buttons = pending_buttons(scope, doc, seq, ("parer", "esquiver", "encaisser"))
+            # the dodge needs the Esquive skill (see resolve): no button the rules would refuse
+            dodges = "esquive" in (doc.meta.get(foe.id, {}).get("skills") or {})
+            choices = ("parer", "esquiver", "encaisser") if dodges else ("parer", "encaisser")
+            buttons = pending_buttons(scope, doc, seq, choices)
     else:
         lines.append(w.t("combat.attack.missed", name=foe.name))
     lines.extend(pass_turn(scope, doc))
