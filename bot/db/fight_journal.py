@@ -40,7 +40,10 @@ from bot.db.models import Character
 _KEY: Final = "melee.fight_journal"
 _USER: Final = "melee.fight_journal.user"
 _OFF: Final = "melee.fight_journal.off"
-UNTRACKED: Final = ("seq",)
+# ``seq`` only grows (see above); ``asks`` / ``ask_seq`` are questions put before an action (an
+# ally as the target …): asking and answering « Annuler » change nothing in the fight, so they are
+# not actions, and an undo leaves open questions as they are.
+UNTRACKED: Final = ("seq", "asks", "ask_seq")
 FIGHT_FIELDS: Final = ("round",)
 SHEET_FIELDS: Final = (
     "name",

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 
 from bot.context import AppContext
 from bot.db.characters import new_row
-from bot.db.fight_models import Fight, FightEvent
+from bot.db.fight_models import Fight, FightAction, FightEvent
 from bot.db.repositories import set_channel_ruleset
 from bot.rules.sheets import SheetData
 from bot.services.caller import Caller
@@ -154,6 +154,10 @@ async def test_cancel_leaves_the_fight_as_it_was(ctx: AppContext) -> None:
     assert (await state(ctx))["state"] == before["state"]
     assert await count_events(ctx, "attack") == 0
     refused(await cancel_ask(ctx, BOB, fight_id=fid, number=asked["ask"]), "answered already")
+    # the question and its « Annuler » are not actions: the undo takes back the round, not them
+    async with ctx.sessions() as session:
+        numbers = (await session.scalars(select(FightAction.number).where(FightAction.fight_id == fid))).all()
+    assert len(numbers) == 5  # four fighters added, the round
     # Grimli still has his turn: he attacks Bretteur, no question
     hit = ok(await fights_attacks.attack(ctx, BOB, AttackInput(target="Bretteur", roll=95), rng=NoDice()))
     assert hit["attacker"] == "grimli" and not hit["attack"]["hit"]
