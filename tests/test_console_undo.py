@@ -1,8 +1,9 @@
 """``/combat annuler`` played through the console (``python -m bot console --json``) by a GM and two
-players, in French and in English: Gunther's player attacks his ally Élise by mistake and takes it
-back; Élise's player may not undo it for him; the undone attack's defence button is refused; the
-goblin is then attacked, takes the blow, and the GM undoes both the blow and the attack; the
-tracker (``/combat voir``) shows the fight as it was before them."""
+players, in French and in English: Gunther's player attacks his ally Élise by mistake (and confirms
+the bot's question by mistake too) and takes it back; Élise's player may not undo it for him; the
+undone attack's defence button is refused; the goblin is then attacked, takes the blow, and the GM
+undoes both the blow and the attack; the tracker (``/combat voir``) shows the fight as it was before
+them."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ FRENCH = """
 /combat round des:"Gunther: 10 10 10; Élise: 5 5 5; Gobelin: 1 1 1"
 /combat voir
 @alice /combat attaque cible:Élise jet:20
+@alice !click Confirmer
 @bob /combat annuler
 @alice /combat annuler
 @bob !click Parer
@@ -40,6 +42,7 @@ ENGLISH = """
 /combat round dice:"Gunther: 10 10 10; Elise: 5 5 5; Goblin: 1 1 1"
 /combat show
 @alice /combat attack target:Elise roll:20
+@alice !click Confirm
 @bob /combat undo
 @alice /combat undo
 @bob !click Parry
@@ -75,7 +78,8 @@ def _play(script: str, locale: str) -> list[dict[str, Any]]:
 def test_an_undo_of_a_wrong_attack_in_french() -> None:
     r = _play(FRENCH, "fr")
     tracker_before = _text(r[7])
-    wrong, bob_undo, alice_undo, bob_click = r[8], r[9], r[10], r[11]
+    asked, wrong, bob_undo, alice_undo, bob_click = r[8], r[9], r[10], r[11], r[12]
+    assert asked["ephemeral"] and "Gunther attaque un allié : confirmer ?" in _text(asked)
     assert "Gunther → Élise" in _text(wrong) and not wrong["ephemeral"]
     assert bob_undo["ephemeral"] and bob_undo["embeds"][0]["description"] == (
         "Vous ne pouvez annuler que votre propre action, et seulement tant que c'est la dernière du "
@@ -86,7 +90,7 @@ def test_an_undo_of_a_wrong_attack_in_french() -> None:
     )
     assert alice_undo["result"]["undone"] == [5]
     assert bob_click["ephemeral"] and "Cette attaque a été annulée" in _text(bob_click)
-    attack, blow, alice_late, gm_undo, tracker_after = r[12], r[13], r[14], r[15], r[16]
+    attack, blow, alice_late, gm_undo, tracker_after = r[13], r[14], r[15], r[16], r[17]
     assert "Gunther → Gobelin" in _text(attack) and "Gobelin encaisse" in _text(blow)
     # the blow was the GM's (he answered for the goblin): Gunther's player may not take it back
     assert alice_late["ephemeral"] and "la dernière est la défense de Gobelin (n° 7)" in _text(alice_late)
@@ -103,14 +107,15 @@ def test_an_undo_of_a_wrong_attack_in_french() -> None:
 def test_an_undo_of_a_wrong_attack_in_english() -> None:
     r = _play(ENGLISH, "en")
     tracker_before = _text(r[7])
-    assert "You can only undo your own action" in _text(r[9]) and r[9]["ephemeral"]
-    assert _text(r[10]) == "↩️ Undone: Gunther's attack on Elise (no. 5).\n▶ **Gunther**'s turn."
-    assert "This attack was undone" in _text(r[11])
-    assert "the latest is Goblin's defence (no. 7)" in _text(r[14])
-    assert _text(r[15]).splitlines() == [
+    assert "Gunther attacks an ally: confirm?" in _text(r[8]) and r[8]["ephemeral"]
+    assert "You can only undo your own action" in _text(r[10]) and r[10]["ephemeral"]
+    assert _text(r[11]) == "↩️ Undone: Gunther's attack on Elise (no. 5).\n▶ **Gunther**'s turn."
+    assert "This attack was undone" in _text(r[12])
+    assert "the latest is Goblin's defence (no. 7)" in _text(r[15])
+    assert _text(r[16]).splitlines() == [
         "↩️ 2 actions undone, newest first:",
         "• Goblin's defence (no. 7)",
         "• Gunther's attack on Goblin (no. 6)",
         "▶ **Gunther**'s turn.",
     ]
-    assert _text(r[16]) == tracker_before
+    assert _text(r[17]) == tracker_before

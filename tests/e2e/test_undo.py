@@ -1,6 +1,7 @@
-"""``/combat annuler`` through the real bot and the emulator: a player's attack on his ally taken
-back, the pinned tracker edited back to what it showed before, the undone attack's defence button
-refused, another player refused an undo that is not his; the fight ends and the thread is archived."""
+"""``/combat annuler`` through the real bot and the emulator: a player's attack on his ally (confirmed
+by mistake) taken back, the pinned tracker edited back to what it showed before, the undone attack's
+defence button refused, another player refused an undo that is not his; the fight ends and the
+thread is archived."""
 
 from __future__ import annotations
 
@@ -27,8 +28,10 @@ async def test_a_wrong_attack_undone_in_a_thread(emu: E2E) -> None:
 
     await emu.emu.wait_until(lambda: "Round 1" in str(tracker()), what="the tracker edit")
     before = tracker()
-    wrong = await alice.slash("combat attaque", cible="Élise", jet=20, channel=thread)
-    assert "Gunther → Élise" in wrong.embed["title"]
+    asked = await alice.slash("combat attaque", cible="Élise", jet=20, channel=thread)
+    assert asked.ephemeral and asked.embed["title"] == "⚠️ Gunther attaque un allié : confirmer ?"
+    wrong = await alice.click("Confirmer", message=asked.message)  # confirmed by mistake
+    assert "Gunther → Élise" in wrong.embed["title"] and not wrong.ephemeral
     await emu.emu.wait_until(lambda: tracker() != before, what="the tracker edit after the attack")
 
     refused = await bob.slash("combat annuler", channel=thread)

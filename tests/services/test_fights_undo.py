@@ -60,7 +60,15 @@ async def _table(ctx: AppContext) -> int:
 async def test_the_gm_undoes_a_wrong_attack_and_its_defence_buttons_are_refused(ctx: AppContext) -> None:
     fight_id = await _table(ctx)
     before = await _state(ctx)
-    wrong = await fights_attacks.attack(ctx, GM, AttackInput(target="Élise", roll=20), rng=NoDice())
+    # the GM means the goblin's attack but Gunther is on his turn: asked who acts, he picks Gunther
+    # by mistake, and confirms the attack on an ally by mistake too
+    asked = ok(await fights_attacks.attack(ctx, GM, AttackInput(target="Élise", roll=20), rng=NoDice()))
+    ally = ok(
+        await fights_attacks.answer_ask(
+            ctx, GM, fight_id=fight_id, number=asked["ask"], accept=True, actor="Gunther"
+        )
+    )
+    wrong = await fights_attacks.answer_ask(ctx, GM, fight_id=fight_id, number=ally["ask"], accept=True)
     seq = ok(wrong)["seq"]
     assert (await _state(ctx)) != before and ok(wrong)["pending"]
 
@@ -83,7 +91,7 @@ async def test_the_gm_undoes_a_wrong_attack_and_its_defence_buttons_are_refused(
         assert action.undone_at is not None and action.undone_by == GM.user_id
 
     # the right attack then gets a new number: the undone one's is never given again
-    right = ok(await fights_attacks.attack(ctx, GM, AttackInput(target="Gobelin", roll=20), rng=NoDice()))
+    right = ok(await fights_attacks.attack(ctx, ALICE, AttackInput(target="Gobelin", roll=20), rng=NoDice()))
     assert right["seq"] > seq
     again = await undo(ctx, GM)
     assert again.reply.description.splitlines()[0] == "↩️ Annulé : l'attaque de Gunther sur Gobelin (n° 6)."

@@ -231,6 +231,18 @@ async def _play(ctx: AppContext, n: int, stats: Counter[str]) -> None:
             before = await _undo_and_compare(ctx, table, rng, stack, stats)
             continue
         kind, result = await _random_action(ctx, table, rng, before[0], stats)
+        if result.reply.kind == "combat.ask":  # an ally as the target: a question first, not an action
+            after, snap = await _read(ctx, table)
+            assert snap.doc == stack[-1].doc and snap.sheets == stack[-1].sheets
+            stats["asked"] += 1
+            number, fid = int((result.reply.result or {})["ask"]), await _fight_id(ctx, table)
+            accept = rng.random() < 0.5
+            result = await fights_attacks.answer_ask(
+                ctx, table.gm, fight_id=fid, number=number, accept=accept
+            )
+            if not accept:
+                before = (await _read(ctx, table))[0]
+                continue
         after, snap = await _read(ctx, table)
         if result.reply.is_error:
             assert after == before, (kind, result.reply.description)  # a refusal writes nothing
