@@ -244,7 +244,9 @@ def test_a_d20_fight_through_the_console() -> None:
     )
     assert eighth["health"]["malus"] == d20_malus(garde["pv"], garde["pc"], con) == -9
     shown = next(r for r in records if r["command"] == "/combat voir")
-    fields = {f["name"].lstrip("▶ "): f["value"] for f in shown["embeds"][0]["fields"]}
+    fields = {
+        f["name"].lstrip("▶ ").split(" · ")[0].strip("~"): f["value"] for f in shown["embeds"][0]["fields"]
+    }
     assert fields["Bretteur"].startswith(
         f"PV {pv_max - bretteur['pv']}/{pv_max} · PC {pc_max - bretteur['pc']}/{pc_max}\n"
     )
@@ -386,7 +388,10 @@ def test_an_ogl_fight_through_the_console() -> None:
     assert head["wound"]["level"] == ogl_level(-4, 4) == "serious"
     assert not tests[1]["check"]["success"] and tests[1]["check"]["roll"] == 75
     shown = next(r for r in records if r["command"] == "/combat voir")
-    fields = {f["name"].lstrip("▶💀💤 "): f["value"] for f in shown["embeds"][0]["fields"]}
+    fields = {
+        f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"]
+        for f in shown["embeds"][0]["fields"]
+    }
     now = {**hp, "jambe_d": -2, "poitrine": -3, "tete": -4}
     line = " · ".join(
         f"{OGL_LABELS[k]} " + (f"**{now[k]}/{hp[k]}**" if now[k] != hp[k] else f"{hp[k]}/{hp[k]}") for k in hp

@@ -159,6 +159,6 @@ def test_special_fire_through_the_console() -> None:
     # no server table: no PV taken, every index is shown for the GM
     pv, pc = d20_pool_max("PV", 14), d20_pool_max("PC", 14)
     embeds = next(r["embeds"] for r in records if r["command"] == "/combat voir")
-    fields = {f["name"].lstrip("▶💀💤 "): f["value"] for f in embeds[0]["fields"]}
+    fields = {f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"] for f in embeds[0]["fields"]}
     assert fields["Garde"].startswith(f"PV {pv}/{pv} · PC {pc}/{pc}")
     assert fields["Bretteur"].startswith(f"PV {pv}/{pv} · PC {pc}/{pc}")

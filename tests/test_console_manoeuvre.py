@@ -79,7 +79,10 @@ def test_manoeuvres_in_an_ogl_fight_through_the_console() -> None:
     luck = next(r for r in results if r.get("spend"))
     assert luck["spend"]["points_before"] == 2 and luck["spend"]["points_after"] == 1
     shown = next(r for r in records if r["command"] == "/combat voir")
-    fields = {f["name"].lstrip("▶💀💤 "): f["value"] for f in shown["embeds"][0]["fields"]}
+    fields = {
+        f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"]
+        for f in shown["embeds"][0]["fields"]
+    }
     assert "PH 1 · monté" in fields["Chevalier"]
     # the arm's counter is spent (1 left after round 2, this slot started under it) and the head's 1
     assert "actions perdues : 1" in fields["Orc"] and "Bras D **-2/3**" in fields["Orc"]

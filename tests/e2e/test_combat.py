@@ -83,7 +83,10 @@ async def test_fight_in_a_thread_survives_a_restart(emu: E2E) -> None:
 
     def tracker_fields() -> dict[str, str]:
         pinned = emu.pins(thread)[0]
-        return {f["name"].lstrip("▶💀💤 "): f["value"] for f in pinned.embeds[0]["fields"]}
+        return {
+            f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"]
+            for f in pinned.embeds[0]["fields"]
+        }
 
     # the bot edits the pinned tracker right after its reply
     await emu.emu.wait_until(

@@ -267,7 +267,10 @@ class Table:
         return str(self.tracker.embeds[0]["description"])
 
     def fields(self) -> dict[str, str]:
-        return {f["name"].lstrip("▶💀💤 "): f["value"] for f in self.tracker.embeds[0]["fields"]}
+        return {
+            f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"]
+            for f in self.tracker.embeds[0]["fields"]
+        }
 
     def lines(self, who: str) -> list[str]:
         return self.fields()[who].split("\n")

@@ -23,7 +23,9 @@ from .harness import E2E
 
 def tracker(emu: E2E, thread: Channel) -> dict[str, str]:
     pinned = emu.pins(thread)[0]
-    return {f["name"].lstrip("▶💀💤 "): f["value"] for f in pinned.embeds[0]["fields"]}
+    return {
+        f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"] for f in pinned.embeds[0]["fields"]
+    }
 
 
 async def test_a_v1_fight_in_a_thread(emu: E2E) -> None:
@@ -61,7 +63,10 @@ async def test_a_v1_fight_in_a_thread(emu: E2E) -> None:
 
     def tracker_fields() -> dict[str, str]:
         pinned = emu.pins(thread)[0]
-        return {f["name"].lstrip("▶💀💤 "): f["value"] for f in pinned.embeds[0]["fields"]}
+        return {
+            f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"]
+            for f in pinned.embeds[0]["fields"]
+        }
 
     await emu.emu.wait_until(
         lambda: "Blessures 0/6" in tracker_fields().get("Gobelin", ""), what="the tracker edit"

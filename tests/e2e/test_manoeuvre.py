@@ -19,7 +19,9 @@ RUN_COUNTER = 20  # "Courir : ... Tout ennemi adjacent peut lancer une Contre-At
 
 def field(emu: E2E, thread: Channel, name: str) -> str:
     fields = emu.pins(thread)[0].embeds[0]["fields"]
-    return next(str(f["value"]) for f in fields if str(f["name"]).lstrip("▶💀💤 ") == name)
+    return next(
+        str(f["value"]) for f in fields if str(f["name"]).lstrip("▶💀💤 ").split(" · ")[0].strip("~") == name
+    )
 
 
 async def knight_and_orc(emu: E2E, name: str, **knight: str) -> tuple[Player, Channel]:

@@ -267,7 +267,13 @@ def _round_confirmation(scope: Scope, doc: Doc, left: list[str]) -> FightOutcome
         ephemeral=True,
         buttons=((button,),),
         kind="combat.round.confirm",
-        result={"fight_id": doc.row.id, "confirm": True, "not_acted": left, "pending": sorted(doc.pending)},
+        result={
+            "fight_id": doc.row.id,
+            "confirm": True,
+            "round": doc.state.round,
+            "not_acted": left,
+            "pending": sorted(doc.pending),
+        },
     )
     return FightOutcome(reply, fight_id=doc.row.id)
 
