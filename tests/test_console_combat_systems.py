@@ -25,6 +25,7 @@ V1_SCRIPT = f"""
 @alice /combat defense choix:esquiver jet:20
 /combat attaque cible:Albert jet:90
 /combat round des:"Gobelin 2: dague"
+!click Lancer le round 2
 @alice /combat attaque cible:"Gobelin 1" jet:11 degats:"6 6 2" effets:"50 50 50" durees:"3 3 3"
 !click Encaisser
 /combat fin
@@ -322,8 +323,10 @@ OGL_SCRIPT = f"""
 /combat defense choix:encaisser
 /combat test qui:Cible jet:41
 /combat suivant
+!click Passer le tour de Cible
 /combat round des:"Guerrier: 6; Cible: 7"
 /combat suivant
+!click Passer le tour de Cible
 /combat attaque cible:Cible jet:12 localisation:tete degats:8 effets:1
 /combat defense choix:encaisser
 /combat test qui:Cible jet:75
@@ -398,6 +401,6 @@ def test_an_ogl_fight_through_the_console() -> None:
     )
     assert fields["Cible"].startswith(line + "\n")
     assert "jambe hors d'usage" in fields["Cible"] and "inconscient" in fields["Cible"]
-    assert shown["embeds"][0]["fields"][-1]["name"].startswith("💤")
+    assert next(f for f in shown["embeds"][0]["fields"] if "Cible" in f["name"])["name"] == "💤 Cible · PNJ"
     assert fields["Guerrier"].startswith(" · ".join(f"{OGL_LABELS[k]} {v}/{v}" for k, v in hp.items()))
     assert results[-1]["rounds"] == 3
