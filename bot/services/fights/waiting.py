@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 from bot.rules.combat.state import Combatant
 from bot.services.wounds import elided
 from bot.ui.reply import Button, ButtonStyle, Select, SelectOption
+from bot.ui.tracker import in_initiative_order
 
 if TYPE_CHECKING:
     from bot.services.fights._core import Doc, Scope
@@ -70,8 +71,11 @@ def posture_round(doc: Doc) -> int:
 
 
 def acted(c: Combatant) -> bool:
+    """``c`` took an action this round (the A a reactive parry owed from the last round is not one)."""
     acts = c.actions
-    return bool(acts.used or acts.attacks_made or acts.kinds_used or acts.second_weapon_used)
+    return bool(
+        acts.attacks_made or acts.kinds_used or acts.second_weapon_used or acts.parry_prepared or acts.parried
+    )
 
 
 def posture_shown(doc: Doc, c: Combatant) -> bool:
@@ -123,7 +127,7 @@ def waiting(w: Words, doc: Doc) -> tuple[str, ...]:
         return (w.t("turns.wait.round_over", round=state.round, next=state.round + 1),)
     key = "turns.wait.posture" if must_choose(doc, c) else "turns.wait.turn"
     lines = [said(w, key, c.name)]
-    others = [x.name for x in state.combatants if x.id != c.id and must_choose(doc, x)]
+    others = [x.name for x in in_initiative_order(state) if x.id != c.id and must_choose(doc, x)]
     if others:
         lines.append(w.t("turns.wait.postures", names=", ".join(others[:12])))
     return tuple(lines)
