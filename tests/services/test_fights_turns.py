@@ -176,7 +176,7 @@ async def test_a_new_round_mid_round_asks_and_takes_the_pending_attack_before_it
     )
     assert "Gobelin 1 encaisse." in text and text.index("encaisse.") < text.index("Fin du round 1.")
     assert ok(started)["round"] == 2, started.reply.description
-    assert [s["value"] for s in ok(started)["order"]][0] == 15 + 12 + 10 + 35, ok(started)["order"]
+    assert ok(started)["order"][0]["value"] == 15 + 12 + 10 + 35, ok(started)["order"]
     # the round-1 attack can no longer be parried in round 2, nor eat round 2's action
     late = await defend(ctx, GM, choice="parer", fight_id=fight_id, seq=seq)
     assert late.reply.is_error and "déjà résolue" in (late.reply.description or "")
