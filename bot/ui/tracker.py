@@ -165,7 +165,8 @@ def render_tracker(view: TrackerView, words: TrackerWords) -> Reply:
         status = words.t("turns.tracker.round", round=state.round)
     if view.waiting and not view.closed:
         head = "\n".join([f"**{view.waiting[0]}**", *view.waiting[1:]])
-        status = head + ("\n" + status if state.round else "")
+        running = state.round and not view.round_over and current is not None
+        status = head + ("\n" + status if running else "")
     title = _cut("🛡️ " + view.name, 256)
     footer = words.t("combat.tracker.footer")
     used = len(title) + len(footer) + len(status)

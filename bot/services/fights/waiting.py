@@ -92,6 +92,8 @@ def must_choose(doc: Doc, c: Combatant) -> bool:
         return False
     if c.has("dead", "unconscious", "no_action", "stunned"):
         return False
+    if any(x.kind == "lose_time" and x.unit == "round" for x in c.conditions):
+        return False  # a lost round keeps the normal posture
     return not posture_shown(doc, c)
 
 
