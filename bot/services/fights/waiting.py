@@ -150,6 +150,8 @@ def turn_line(w: Words, doc: Doc) -> str:
 
 def turn_of(w: Words, doc: Doc) -> str:
     """For a refusal: whose turn it is, or what the table waits for first."""
+    if not doc.state.round:
+        return w.t("turns.whose_none")
     if doc.pending:
         return pending_lines(w, doc)[0]
     c = current(doc)
