@@ -74,7 +74,7 @@ async def test_fight_in_a_thread_survives_a_restart(emu: E2E) -> None:
         degats="9",
         critique=65,
         effets="20",
-        durees="3",
+        durees="3 3",  # both durations typed: the death timer too (no bot roll)
         channel=thread,
     )
     assert "tête" in shot.embed["description"]
