@@ -45,7 +45,8 @@ async def test_the_next_player_is_pinged_once_the_defence_is_answered(emu: E2E) 
         lambda: pinned_lines()[0].startswith("**⏳ Gobelin doit se défendre contre Élise (attaque n° "),
         what="the tracker naming the defence",
     )
-    taken = await gm.click("Encaisser", message=attack.message)
+    # the goblin dodges (a d100 typed: 5 succeeds), untouched: it can act on its slot
+    taken = await gm.slash("combat defense", choix="esquiver", jet=5, channel=thread)
     assert taken.message is not None and not taken.ephemeral
     assert taken.content == f"<@{bob.user.id}> ▶ Au tour de Grimli."
     assert taken.message.allowed_mentions is not None
@@ -56,12 +57,12 @@ async def test_the_next_player_is_pinged_once_the_defence_is_answered(emu: E2E) 
         lambda: pinned_lines()[0] == "**⏳ Grimli choisit sa posture (c'est son tour)**", what="the tracker"
     )
 
-    # Grimli does nothing: « Suivant » asks first, then passes (the goblin, hit hard, cannot act)
+    # Grimli does nothing: « Suivant » asks first, then the goblin's turn (the GM's NPC: nobody pinged)
     passed = await skip_turn(gm, thread)
     assert passed.message is not None and not passed.content
-    assert passed.embed["description"].split("\n")[0] == "Grimli passe son tour."
+    assert passed.embed["description"].split("\n") == ["Grimli passe son tour.", "▶ Au tour de **Gobelin**."]
     await emu.emu.wait_until(
-        lambda: pinned_lines()[0] == "**Le round 1 est fini : le MJ lance le round 2**", what="the tracker"
+        lambda: pinned_lines()[0] == "**⏳ Au tour de Gobelin**", what="the tracker"
     )
 
     ended = await gm.slash("combat fin", channel=thread)

@@ -229,8 +229,8 @@ def tracker_controls(
         return (), ()
     fid = doc.row.id
     rows: list[tuple[Button, ...]] = []
-    if (doc.row.ruleset or "renove") == "renove" and doc.state.round:
-        rows.extend(posture_buttons(w, doc, postures))
+    if (doc.row.ruleset or "renove") == "renove" and doc.state.combatants:
+        rows.extend(posture_buttons(w, doc, postures))  # before round 1 too: it counts for round 1
     gm: list[Button] = []
     if running(doc):
         gm.append(Button(w.t("turns.button.next"), fid_id(fid, "next"), ButtonStyle.PRIMARY))
