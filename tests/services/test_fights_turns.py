@@ -307,3 +307,18 @@ async def test_a_whole_turn_from_the_phone(ctx: AppContext) -> None:
     assert not_yet.reply.description == "It is not Grimli's turn: it is Élise's turn."  # Bob reads English
     struck = ok(await attack_button(ctx, ALICE, fight_id=fight_id, attacker=2, target=0, weapon=0))
     assert struck["attacker"] == "elise" and struck["target"] == "gobelin-1"
+
+
+async def test_a_held_slot_refuses_its_fighters_second_attack_naming_the_defence(ctx: AppContext) -> None:
+    fight_id = await table(ctx)
+    ok(await correct(ctx, GM, who="Élise", field_name="A", value=2))
+    ok(await new_round(ctx, GM, dice=DICE))
+    ok(await new_round(ctx, GM, fight_id=fight_id, confirmed=1))
+    attack = ok(await fights_attacks.attack(ctx, ALICE, AttackInput(target="Gobelin 1", roll=34, damage="7")))
+    again = await fights_attacks.attack(ctx, ALICE, AttackInput(target="Gobelin 2", roll=20))
+    assert again.reply.is_error and again.reply.description == (
+        f"Élise a déjà agi sur ce créneau : Gobelin 1 doit se défendre contre Élise (attaque n° {attack['seq']})."
+    )
+    # answered, the turn passes to the next slot (Grimli at 65; Élise's second slot comes at I/2)
+    ok(await defend(ctx, GM, choice="esquiver", fight_id=fight_id, seq=attack["seq"]))
+    assert turn_of(await state(ctx)) == "grimli"
