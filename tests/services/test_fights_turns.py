@@ -317,7 +317,8 @@ async def test_a_held_slot_refuses_its_fighters_second_attack_naming_the_defence
     attack = ok(await fights_attacks.attack(ctx, ALICE, AttackInput(target="Gobelin 1", roll=34, damage="7")))
     again = await fights_attacks.attack(ctx, ALICE, AttackInput(target="Gobelin 2", roll=20))
     assert again.reply.is_error and again.reply.description == (
-        f"Élise a déjà agi sur ce créneau : Gobelin 1 doit se défendre contre Élise (attaque n° {attack['seq']})."
+        "Élise a déjà agi sur ce créneau : Gobelin 1 doit se défendre contre Élise "
+        f"(attaque n° {attack['seq']})."
     )
     # answered, the turn passes to the next slot (Grimli at 65; Élise's second slot comes at I/2)
     ok(await defend(ctx, GM, choice="esquiver", fight_id=fight_id, seq=attack["seq"]))
