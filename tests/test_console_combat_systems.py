@@ -25,6 +25,7 @@ V1_SCRIPT = f"""
 @alice /combat defense choix:esquiver jet:20
 /combat attaque cible:Albert jet:90
 /combat round des:"Gobelin 2: dague"
+!click Lancer le round 2
 @alice /combat attaque cible:"Gobelin 1" jet:11 degats:"6 6 2" effets:"50 50 50" durees:"3 3 3"
 !click Encaisser
 /combat fin
@@ -244,7 +245,9 @@ def test_a_d20_fight_through_the_console() -> None:
     )
     assert eighth["health"]["malus"] == d20_malus(garde["pv"], garde["pc"], con) == -9
     shown = next(r for r in records if r["command"] == "/combat voir")
-    fields = {f["name"].lstrip("▶ "): f["value"] for f in shown["embeds"][0]["fields"]}
+    fields = {
+        f["name"].lstrip("▶ ").split(" · ")[0].strip("~"): f["value"] for f in shown["embeds"][0]["fields"]
+    }
     assert fields["Bretteur"].startswith(
         f"PV {pv_max - bretteur['pv']}/{pv_max} · PC {pc_max - bretteur['pc']}/{pc_max}\n"
     )
@@ -320,8 +323,10 @@ OGL_SCRIPT = f"""
 /combat defense choix:encaisser
 /combat test qui:Cible jet:41
 /combat suivant
+!click Passer le tour de Cible
 /combat round des:"Guerrier: 6; Cible: 7"
 /combat suivant
+!click Passer le tour de Cible
 /combat attaque cible:Cible jet:12 localisation:tete degats:8 effets:1
 /combat defense choix:encaisser
 /combat test qui:Cible jet:75
@@ -386,13 +391,16 @@ def test_an_ogl_fight_through_the_console() -> None:
     assert head["wound"]["level"] == ogl_level(-4, 4) == "serious"
     assert not tests[1]["check"]["success"] and tests[1]["check"]["roll"] == 75
     shown = next(r for r in records if r["command"] == "/combat voir")
-    fields = {f["name"].lstrip("▶💀💤 "): f["value"] for f in shown["embeds"][0]["fields"]}
+    fields = {
+        f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"]
+        for f in shown["embeds"][0]["fields"]
+    }
     now = {**hp, "jambe_d": -2, "poitrine": -3, "tete": -4}
     line = " · ".join(
         f"{OGL_LABELS[k]} " + (f"**{now[k]}/{hp[k]}**" if now[k] != hp[k] else f"{hp[k]}/{hp[k]}") for k in hp
     )
     assert fields["Cible"].startswith(line + "\n")
     assert "jambe hors d'usage" in fields["Cible"] and "inconscient" in fields["Cible"]
-    assert shown["embeds"][0]["fields"][-1]["name"].startswith("💤")
+    assert next(f for f in shown["embeds"][0]["fields"] if "Cible" in f["name"])["name"] == "💤 Cible · PNJ"
     assert fields["Guerrier"].startswith(" · ".join(f"{OGL_LABELS[k]} {v}/{v}" for k, v in hp.items()))
     assert results[-1]["rounds"] == 3

@@ -84,12 +84,16 @@ FIRE_SCRIPT = f"""
 {ROUND}
 /tir rafale cibles:"Garde, Bretteur" jet:3 touches:"4 3" zones:"2 5 1" degats:"12 4 9" situation:{LOW_LIGHT}
 {ROUND}
+!click Lancer le round 2
 /tir rafale cibles:Garde balles:25 jet:5 touches:"2 1" degats:"12 4 19"
 {ROUND}
+!click Lancer le round 3
 /tir couverture cibles:"Garde, Bretteur" jet:12 tirage:2 degats:9
 {ROUND}
+!click Lancer le round 4
 /tir artillerie cible:Garde arme:Mortier jet:12 direction:7 distance:14
 {ROUND}
+!click Lancer le round 5
 /tir chasse cible:Bretteur arme:Canon jet:4 de:19 situation:"vitesse:2000, taille_humaine" degats:11
 /combat voir
 /combat fin
@@ -159,6 +163,6 @@ def test_special_fire_through_the_console() -> None:
     # no server table: no PV taken, every index is shown for the GM
     pv, pc = d20_pool_max("PV", 14), d20_pool_max("PC", 14)
     embeds = next(r["embeds"] for r in records if r["command"] == "/combat voir")
-    fields = {f["name"].lstrip("▶💀💤 "): f["value"] for f in embeds[0]["fields"]}
+    fields = {f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"] for f in embeds[0]["fields"]}
     assert fields["Garde"].startswith(f"PV {pv}/{pv} · PC {pc}/{pc}")
     assert fields["Bretteur"].startswith(f"PV {pv}/{pv} · PC {pc}/{pc}")

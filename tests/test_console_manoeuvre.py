@@ -21,9 +21,11 @@ SCRIPT = f"""
 /combat defense choix:parer jet:35
 /combat attaque cible:Chevalier jet:10 localisation:tete
 /combat suivant
+!click "Passer le tour d'Orc"
 /combat round des:"Chevalier: 5; Orc: 1"
 /manoeuvre lutte action:saisir cible:Orc jet:30 jet_adverse:20
 /combat suivant
+!click "Passer le tour d'Orc"
 /combat round des:"Chevalier: 5; Orc: 1"
 /manoeuvre lutte action:projeter cible:Orc jet:10 localisation:tete degats:5 effets:1
 /combat test qui:Orc jet:20
@@ -34,7 +36,7 @@ SCRIPT = f"""
 
 
 def run(script: str) -> list[dict[str, Any]]:
-    return answers(console_records(script), ("/combat", "/manoeuvre"))
+    return answers(console_records(script), ("/combat", "/manoeuvre", "!click"))
 
 
 def test_manoeuvres_in_an_ogl_fight_through_the_console() -> None:
@@ -62,7 +64,7 @@ def test_manoeuvres_in_an_ogl_fight_through_the_console() -> None:
     lost = [c["remaining"] for c in parried["wound"]["conditions"] if c["kind"] == "lose_combat_actions"]
     assert lost == [3]
     # each of the Orc's slots passed under the condition counts one down: 3 → 2 → 1
-    nexts = [r for r in records if r["command"].startswith("/combat suivant")]
+    nexts = [r for r in records if r["command"].startswith("!click Passer le tour")]
     texts = [n["embeds"][0]["description"] for n in nexts]
     assert "encore 2 action(s)" in texts[0] and "encore 1 action(s)" in texts[1]
     grapples = [r for r in results if r.get("action") in ("saisir", "projeter")]
@@ -79,7 +81,10 @@ def test_manoeuvres_in_an_ogl_fight_through_the_console() -> None:
     luck = next(r for r in results if r.get("spend"))
     assert luck["spend"]["points_before"] == 2 and luck["spend"]["points_after"] == 1
     shown = next(r for r in records if r["command"] == "/combat voir")
-    fields = {f["name"].lstrip("▶💀💤 "): f["value"] for f in shown["embeds"][0]["fields"]}
+    fields = {
+        f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"]
+        for f in shown["embeds"][0]["fields"]
+    }
     assert "PH 1 · monté" in fields["Chevalier"]
     # the arm's counter is spent (1 left after round 2, this slot started under it) and the head's 1
     assert "actions perdues : 1" in fields["Orc"] and "Bras D **-2/3**" in fields["Orc"]

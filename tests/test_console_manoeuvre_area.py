@@ -51,7 +51,10 @@ def test_an_area_effect_a_mounted_dive_and_a_damage_reroll_through_the_console()
     assert again["reroll"]["damage"]["total"] == 3 and again["reroll"]["area_damage"]["taken"] == 3 // 2
     assert again["reroll"]["wounds"][0]["hp_after"] == hp["poitrine"]
     shown = next(r for r in records if r["command"] == "/combat voir")
-    fields = {f["name"].lstrip("▶💀💤 "): f["value"] for f in shown["embeds"][0]["fields"]}
+    fields = {
+        f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"]
+        for f in shown["embeds"][0]["fields"]
+    }
     assert "monté" not in fields["Chevalier"] and "à terre" in fields["Chevalier"]
     assert (
         "PH 1" in fields["Chevalier"] and f"Poitrine {hp['poitrine']}/{hp['poitrine']}" in fields["Chevalier"]

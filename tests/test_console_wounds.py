@@ -18,10 +18,12 @@ FRENCH = """
 /combat attaque attaquant:Orque cible:Élise zone:bras jet:5 degats:7 critique:5
 !click Encaisser
 /combat suivant
+!click "Passer le tour d'Élise"
 /combat round des:"Orque: 10 10 10; Élise: 1 1 1"
 /combat attaque attaquant:Orque cible:Élise zone:tete jet:5 degats:10 critique:85 durees:2
 !click Encaisser
 /combat suivant
+!click "Passer le tour d'Élise"
 /combat corriger qui:Élise champ:PF valeur:1
 @alice /destin contre:death personnage:Élise
 /combat fin
@@ -38,10 +40,12 @@ ENGLISH = """
 /combat attack attacker:Orc target:Elise zone:bras roll:5 damage:7 critical:5
 !click Take it
 /combat next
+!click "Skip Elise's turn"
 /combat round dice:"Orc: 10 10 10; Elise: 1 1 1"
 /combat attack attacker:Orc target:Elise zone:tete roll:5 damage:10 critical:85 durations:2
 !click Take it
 /combat next
+!click "Skip Elise's turn"
 @alice /fate against:death character:Elise
 /combat end
 @alice /character show character:Elise

@@ -36,6 +36,7 @@ from bot.services.fights.destiny import spend as spend_destiny
 from bot.services.fights.ending import end_fight
 from bot.services.fights.npc_defence import set_npc_defence
 from bot.services.fights.opening import abandon, add_combatants, attach_thread, open_fight, remove_combatant
+from bot.services.fights.phone import attack_button, choose_target
 from bot.services.fights.roster import NpcStats
 from bot.services.fights.rounds import advance, new_round, set_posture
 from bot.services.fights.sides import set_side
@@ -280,14 +281,62 @@ def _ask_who(
     return fights_attacks.answer_ask(ctx, caller, fight_id=fid, number=int(a), accept=True, actor=values[0])
 
 
+def _posture_for(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    if a is None or not values:
+        return None
+    return set_posture(ctx, caller, posture=a, option=b, fight_id=fid, chosen=values)
+
+
+def _next(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    if a is None:
+        return advance(ctx, caller, fight_id=fid)
+    if not a.isdigit() or b is None or not b.isdigit():
+        return None
+    return advance(ctx, caller, fight_id=fid, confirmed=(int(a), int(b)))
+
+
+def _round(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    if a is not None and not a.isdigit():
+        return None
+    return new_round(ctx, caller, fight_id=fid, confirmed=int(a) if a is not None else None)
+
+
+def _target(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    if a is None or not a.isdigit() or not values:
+        return None
+    return choose_target(ctx, caller, fight_id=fid, attacker=int(a), values=values)
+
+
+def _attack(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    target, _, weapon = (b or "").partition("-")
+    if a is None or not a.isdigit() or not target.isdigit() or not weapon.isdigit():
+        return None
+    return attack_button(ctx, caller, fight_id=fid, attacker=int(a), target=int(target), weapon=int(weapon))
+
+
 HANDLERS: Final[dict[str, Handler]] = {
     "def": _defence,
     "pos": _posture,
+    "posfor": _posture_for,
     "perm": _permanent,
     "destiny": _destiny,
     "undo": _undo,
     "ask": _ask,  # a question before an attack: ask:<n>:ok|no (an ally as the target …)
     "askwho": _ask_who,  # the GM's pick of the fighter who acts (a select)
+    "next": _next,
+    "round": _round,
+    "tgt": _target,
+    "atk": _attack,
 }
 
 _TEMPLATE: Final = (

@@ -1,8 +1,12 @@
 """A fight's tracker: :class:`FightState` → the pinned message the bot edits as the fight goes.
 
-Round, order of the slots with who acts, each combatant's posture, conditions with rounds left,
-armour and shield wear. Always within Discord's limits: ≤ 25 fields, ≤ 1024 characters a field,
-≤ 6000 characters in all — a big fight is cut gracefully ("… and N more").
+What the table waits for first (``waiting``: a defence, a posture, whose turn), the round, the
+order of the slots with who acts, then each combatant in initiative order: side, posture (none
+until chosen this round), attacks used (« 1 sur 2 »), conditions with rounds left, armour and
+shield wear; the dead struck through at the end, without posture, actions or conditions. The
+service gives the tracker's buttons and select (postures, next, undo, a target). Always within
+Discord's limits: ≤ 25 fields, ≤ 1024 characters a field, ≤ 6000 characters in all — a big fight
+is cut gracefully ("… and N more").
 
 Other rulesets (`v1`, `d20`, `ogl`): no posture line; the service gives each combatant's pool lines
 (Blessures, PV/PC, location HP …) in ``extra``; the pools' own bookkeeping conditions
@@ -17,7 +21,7 @@ from typing import Any, Protocol
 
 from bot.rules.combat.effects import Condition
 from bot.rules.combat.state import Combatant, FightState
-from bot.ui.reply import Colour, Field, Reply
+from bot.ui.reply import Button, Colour, Field, Reply, Select
 
 FIELD_MAX = 1024
 FIELDS_MAX = 25
@@ -45,6 +49,10 @@ class TrackerView:
     closed: bool = False
     ruleset: str = "renove"
     extra: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    waiting: tuple[str, ...] = ()
+    postures: frozenset[str] = frozenset()  # the fighters whose posture is shown (chosen this round)
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    selects: tuple[Select, ...] = ()
 
 
 def _cut(text: str, limit: int) -> str:
@@ -58,7 +66,7 @@ def _slot_value(value: Any) -> str:
 
 def _order(view: TrackerView, words: TrackerWords) -> str:
     state = view.state
-    names = {c.id: c.name for c in state.combatants}
+    names = {c.id: (f"~~{c.name}~~" if c.has("dead") else c.name) for c in state.combatants}
     lines = []
     for index, slot in enumerate(state.order):
         mark = "▶" if index == state.turn and not view.round_over else ("✓" if index < state.turn else "·")
@@ -82,10 +90,23 @@ def _armour(c: Combatant, words: TrackerWords) -> str:
     return ", ".join(parts)
 
 
+def _side(c: Combatant, words: TrackerWords) -> str:
+    if c.side:
+        return c.side
+    return words.t("turns.side.pnj" if c.npc else "turns.side.pj")
+
+
 def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: bool) -> Field:
-    icon = "💀 " if c.has("dead") else ("💤 " if c.has("unconscious") else ("▶ " if acting else ""))
+    side = _side(c, words)
+    if c.has("dead"):
+        return Field(
+            name=_cut(f"💀 ~~{c.name}~~ · {side}", 256), value=words.t("turns.tracker.dead"), inline=True
+        )
+    icon = "💤 " if c.has("unconscious") else ("▶ " if acting else "")
     renove = view.ruleset == "renove"
-    lines = [words.posture(c.posture, c.posture_option)] if renove else list(view.extra.get(c.id, ()))
+    lines = list(view.extra.get(c.id, ())) if not renove else []
+    if renove and c.id in view.postures:
+        lines.append(words.t("turns.tracker.posture", posture=words.posture(c.posture, c.posture_option)))
     acts = c.actions
     # a second weapon (or a shield) in the other hand gives one more A per round: count it both ways
     second = 1 if c.off_hand is not None or acts.second_weapon_used else 0
@@ -115,7 +136,20 @@ def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: 
         if not renove and condition.source.startswith(f"{view.ruleset}.loss."):
             continue
         lines.append(f"{index}. {words.condition(condition)}")
-    return Field(name=_cut(icon + c.name, 256), value=_cut("\n".join(lines), FIELD_MAX), inline=True)
+    name = _cut(f"{icon}{c.name} · {side}", 256)
+    return Field(name=name, value=_cut("\n".join(lines), FIELD_MAX), inline=True)
+
+
+def in_initiative_order(state: FightState) -> list[Combatant]:
+    """The fighters by their first slot of the round (those without one after, the dead last)."""
+    first: dict[str, int] = {}
+    for index, slot in enumerate(state.order):
+        first.setdefault(slot.combatant, index)
+    ranked = sorted(
+        enumerate(state.combatants),
+        key=lambda item: (item[1].has("dead"), first.get(item[1].id, len(state.order)), item[0]),
+    )
+    return [c for _, c in ranked]
 
 
 def render_tracker(view: TrackerView, words: TrackerWords) -> Reply:
@@ -128,16 +162,17 @@ def render_tracker(view: TrackerView, words: TrackerWords) -> Reply:
     elif view.round_over or current is None:
         status = words.t("combat.tracker.round_over", round=state.round)
     else:
-        acting = next((c.name for c in state.combatants if c.id == current.combatant), current.combatant)
-        status = words.t("combat.tracker.acting", round=state.round, name=acting)
-    if view.pending:
-        status += "\n" + words.t("combat.tracker.pending", n=view.pending)
+        status = words.t("turns.tracker.round", round=state.round)
+    if view.waiting and not view.closed:
+        head = "\n".join([f"**{view.waiting[0]}**", *view.waiting[1:]])
+        running = state.round and not view.round_over and current is not None
+        status = head + ("\n" + status if running else "")
     title = _cut("🛡️ " + view.name, 256)
     footer = words.t("combat.tracker.footer")
     used = len(title) + len(footer) + len(status)
     fields = [Field(name=words.t("combat.tracker.order"), value=_order(view, words))]
     used += len(fields[0].name) + len(fields[0].value)
-    combatants = list(state.combatants)
+    combatants = in_initiative_order(state)
     shown = 0
     for c in combatants:
         item = _combatant(
@@ -163,6 +198,14 @@ def render_tracker(view: TrackerView, words: TrackerWords) -> Reply:
         fields=tuple(fields),
         footer=footer,
         colour=Colour.NEUTRAL if not view.closed else Colour.INFO,
+        buttons=view.buttons,
+        selects=view.selects,
         kind="combat.tracker",
-        result={"round": state.round, "turn": state.turn, "combatants": len(combatants), "shown": shown},
+        result={
+            "round": state.round,
+            "turn": state.turn,
+            "combatants": len(combatants),
+            "shown": shown,
+            "waiting": list(view.waiting),
+        },
     )

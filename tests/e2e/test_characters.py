@@ -7,6 +7,7 @@ import json
 from bot.emulator.client import Upload
 
 from .harness import E2E
+from .turns import next_round
 
 STATS = "CC:45 CT:30 F:35 E:40 Ag:38 Int:31 FM:29 Soc:33"
 
@@ -152,7 +153,7 @@ async def test_armour_named_checked_shown_and_applied_by_the_next_fight(emu: E2E
     thread = emu.thread("Duel")
     await alice.slash("combat ajouter", qui="Albert", channel=thread)
     await gm.slash("combat ajouter", qui="Orque", cc=50, ag=30, channel=thread)
-    round1 = await gm.slash("combat round", des="Albert: 10 10 10; Orque: 1 1 1", channel=thread)
+    round1 = await next_round(gm, thread, des="Albert: 10 10 10; Orque: 1 1 1")
     assert "Ag 65 (70 -5 : armure) = **95**" in round1.embed["description"]
     attack = await alice.slash("combat attaque", cible="Orque", jet=46, channel=thread)
     assert "armure -5 = **45 %**" in attack.embed["description"]
@@ -222,7 +223,7 @@ async def test_talents_known_only_and_applied_in_a_fight(emu: E2E) -> None:
     thread = emu.thread("Ruelle")  # the fight's own thread (another test's fight may still be open)
     await alice.slash("combat ajouter", qui="Hans", channel=thread)
     await gm.slash("combat ajouter", qui="gobelin", channel=thread)
-    await gm.slash("combat round", des="Hans: 15 12 10; Gobelin: 5 5 10", channel=thread)
+    await next_round(gm, thread, des="Hans: 15 12 10; Gobelin: 5 5 10")
     attack = await alice.slash("combat attaque", cible="Gobelin", jet=25, channel=thread)
     text = str(attack.embed)
     assert "Coups précis" in text, text  # +1 °R for the location, found by its English name

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .harness import E2E
+from .turns import next_round
 
 INITIATIVE = "Albert: 15 12 10; Bertha: 10 10 10; Gobelin: 5 5 5; Gobelin 2: 4 4 4; Gobelin 3: 3 3 3"
 
@@ -45,7 +46,7 @@ async def test_fight_in_a_thread_survives_a_restart(emu: E2E) -> None:
     choices = await gm.autocomplete("combat attaque", "cible", "gob", channel=thread)
     assert [c["value"] for c in choices] == ["Gobelin", "Gobelin 2", "Gobelin 3"]
 
-    round1 = await gm.slash("combat round", des=INITIATIVE, channel=thread)
+    round1 = await next_round(gm, thread, des=INITIATIVE)
     assert "**75**" in round1.embed["description"]
     await alice.click("Téméraire", message=round1.message)
     attack = await alice.slash("combat attaque", cible="Gobelin", jet=34, degats="7", channel=thread)
@@ -78,7 +79,7 @@ async def test_fight_in_a_thread_survives_a_restart(emu: E2E) -> None:
         degats="9",
         critique=65,
         effets="20",
-        durees="3",
+        durees="3 3",  # both durations typed: the death timer too (no bot roll)
         channel=thread,
     )
     assert "tête" in shot.embed["description"]
@@ -88,7 +89,10 @@ async def test_fight_in_a_thread_survives_a_restart(emu: E2E) -> None:
 
     def tracker_fields() -> dict[str, str]:
         pinned = emu.pins(thread)[0]
-        return {f["name"].lstrip("▶💀💤 "): f["value"] for f in pinned.embeds[0]["fields"]}
+        return {
+            f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"]
+            for f in pinned.embeds[0]["fields"]
+        }
 
     # the bot edits the pinned tracker right after its reply
     await emu.emu.wait_until(
@@ -136,7 +140,7 @@ async def test_quick_npcs_of_any_name_and_forgiven_creature_names(emu: E2E) -> N
     assert defaults in more.embed["description"]
 
     dice = "Albert: 15 12 10; Homme bête 1: 5 5 5; Bandit 1: 4 4 4; Bandit 2: 3 3 3; Bandit 3: 2 2 2"
-    await gm.slash("combat round", des=dice + "; Bandit 4: 1 1 1", channel=thread)
+    await next_round(gm, thread, des=dice + "; Bandit 4: 1 1 1")
     hit = await alice.slash("combat attaque", cible="homme-bete 1", jet=34, degats="7", channel=thread)
     assert not hit.ephemeral and "Homme bête" in hit.embed["description"]
     vague = await alice.slash("combat attaque", cible="Bandit", jet=34, channel=thread)

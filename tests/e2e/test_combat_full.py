@@ -267,7 +267,10 @@ class Table:
         return str(self.tracker.embeds[0]["description"])
 
     def fields(self) -> dict[str, str]:
-        return {f["name"].lstrip("▶💀💤 "): f["value"] for f in self.tracker.embeds[0]["fields"]}
+        return {
+            f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"]
+            for f in self.tracker.embeds[0]["fields"]
+        }
 
     def lines(self, who: str) -> list[str]:
         return self.fields()[who].split("\n")
@@ -297,6 +300,9 @@ def kinds(found: list[tuple[str, int | None, dict[str, Any]]], kind: str) -> lis
 # -- the scenario ------------------------------------------------------------------------------
 
 
+ORC_CHOOSES = "**⏳ Orque 2 choisit sa posture (c'est son tour)**\nPostures à choisir : Orque 1\nRound 1"
+
+
 async def setup_party(emu: E2E) -> Table:
     gm, alice, bob = emu.user("gm"), emu.user("alice"), emu.user("bob")
     await alice.slash("perso creer", nom="Albert", caracs=caracs(ALBERT))
@@ -307,7 +313,7 @@ async def setup_party(emu: E2E) -> Table:
     opened = await gm.slash("combat ouvrir", nom="Embuscade")
     await opened.wait_followup()
     table = Table(emu, emu.thread("Embuscade"), "Embuscade")
-    assert table.status().startswith("En préparation")
+    assert table.status() == "**Le MJ ajoute les combattants, puis lance le round 1 (/combat round).**"
     thread = table.thread
     await table.refused(bob.slash("combat ajouter", qui="Albert", channel=thread), "Albert n'est pas à vous")
     await table.act(alice.slash("combat ajouter", qui="Albert", channel=thread))
@@ -353,9 +359,13 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
 
     # ================================ round 1 ================================================
     round1 = await new_round(table, 1)
-    assert table.status() == "Round 1 — au tour de **Albert**"
+    assert table.status().split("\n") == [
+        "**⏳ Albert choisit sa posture (c'est son tour)**",
+        "Postures à choisir : Bertha, Gobelin 1, Gobelin 2, Gobelin 3",
+        "Round 1",
+    ]
     await table.act(alice.click("Téméraire", message=round1.message))
-    assert table.lines("Albert")[0] == "téméraire"
+    assert table.lines("Albert")[0] == "Posture : téméraire"
 
     # Albert attacks Gobelin 1: CC 45 + (50 − 30) + 10 (téméraire) = 75; 34 → 4 °R → the head.
     target = ALBERT["CC"] + (WS - GOBLIN["CC"]) + posture_mod("temeraire", "attack")
@@ -376,7 +386,7 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         "Encaisser",
         "Défense auto",
     ]
-    assert "1 attaque(s) attendent une défense." in table.status()
+    assert table.status().startswith("**⏳ Gobelin 1 doit se défendre contre Albert (attaque n° ")
 
     # Gobelin 1 parries with its axe (an A of this round): 30 + (50 − 45) = 35; 20 succeeds.
     parry_target = GOBLIN["CC"] + (WS - ALBERT["CC"]) + defence_bonus("epee", "opponent", "parry")
@@ -406,7 +416,7 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         "▶ Au tour de **Bertha**.",
     ]
     assert "1. à terre · jusqu'à se relever" in table.lines("Gobelin 1")
-    assert "attendent une défense" not in table.status()
+    assert "doit se défendre" not in table.status()
 
     # Bertha's arrow at 10 m: short range 24 → ≤ 12 m is point blank (+10): 45 + 10 = 55.
     band10 = range_band("arc_simple", 10)
@@ -430,9 +440,8 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         check_line(bow_target, 10),
         f"Localisation : °R 4 = **4** → **tête** (zones possibles : {reachable(4)})",
         f"🛡️ Gobelin 2 {gm.mention} : parer, esquiver ou encaisser ?",
-        # Gobelin 1 spent its only A on the parry: its slot passes.
-        "Gobelin 1 ne peut pas agir : son créneau passe.",
-        "▶ Au tour de **Gobelin 2**.",
+        # the turn stays Bertha's until the defence is answered
+        "⏳ En attente de la défense : Gobelin 2 — le tour passe ensuite.",
     ]
     # Bob presses the goblin's button: refused, only to him, nothing written.
     wrong = await bob.click("Encaisser", message=shot.message)
@@ -442,9 +451,8 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
     await emu.kill_bot()
     await emu.restart_bot()
     shown = await gm.slash("combat voir", channel=thread)
-    assert shown.ephemeral and shown.embed["description"] == (
-        "Round 1 — au tour de **Gobelin 2**\n1 attaque(s) attendent une défense."
-    )
+    assert shown.ephemeral and shown.embed["description"].split("\n")[1:] == ["Round 1"]
+    assert shown.embed["description"].startswith("**⏳ Gobelin 2 doit se défendre contre Bertha (attaque n° ")
     taken = await table.act(gm.click("Encaisser", message=shot.message))
     damage = 9 + weapon_damage("arc_simple", BF["bertha"]) - BE["goblin"]  # no armour on the head
     value = grid(65, damage)
@@ -477,6 +485,8 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
             " (pas de fiche : à noter à la main)",
             "• Changement permanent proposé pour Gobelin 2 : intimidation 3 (le MJ confirme)"
             " (pas de fiche : à noter à la main)",
+            # Gobelin 1 spent its only A on the parry, Gobelin 2 may not act: their slots pass
+            "Gobelin 1 ne peut pas agir : son créneau passe.",
             "Gobelin 2 ne peut pas agir : son créneau passe.",
             "▶ Au tour de **Gobelin 3**.",
         ][:18]
@@ -509,6 +519,7 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         check_line(g3_target, 25),
         f"Localisation : °R 1 = **1** → **jambes** (zones possibles : {reachable(1)})",
         f"🛡️ Albert {alice.mention} : parer, esquiver ou encaisser ?",
+        "⏳ En attente de la défense : Albert — le tour passe ensuite.",
     ]
     # Albert parries with his shield (the shield's A, his own A is spent):
     # 45 + (50 − 30) − 10 (téméraire) + 10 (shield: Défensive) + 10 (the axe is Lente) = 75.
@@ -568,15 +579,16 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         # the round ends here; the bleeding test falls due (every 1 round, at −10 %)
         "Fin du round 1.",
         f"🩸 Gobelin 2 saigne : test de E {bleed['modifier']} % (/combat test).",
-        "Tous ont agi : le MJ lance le round suivant avec /combat round.",
+        "Le MJ lance le round 2 avec /combat round ou le bouton « Nouveau round ».",
     ]
-    assert table.status() == "Round 1 terminé."
-    assert table.lines("Albert")[2:] == [
+    assert table.status() == "**Le round 1 est fini : le MJ lance le round 2**"
+    # between two rounds no posture is shown: it is chosen for the next round
+    assert table.lines("Albert")[1:] == [
         f"Bouclier {shield_after}/{SHIELD['pv']} PV",
         "1. à terre · jusqu'à se relever",
         f"2. CC {jambes[1]['value']} · {cc_rounds - 1} round(s)",
     ]
-    assert table.lines("Gobelin 2")[2:] == [
+    assert table.lines("Gobelin 2")[1:] == [
         f"1. aucune action · {no_action - 1} round(s)",
         f"2. saigne : test de E {bleed['modifier'] + bleed['step']} % dans {bleed['every']} round(s)",
         f"3. CC {cc_malus} · jusqu'à la fin du combat",
@@ -717,8 +729,7 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         check_line(g1_target, 40),
         f"Localisation : °R 1 = **1** → **jambes** (zones possibles : {reachable(1)})",
         f"🛡️ Bertha {bob.mention} : parer, esquiver ou encaisser ?",
-        "Gobelin 2 ne peut pas agir : son créneau passe.",
-        "Gobelin 3 ne peut pas agir : son créneau passe.",
+        "⏳ En attente de la défense : Bertha — le tour passe ensuite.",
     ]
     # the suicidal posture forbids dodging
     await table.refused(
@@ -745,11 +756,14 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         "• perd du temps · 1 round(s)",
         f"• CC {jambes4[1]['value']} · 2 round(s)",
         "• Bertha tombe.",
+        # the turn passes once Bertha has answered: Gobelins 2 and 3 can do nothing
+        "Gobelin 2 ne peut pas agir : son créneau passe.",
+        "Gobelin 3 ne peut pas agir : son créneau passe.",
         "Fin du round 2.",
         f"Albert : fin de « CC {jambes[1]['value']} ».",
         "Bertha : fin de « perd du temps ».",
         f"🩸 Gobelin 2 saigne : test de E {bleed['modifier'] + bleed['step']} % (/combat test).",
-        "Tous ont agi : le MJ lance le round suivant avec /combat round.",
+        "Le MJ lance le round 3 avec /combat round ou le bouton « Nouveau round ».",
     ]
 
     # ================================ round 3 ================================================
@@ -873,8 +887,10 @@ async def test_two_fights_in_two_threads_do_not_interfere(emu: E2E) -> None:
         ),
         duel.act(gm.slash("combat round", des="Orque 1: 2 2 2; Orque 2: 9 9 9", channel=duel.thread)),
     )
-    assert ambush.status() == "Round 1 — au tour de **Gobelin 1**"
-    assert duel.status() == "Round 1 — au tour de **Orque 2**"
+    assert ambush.status() == (
+        "**⏳ Gobelin 1 choisit sa posture (c'est son tour)**\nPostures à choisir : Gobelin 2\nRound 1"
+    )
+    assert duel.status() == ORC_CHOOSES
     # A name of the other fight is unknown here.
     await ambush.refused(
         gm.slash("combat attaque", cible="Orque 1", jet=50, channel=ambush.thread), "Orque 1"
@@ -882,8 +898,8 @@ async def test_two_fights_in_two_threads_do_not_interfere(emu: E2E) -> None:
     duel_edits = duel.edits
     blow = await ambush.act(gm.slash("combat attaque", cible="Gobelin 2", jet=50, channel=ambush.thread))
     assert "Gobelin 1 → Gobelin 2" in blow.embed["title"]
-    assert "1 attaque(s) attendent une défense." in ambush.status()
-    assert duel.status() == "Round 1 — au tour de **Orque 2**" and duel.edits == duel_edits
+    assert ambush.status().startswith("**⏳ Gobelin 2 doit se défendre contre Gobelin 1 (attaque n° ")
+    assert duel.status() == ORC_CHOOSES and duel.edits == duel_edits
     # the defence command of the other thread sees no pending attack
     await duel.refused(gm.slash("combat defense", choix="encaisser", channel=duel.thread), "Aucune attaque")
     # the rolls are logged against their own thread
@@ -897,7 +913,7 @@ async def test_two_fights_in_two_threads_do_not_interfere(emu: E2E) -> None:
     await ambush.act(gm.slash("combat fin", channel=ambush.thread))
     await emu.emu.wait_until(lambda: ambush.thread.archived, what="the thread to be archived")
     shown = await gm.slash("combat voir", channel=duel.thread)
-    assert shown.ephemeral and shown.embed["description"].startswith("Round 1 — au tour de **Orque 2**")
+    assert shown.ephemeral and shown.embed["description"] == ORC_CHOOSES
     assert not duel.thread.archived
 
 

@@ -19,11 +19,14 @@ from ..test_console_combat_systems import (
     ogl_opposed,
 )
 from .harness import E2E
+from .turns import next_round, skip_turn
 
 
 def tracker(emu: E2E, thread: Channel) -> dict[str, str]:
     pinned = emu.pins(thread)[0]
-    return {f["name"].lstrip("▶💀💤 "): f["value"] for f in pinned.embeds[0]["fields"]}
+    return {
+        f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"] for f in pinned.embeds[0]["fields"]
+    }
 
 
 async def test_a_v1_fight_in_a_thread(emu: E2E) -> None:
@@ -48,7 +51,7 @@ async def test_a_v1_fight_in_a_thread(emu: E2E) -> None:
         armure="corps:1",
         channel=thread,
     )
-    round1 = await gm.slash("combat round", channel=thread)
+    round1 = await next_round(gm, thread)
     assert "I 40, A 2 → 40 · 20" in round1.embed["description"]
     # CC 45, 37 → 73 → body; 1d6 4 + F 3 = 7, seed reading: armour 1 only → 6; B 6 → 0
     attack = await alice.slash("combat attaque", cible="Gobelin", jet=37, degats="4", channel=thread)
@@ -62,7 +65,10 @@ async def test_a_v1_fight_in_a_thread(emu: E2E) -> None:
 
     def tracker_fields() -> dict[str, str]:
         pinned = emu.pins(thread)[0]
-        return {f["name"].lstrip("▶💀💤 "): f["value"] for f in pinned.embeds[0]["fields"]}
+        return {
+            f["name"].lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f["value"]
+            for f in pinned.embeds[0]["fields"]
+        }
 
     await emu.emu.wait_until(
         lambda: "Blessures 0/6" in tracker_fields().get("Gobelin", ""), what="the tracker edit"
@@ -101,7 +107,7 @@ async def test_a_d20_fight_in_a_thread(emu: E2E) -> None:
             answer = await gm.slash("combat defense", choix=choice, jet=defence, channel=thread)
         return str(answer.embed["description"])
 
-    round1 = await gm.slash("combat round", des="Bretteur: 15; Garde: 10", channel=thread)
+    round1 = await next_round(gm, thread, des="Bretteur: 15; Garde: 10")
     assert "**Bretteur** : 15\n**Garde** : 10" in round1.embed["description"]
     # MR 10 against MR 3 → index 7; penetration 15, shock 7 − RC 1 = 6 PC; index + weapon = 10
     target = "Garde"
@@ -127,7 +133,7 @@ async def test_a_d20_fight_in_a_thread(emu: E2E) -> None:
     assert d20_exchange(d20_test(14 + malus, 10), d20_test(13, 5))[2] == -6
     assert "Bretteur prend l'initiative" in text and "= **-6**" in text
 
-    await gm.slash("combat round", des="Bretteur: 15; Garde: 10", channel=thread)
+    await next_round(gm, thread, des="Bretteur: 15; Garde: 10")
     target = "Garde"
     text = await exchange(12, "parer", 3)  # MR 2 against the parry 13 − 2 − 6 = 5, roll 3 → MR 2
     assert "= **5**" in text and "le coup est bloqué" in text
@@ -136,7 +142,7 @@ async def test_a_d20_fight_in_a_thread(emu: E2E) -> None:
     assert d20_exchange(d20_test(12, 4), d20_test(13, 16))[1] == 11
     assert "Indice **14**" in text and f"Bretteur : choc 6 → PC {pc - 6}, PV {pv}" in text
 
-    await gm.slash("combat round", des="Bretteur: 15; Garde: 10", channel=thread)
+    await next_round(gm, thread, des="Bretteur: 15; Garde: 10")
     target = "Garde"
     text = await exchange(17, "parer", 6)  # fails by 3, parry MR 5 → the Bretteur at −8
     assert "= **-8**" in text
@@ -148,7 +154,7 @@ async def test_a_d20_fight_in_a_thread(emu: E2E) -> None:
         what="the Bretteur's pools on the tracker",
     )
 
-    await gm.slash("combat round", des="Bretteur: 9; Garde: 12", channel=thread)
+    await next_round(gm, thread, des="Bretteur: 9; Garde: 12")
     target = "Bretteur"
     text = await exchange(19, "parer", 2)  # 19 over 12 by 7, parry MR 11 → −18
     assert "= **-18**" in text
@@ -191,7 +197,7 @@ async def test_an_ogl_fight_in_a_thread(emu: E2E) -> None:
         channel=thread,
     )
     hp = ogl_location_hp(12, 12)
-    round1 = await gm.slash("combat round", des="Guerrier: 5; Cible: 3", channel=thread)
+    round1 = await next_round(gm, thread, des="Guerrier: 5; Cible: 3")
     # 5 + 0 and 3 + 2: tied, the Cible (DEX 15) acts first
     assert round1.embed["description"].endswith("▶ Au tour de **Cible**.")
     attack = await gm.slash(
@@ -213,7 +219,7 @@ async def test_an_ogl_fight_in_a_thread(emu: E2E) -> None:
     assert ogl_opposed(60, 55, 50, 20) == "hit" and ogl_level(4 - 6, 4) == "serious"
     assert "Jambe D : dégâts 7 · armure -1 = **6** → PV 4 → **-2**/4" in leg and "jambe hors d'usage" in leg
 
-    await gm.slash("combat round", des="Guerrier: 8; Cible: 2", channel=thread)
+    await next_round(gm, thread, des="Guerrier: 8; Cible: 2")
     critical = await gm.slash(
         "combat attaque", cible="Cible", jet=4, localisation="poitrine", effets="3", channel=thread
     )
@@ -224,10 +230,10 @@ async def test_an_ogl_fight_in_a_thread(emu: E2E) -> None:
     assert "test d'Endurance ou perdre connaissance" in chest
     test = await gm.slash("combat test", qui="Cible", jet=41, channel=thread)
     assert "Endurance 60 = **60 %**" in test.embed["description"] and "Réussite" in test.embed["description"]
-    await gm.slash("combat suivant", channel=thread)
+    await skip_turn(gm, thread)
 
-    await gm.slash("combat round", des="Guerrier: 6; Cible: 7", channel=thread)
-    await gm.slash("combat suivant", channel=thread)
+    await next_round(gm, thread, des="Guerrier: 6; Cible: 7")
+    await skip_turn(gm, thread)
     attack = await gm.slash(
         "combat attaque", cible="Cible", jet=12, localisation="tete", degats="8", effets="1", channel=thread
     )
@@ -242,8 +248,8 @@ async def test_an_ogl_fight_in_a_thread(emu: E2E) -> None:
 
     def unconscious_with_wounds() -> bool:
         fields = emu.pins(thread)[0].embeds[0]["fields"]
-        cible = fields[-1]
-        return cible["name"] == "💤 Cible" and str(cible["value"]).startswith(line + "\n")
+        cible = next(f for f in fields if "Cible" in f["name"])
+        return cible["name"] == "💤 Cible · PNJ" and str(cible["value"]).startswith(line + "\n")
 
     await emu.emu.wait_until(unconscious_with_wounds, what="the Cible's location HP and 💤 on the tracker")
     await gm.slash("combat fin", channel=thread)

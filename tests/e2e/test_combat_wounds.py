@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from .harness import E2E
+from .turns import next_round, skip_turn
 
 INITIATIVE = "Orque: 10 10 10; Grimli: 1 1 1"
 
@@ -26,17 +27,17 @@ async def test_a_pc_killed_saved_with_destiny_and_his_wounds_on_the_sheet(emu: E
         pinned = emu.pins(thread)[0]
         return next((f["name"], f["value"]) for f in pinned.embeds[0]["fields"] if "Grimli" in f["name"])
 
-    await gm.slash("combat round", des=INITIATIVE, channel=thread)
+    await next_round(gm, thread, des=INITIATIVE)
     common = {"attaquant": "Orque", "cible": "Grimli", "jet": 5, "channel": thread}
     fingers = await gm.slash("combat attaque", zone="bras", degats="7", critique=5, **common)
     taken = await gm.click("Encaisser", message=fingers.message)
     assert "**11**" in taken.embed["description"]
-    await gm.slash("combat suivant", channel=thread)
-    await gm.slash("combat round", des=INITIATIVE, channel=thread)
+    await skip_turn(gm, thread)
+    await next_round(gm, thread, des=INITIATIVE)
     eye = await gm.slash("combat attaque", zone="tete", degats="10", critique=85, durees="2", **common)
     taken = await gm.click("Encaisser", message=eye.message)
     assert "**13**" in taken.embed["description"]
-    await gm.slash("combat suivant", channel=thread)  # the round ends: the death timer runs out
+    await skip_turn(gm, thread)  # the round ends: the death timer runs out
     await emu.emu.wait_until(lambda: "💀" in grimli_field()[0], what="Grimli dead on the tracker")
 
     saved = await alice.slash("destin", contre="death", personnage="Grimli")

@@ -14,6 +14,7 @@ from ..test_console_combat_systems import D20_BODY, d20_malus, d20_pool_max, d20
 from ..test_console_fire import SEED_AIR_HITS, artillery, band_die, burst_single
 from .harness import E2E
 from .test_combat_systems import tracker
+from .turns import next_round
 
 TABLE: dict[str, Any] = {
     "table": "d20_damage_by_location",
@@ -64,7 +65,7 @@ async def test_special_fire_in_a_d20_thread(emu: E2E) -> None:
     order = "Tireur: 15; Garde: 10; Bretteur: 8"
     score, bonus = 13, 2
 
-    await gm.slash("combat round", des=order, channel=thread)
+    await next_round(gm, thread, des=order)
     not_yours = await alice.slash("tir rafale", cibles="Garde", tireur="Tireur", balles=20, channel=thread)
     assert not_yours.ephemeral and "Tireur n'est pas à vous" in not_yours.embed["description"]
 
@@ -97,7 +98,7 @@ async def test_special_fire_in_a_d20_thread(emu: E2E) -> None:
     )
 
     # covering fire: d100 12 ≤ 13 hits; a d2 of 2 picks the Bretteur; d20 9 + 2 = 11
-    await gm.slash("combat round", des=order, channel=thread)
+    await next_round(gm, thread, des=order)
     covering = await gm.slash(
         "tir couverture", cibles="Garde, Bretteur", jet=12, tirage=2, degats=9, channel=thread
     )
@@ -109,7 +110,7 @@ async def test_special_fire_in_a_d20_thread(emu: E2E) -> None:
     assert f"Bretteur : choc {b_pc} → PC {pc - b_pc}, PV {pv - b_pv}" in text
 
     # artillery (Mortier 14): roll 12 → MR 2; direction 7, distance 14 on the d20 (reading)
-    await gm.slash("combat round", des=order, channel=thread)
+    await next_round(gm, thread, des=order)
     _, mr = d20_test(14, 12)
     expected = artillery(mr, 7, 14)
     assert expected == ("left", 20, 27)
@@ -120,7 +121,7 @@ async def test_special_fire_in_a_d20_thread(emu: E2E) -> None:
     assert "Direction 1d20 7 : À gauche de la cible ; distance 1d20 14 : à **27 m** de Garde." in text
 
     # fighter gunnery (Canon 20 +3): −4 for 2000 km/h, −10 human size → 6; roll 4 → MR 2 → a d20
-    await gm.slash("combat round", des=order, channel=thread)
+    await next_round(gm, thread, des=order)
     ok, mr = d20_test(20 - 2000 // 500 - 10, 4)
     assert ok and band_die(mr) == 20 and 19 in SEED_AIR_HITS
     air = await gm.slash(

@@ -9,6 +9,7 @@ from bot.emulator.state import Channel
 
 from ..test_console_combat_systems import OGL_BODY, ogl_level, ogl_location_hp, ogl_opposed
 from .harness import E2E
+from .turns import next_round, skip_turn
 
 RIDER_VS_FOOT = 20  # "Un cavalier a 20% de bonus à ses attaques et parades contre des adversaires ... à pied"
 FOOT_VS_RIDER = (
@@ -19,7 +20,9 @@ RUN_COUNTER = 20  # "Courir : ... Tout ennemi adjacent peut lancer une Contre-At
 
 def field(emu: E2E, thread: Channel, name: str) -> str:
     fields = emu.pins(thread)[0].embeds[0]["fields"]
-    return next(str(f["value"]) for f in fields if str(f["name"]).lstrip("▶💀💤 ") == name)
+    return next(
+        str(f["value"]) for f in fields if str(f["name"]).lstrip("▶💀💤 ").split(" · ")[0].strip("~") == name
+    )
 
 
 async def knight_and_orc(emu: E2E, name: str, **knight: str) -> tuple[Player, Channel]:
@@ -53,7 +56,7 @@ async def test_manoeuvres_in_an_ogl_thread(emu: E2E) -> None:
     )
 
     # ranks: Chevalier 5 + 0, Orc 1 + 2 = 3
-    await gm.slash("combat round", des="Chevalier: 5; Orc: 1", channel=thread)
+    await next_round(gm, thread, des="Chevalier: 5; Orc: 1")
     sword, axe = 60 + RIDER_VS_FOOT, 50 + FOOT_VS_RIDER
     attack = await gm.slash(
         "combat attaque", cible="Orc", jet=75, localisation="bras_d", degats="4", effets="3", channel=thread
@@ -98,7 +101,7 @@ async def test_manoeuvres_in_an_ogl_thread(emu: E2E) -> None:
         what="lost actions and hero points on the tracker",
     )
     # the lost slot passes: 3 → 2
-    passed = await gm.slash("combat suivant", channel=thread)
+    passed = await skip_turn(gm, thread)
     assert "encore 2 action(s)" in passed.embed["description"]
     await emu.emu.wait_until(
         lambda: "actions perdues : 2" in field(emu, thread, "Orc"), what="the count down"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..test_console_combat_systems import OGL_BODY, ogl_level, ogl_location_hp
 from .harness import E2E
 from .test_manoeuvre import field, knight_and_orc
+from .turns import next_round
 
 MOUNTED_DODGE = -30  # "Un personnage sur une monture souffre d'un malus -30% à sa compétence d'Esquive"
 
@@ -22,7 +23,7 @@ async def test_an_area_effect_and_the_dive_in_an_ogl_thread(emu: E2E) -> None:
         "manoeuvre zone", effet="Boule de feu", degats="3d6", cibles="Orc: tete", channel=thread
     )
     assert early.ephemeral and "Aucun round" in early.embed["description"]
-    await gm.slash("combat round", des="Chevalier: 5; Orc: 1", channel=thread)
+    await next_round(gm, thread, des="Chevalier: 5; Orc: 1")
 
     area = await gm.slash(
         "manoeuvre zone",

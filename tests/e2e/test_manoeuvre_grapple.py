@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..test_console_combat_systems import OGL_BODY, ogl_level, ogl_location_hp, ogl_opposed
 from .harness import E2E
 from .test_manoeuvre import field
+from .turns import next_round
 
 DEX, STR, SIZ = 14, 13, 12  # OGL_BODY + DEX:14
 BODY = OGL_BODY + f" DEX:{DEX}"
@@ -38,7 +39,7 @@ async def test_grapple_and_two_weapons_in_an_ogl_thread(emu: E2E) -> None:
     hp = ogl_location_hp(12, 12)
 
     # Round 1, grab: both succeed (30 ≤ 50, 20 ≤ 40), the higher roll wins.
-    await gm.slash("combat round", des="Chevalier: 5; Orc: 1", channel=thread)
+    await next_round(gm, thread, des="Chevalier: 5; Orc: 1")
     grab = await gm.slash(
         "manoeuvre lutte",
         action="saisir",
@@ -53,7 +54,7 @@ async def test_grapple_and_two_weapons_in_an_ogl_thread(emu: E2E) -> None:
     assert f"**{KNIGHT_BAGARRE} %**" in text and f"**{ORC_BAGARRE} %**" in text and "Réussi." in text
 
     # Round 2, immobilise at Bagarre − (DEX + STR); the Orc may then only try to escape.
-    await gm.slash("combat round", des="Chevalier: 5; Orc: 1", channel=thread)
+    await next_round(gm, thread, des="Chevalier: 5; Orc: 1")
     pin = await gm.slash(
         "manoeuvre lutte", action="immobiliser", qui="Chevalier", cible="Orc", jet=20, channel=thread
     )
@@ -76,7 +77,7 @@ async def test_grapple_and_two_weapons_in_an_ogl_thread(emu: E2E) -> None:
     assert escape_target < 50 and "Raté." in escape.embed["description"]
 
     # Round 3, throw: 2 m and 1d6 (5) on the head: a serious wound, 1d4 (1) combat action lost.
-    await gm.slash("combat round", des="Chevalier: 5; Orc: 1", channel=thread)
+    await next_round(gm, thread, des="Chevalier: 5; Orc: 1")
     throw = await gm.slash(
         "manoeuvre lutte",
         action="projeter",
@@ -101,7 +102,7 @@ async def test_grapple_and_two_weapons_in_an_ogl_thread(emu: E2E) -> None:
     )
 
     # Round 4, the off hand: one extra attack with the Bouclier (40 %: 20 hits) — once a round.
-    await gm.slash("combat round", des="Chevalier: 5; Orc: 1", channel=thread)
+    await next_round(gm, thread, des="Chevalier: 5; Orc: 1")
     extra = await gm.slash(
         "manoeuvre deux-armes",
         usage="attaque",

@@ -300,24 +300,16 @@ async def _open_fight(table: Harness, name: str, parent: str, pcs: dict[str, str
     assert "Gobelin 3" in embed_text(added.embed), added.embed
     dice = INITIATIVE.format(A=pcs["alice"], B=pcs["bob"], D=pcs["dave"])
     await gm.slash("combat round", dice=dice, channel=thread)
-    # Round 1: every fighter but Gobelin 3 attacks and hits; the five attacks wait for a defence.
-    firsts = [
-        ("alice", "Gobelin 1"),
-        ("bob", "Gobelin 2"),
-        ("dave", "Gobelin 1"),
-        ("gm", pcs["alice"]),
-        ("gm", pcs["bob"]),
-    ]
-    for user, target in firsts:
-        shot = await table.user(user).slash(
-            "combat attack", target=target, roll=5, damage="4", channel=thread
-        )
-        ids = _buttons(shot)
-        assert ids, (user, target, shot.embed)
-        seq = int(ids[0].split(":")[4])
-        fight.fight_id = int(ids[0].split(":")[2])
-        fight.waiting[seq] = (target, shot.message)  # type: ignore[assignment]
-    await gm.slash("combat round", dice=dice, channel=thread)
+    # Round 1: Alice's fighter hits Gobelin 1 and the attack waits for its defence; the turn waits
+    # with it (it passes once the defence is answered), so the burst races on that one defence.
+    shot = await table.user("alice").slash(
+        "combat attack", target="Gobelin 1", roll=5, damage="4", channel=thread
+    )
+    ids = _buttons(shot)
+    assert ids, shot.embed
+    seq = int(ids[0].split(":")[4])
+    fight.fight_id = int(ids[0].split(":")[2])
+    fight.waiting[seq] = ("Gobelin 1", shot.message)  # type: ignore[assignment]
     return fight
 
 
@@ -353,6 +345,8 @@ def _plan(fight: Fighting, scale: int) -> list[Act]:
         clickers = [(owner, "encaisser"), ("gm", "encaisser"), (wrong, "encaisser")]
         if scale > 1:
             clickers += [(owner, "parer"), (f"curieux{seq % 3}", "esquiver")]
+        # the one defence the turn waits for: five times as many clicks race on it
+        clickers *= 5
         for user, choice in clickers:
             custom = f"melee:fight:{fight.fight_id}:def:{seq}:{choice}"
             role = "gm" if user == "gm" else "stranger" if user.startswith("curieux") else "player"
@@ -375,7 +369,8 @@ def _plan(fight: Fighting, scale: int) -> list[Act]:
         acts.append(Act("bob", "", "condition", fight, "combat condition", options, marker=50 + i + o))
         options = {"who": "Gobelin 3", "field": "Int", "value": 300 + i + o}
         acts.append(Act("dave", "", "fix", fight, "combat fix", options, marker=300 + i + o))
-    acts.append(Act("carol", "", "show", fight, "combat show"))
+    while len(acts) < 50 * scale:
+        acts.append(Act("carol", "", "show", fight, "combat show"))
     return acts
 
 
@@ -461,7 +456,7 @@ async def _check_fight(url: str, fight: Fighting, acts: list[Act], accepted: lis
     by_name = {c["name"]: c for c in state["combatants"]}
     ids = {c["id"] for c in state["combatants"]}
     assert all(e["actor"] in ids for e in events if e["actor"]), "an event of another fight"
-    burst = [e for e in events if e["round"] == 2 and e["seq"] > 0]
+    burst = [e for e in events if e["seq"] > max(fight.waiting)]
     # Attacks: exactly one event per accepted attack (found by its typed d100), none per refused.
     attack_events = [e for e in burst if e["kind"] == "attack"]
     rolls = Counter(int(e["payload"]["attack"]["check"]["roll"]) for e in attack_events)

@@ -580,6 +580,21 @@ class World:
             raise SetupError(f"set-up /{command} {options} was refused: {outcome.text[:300]!r}")
         return outcome
 
+    async def confirmed(self, user: str, command: str, channel: Channel | str, **options: Any) -> Outcome:
+        """A set-up step that may ask first (« Suivant », a mid-round « round »): its button pressed."""
+        outcome = await self.act(user, command, channel, **options)
+        for message in outcome.messages:
+            for component in message.iter_components():
+                custom = str(component.get("custom_id") or "")
+                if component.get("type") == 2 and (":next:" in custom or ":round:" in custom):
+                    async with self.gate:
+                        result = await self.players[user].click(
+                            custom, message=message, timeout=ANSWER_TIMEOUT
+                        )
+                        await self.settle(result.interaction)
+                    return outcome_of(self.emu.messages, result.interaction)
+        return outcome
+
     # set-up -------------------------------------------------------------------------------------
 
     async def start(self) -> None:
@@ -675,16 +690,16 @@ class World:
 
     async def round(self, ruleset: str, thread: Channel, first: str, second: str) -> None:
         if ruleset == "v1":
-            await self.act("gm", "combat round", thread)  # by I: Aldo's 40 before the Gobelin's 30
+            await self.confirmed("gm", "combat round", thread)  # by I: Aldo's 40 before the Gobelin's 30
             if first != self.names[ruleset][0]:
-                await self.act("gm", "combat next", thread)
+                await self.confirmed("gm", "combat next", thread)
             return
         order = {
             "renove": f"{first}: 15 12 10; {second}: 5 5 5",
             "d20": f"{first}: 15; {second}: 10",
             "ogl": f"{first}: 5; {second}: 1",
         }[ruleset]
-        await self.act("gm", "combat round", thread, dice=order)
+        await self.confirmed("gm", "combat round", thread, dice=order)
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

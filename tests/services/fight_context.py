@@ -16,7 +16,9 @@ from bot.data_loading import load_all
 from bot.db.roll_log import RollLogWriter
 from bot.db.session import create_engine, create_sessionmaker, upgrade
 from bot.i18n import default_catalog
+from bot.services.caller import Caller
 from bot.services.fights._core import FightOutcome
+from bot.services.fights.rounds import advance, new_round
 
 
 @pytest.fixture
@@ -44,3 +46,21 @@ def ok(outcome: FightOutcome) -> dict[str, Any]:
     reply = outcome.reply
     assert not reply.is_error, reply.description
     return dict(reply.result or {})
+
+
+async def skip_turn(ctx: AppContext, gm: Caller) -> FightOutcome:
+    """The GM's ``/combat suivant`` and its confirmation (the fighter whose turn it is skips it)."""
+    asked = ok(await advance(ctx, gm))
+    assert asked["confirm"], asked
+    return await advance(
+        ctx, gm, fight_id=int(asked["fight_id"]), confirmed=(asked["turn"][0], asked["turn"][1])
+    )
+
+
+async def next_round(ctx: AppContext, gm: Caller, dice: str | None = None) -> FightOutcome:
+    """The GM's ``/combat round``, confirmed when the round still had fighters or defences to come."""
+    first = await new_round(ctx, gm, dice=dice)
+    result = ok(first)
+    if not result.get("confirm"):
+        return first
+    return await new_round(ctx, gm, fight_id=int(result["fight_id"]), confirmed=int(result["round"]))

@@ -18,8 +18,8 @@ from bot.services.fights.defence import defend
 from bot.services.fights.ending import show
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
-from bot.services.fights.rounds import new_round
 
+from .fight_context import next_round
 from .test_fights import CHANNEL, GM, GUILD, NoDice, ctx, ok
 
 __all__ = ["ctx"]
@@ -61,7 +61,7 @@ async def exchange(
 
 async def test_the_four_cases_through_the_fight_service(ctx: AppContext) -> None:
     fight_id = await d20_fight(ctx)
-    ok(await new_round(ctx, GM, dice="Bretteur: 15; Garde: 10"))
+    ok(await next_round(ctx, GM, dice="Bretteur: 15; Garde: 10"))
     # 1. both succeed, attacker higher: score 14, roll 4 → MR 10; parry 13, roll 10 → MR 3 → index 7.
     first = await exchange(ctx, fight_id, "Bretteur", "Garde", 4, "parer", 10)
     assert first["case"] == "both_succeed_attacker_higher" and first["exchange"]["damage_index"] == 7
@@ -77,7 +77,7 @@ async def test_the_four_cases_through_the_fight_service(ctx: AppContext) -> None
     assert second["case"] == "both_succeed_attacker_lower" and second["exchange"]["attacker_malus"] == -4
     assert second["exchange"]["initiative_to_defender"]
 
-    ok(await new_round(ctx, GM, dice="Bretteur: 15; Garde: 10"))
+    ok(await next_round(ctx, GM, dice="Bretteur: 15; Garde: 10"))
     # 3. equal: MR 5 (roll 9) against the Garde's parry 13 − 4 (his malus) = 9, roll 4 → MR 5: blocked
     third = await exchange(ctx, fight_id, "Bretteur", "Garde", 9, "parer", 4)
     assert third["case"] == "both_succeed_equal" and third["exchange"]["only_retreat"]
@@ -88,7 +88,7 @@ async def test_the_four_cases_through_the_fight_service(ctx: AppContext) -> None
     assert fourth["case"] == "attacker_succeeds_defender_fails" and fourth["exchange"]["damage_index"] == 13
     assert fourth["blow"]["damage_index"] == 16 and fourth["health"]["pc_lost"] == 7  # no armour: 15 // 2
 
-    ok(await new_round(ctx, GM, dice="Bretteur: 15; Garde: 10"))
+    ok(await next_round(ctx, GM, dice="Bretteur: 15; Garde: 10"))
     # 4. attacker fails, defender succeeds: failure 17 − 14 = 3 + MR 13 − 10 = 3 → malus −6
     fifth = await exchange(ctx, fight_id, "Bretteur", "Garde", 17, "parer", 10)
     assert fifth["case"] == "attacker_fails_defender_succeeds" and fifth["exchange"]["attacker_malus"] == -6
@@ -97,7 +97,7 @@ async def test_the_four_cases_through_the_fight_service(ctx: AppContext) -> None
     assert sixth["case"] == "both_fail" and sixth["exchange"]["damage_index"] is None
     assert sixth["exchange"]["defence"]["target"] == 5
     shown = await show(ctx, GM)
-    fields = {f.name: f.value for f in shown.reply.fields}
+    fields = {f.name.lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f.value for f in shown.reply.fields}
     # Bretteur: CON 14 → PV 35 + 14 = 49, PC 14 × 2 = 28 − 7
     assert "PV 49/49 · PC 21/28" in fields["Bretteur"]
 
@@ -110,7 +110,7 @@ async def test_the_damage_index_is_read_from_the_server_table(ctx: AppContext) -
     )
     ctx = dataclasses.replace(ctx, tables={**ctx.tables, "d20_damage_by_location": table})
     fight_id = await d20_fight(ctx, armour=None)
-    ok(await new_round(ctx, GM, dice="Bretteur: 15; Garde: 10"))
+    ok(await next_round(ctx, GM, dice="Bretteur: 15; Garde: 10"))
     hit = await exchange(ctx, fight_id, "Bretteur", "Garde", 4, "encaisser", None)
     # undefended: the attacker's MR 10 is the index; edged + 3 → 13 → the row from 10: 6 PV
     assert hit["case"] == "undefended" and hit["blow"]["damage_index"] == 13

@@ -19,9 +19,9 @@ from bot.services.fights.defence import defend
 from bot.services.fights.ending import end_fight, show
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
-from bot.services.fights.rounds import new_round
 from bot.services.fights.systems import d20_fire as fire
 
+from .fight_context import next_round
 from .test_fights import ALICE, BOB, GM, GUILD, NoDice, ctx, ok
 
 __all__ = ["ctx"]
@@ -63,7 +63,7 @@ async def upload(ctx: AppContext, document: Any, who: Caller = GM) -> Any:
 
 async def pools(ctx: AppContext, name: str) -> tuple[int, int]:
     shown = await show(ctx, GM)
-    value = {f.name.lstrip("▶💀💤 "): f.value for f in shown.reply.fields}[name]
+    value = {f.name.lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f.value for f in shown.reply.fields}[name]
     pv = int(value.split("PV ")[1].split("/")[0])
     pc = int(value.split("PC ")[1].split("/")[0])
     return pv, pc
@@ -74,7 +74,7 @@ ROUND = "Tireur: 15; Garde: 10; Bretteur: 8"
 
 async def test_burst_on_several_targets_without_a_table(ctx: AppContext) -> None:
     await d20_fight(ctx)
-    ok(await new_round(ctx, GM, dice=ROUND))
+    ok(await next_round(ctx, GM, dice=ROUND))
     data = fire.BurstInput(targets="Garde, Bretteur", roll=3, hits="4 3", zones="2 5 1", damage="12 4 9")
     result = ok(await fire.burst(ctx, GM, data, rng=NoDice()))
     check = result["check"]
@@ -100,7 +100,7 @@ async def test_single_target_burst_with_the_uploaded_table(ctx: AppContext) -> N
     await d20_fight(ctx)
     stored = await upload(ctx, TABLE)
     assert not stored.is_error and stored.result["added"] == 3
-    ok(await new_round(ctx, GM, dice=ROUND))
+    ok(await next_round(ctx, GM, dice=ROUND))
     data = fire.BurstInput(targets="Garde", bullets=25, roll=5, hits="2 1", damage="12 4 19")
     result = ok(await fire.burst(ctx, GM, data, rng=NoDice()))
     # two full tens: +2 × 2 = +4 → 17; roll 5 → MR 12: exact, no zone die; 2d6 (2, 1) → 3 bullets
@@ -126,7 +126,7 @@ async def test_the_uploaded_table_is_read_by_the_next_attack_and_a_bad_one_refus
     assert "entries/0/pv: -1 is less than the minimum of 0" in bad.result["problems"]
     assert any("en" in p and "required" in p for p in bad.result["problems"])
     assert not (await upload(ctx, TABLE)).is_error
-    ok(await new_round(ctx, GM, dice="Bretteur: 15; Garde: 10; Tireur: 5"))
+    ok(await next_round(ctx, GM, dice="Bretteur: 15; Garde: 10; Tireur: 5"))
     attack = ok(
         await fights_attacks.attack(
             ctx, GM, AttackInput(target="Garde", attacker="Bretteur", roll=4), rng=NoDice()
@@ -152,7 +152,7 @@ async def test_the_uploaded_table_is_read_by_the_next_attack_and_a_bad_one_refus
 async def test_covering_fire_artillery_and_gunnery(ctx: AppContext) -> None:
     await d20_fight(ctx)
     assert not (await upload(ctx, TABLE)).is_error
-    ok(await new_round(ctx, GM, dice=ROUND))
+    ok(await next_round(ctx, GM, dice=ROUND))
     # covering: d100 12 ≤ 13 (the weapon score) → hit; with two targets a d2 picks: 2 → Bretteur;
     # its damage as an ordinary shot: d20 9 + 2 = 11 → row 10: 4 PV, 2 PC
     data = fire.CoveringInput(targets="Garde, Bretteur", roll=12, pick=2, damage=9)
@@ -161,17 +161,17 @@ async def test_covering_fire_artillery_and_gunnery(ctx: AppContext) -> None:
     assert covering["damage_index"] == 11 and covering["health"]["pv_lost"] == 4
     assert await pools(ctx, "Bretteur") == (PV - 4, PC - 2)
 
-    ok(await new_round(ctx, GM, dice=ROUND))
+    ok(await next_round(ctx, GM, dice=ROUND))
     missed = ok(await fire.covering(ctx, GM, fire.CoveringInput(zone="la porte", roll=14), rng=NoDice()))
     assert not missed["hit"] and missed["roll"] == 14
 
-    ok(await new_round(ctx, GM, dice=ROUND))
+    ok(await next_round(ctx, GM, dice=ROUND))
     # artillery (Mortier 14): roll 12 → MR 2 → d20 distance (reading); direction 7 → left; 14 → 27 m
     data_a = fire.ArtilleryInput(target="Garde", weapon="Mortier", roll=12, direction=7, distance=14)
     art = ok(await fire.artillery(ctx, GM, data_a, rng=NoDice()))
     scatter = art["scatter"]
     assert (scatter["direction"], scatter["distance_die"], scatter["metres"]) == ("left", 20, 27)
-    ok(await new_round(ctx, GM, dice=ROUND))
+    ok(await next_round(ctx, GM, dice=ROUND))
     on_target = ok(
         await fire.artillery(
             ctx, GM, fire.ArtilleryInput(target="le pont", weapon="Mortier", roll=4), rng=NoDice()
@@ -179,7 +179,7 @@ async def test_covering_fire_artillery_and_gunnery(ctx: AppContext) -> None:
     )
     assert on_target["scatter"]["on_target"] and on_target["aimed"] == "le pont"  # MR 10
 
-    ok(await new_round(ctx, GM, dice=ROUND))
+    ok(await next_round(ctx, GM, dice=ROUND))
     # gunnery (Canon 20 +3): 2000 km/h → −4, human size −10 → 6; roll 4 → MR 2 → a d20 on the hit
     # table: 19 hits; d20 11 + 3 = 14 → row 10: 4 PV, 2 PC more on the Bretteur
     data_g = fire.AirInput(
@@ -189,7 +189,7 @@ async def test_covering_fire_artillery_and_gunnery(ctx: AppContext) -> None:
     assert [m["value"] for m in air["check"]["modifiers"]] == [20, -4, -10] and air["check"]["margin"] == 2
     assert (air["die"], air["hit_roll"], air["hit"], air["damage_index"]) == (20, 19, True, 14)
     assert await pools(ctx, "Bretteur") == (PV - 8, PC - 4)
-    ok(await new_round(ctx, GM, dice=ROUND))
+    ok(await next_round(ctx, GM, dice=ROUND))
     miss = ok(
         await fire.air(
             ctx, GM, fire.AirInput(target="Bretteur", weapon="Canon", roll=12, die=5), rng=NoDice()
@@ -200,7 +200,7 @@ async def test_covering_fire_artillery_and_gunnery(ctx: AppContext) -> None:
 
 async def test_the_printed_d6_option(ctx: AppContext) -> None:
     await d20_fight(ctx, options="artillerie:d6")
-    ok(await new_round(ctx, GM, dice=ROUND))
+    ok(await next_round(ctx, GM, dice=ROUND))
     data = fire.ArtilleryInput(target="Garde", weapon="Mortier", roll=12, direction=1, distance=6)
     art = ok(await fire.artillery(ctx, GM, data, rng=NoDice()))
     assert (
@@ -222,7 +222,7 @@ async def test_refusals(ctx: AppContext) -> None:
     ok(await end_fight(ctx, GM))
 
     await d20_fight(ctx)
-    ok(await new_round(ctx, GM, dice=ROUND))
+    ok(await next_round(ctx, GM, dice=ROUND))
     not_yours = await fire.burst(ctx, ALICE, fire.BurstInput(targets="Garde", shooter="Tireur", bullets=10))
     assert not_yours.reply.is_error and "Tireur" in (not_yours.reply.description or "")
     few = await fire.burst(ctx, GM, fire.BurstInput(targets="Garde", bullets=9))
@@ -235,20 +235,20 @@ async def test_refusals(ctx: AppContext) -> None:
 
 async def test_gunnery_reads_the_servers_hit_table(ctx: AppContext) -> None:
     await d20_fight(ctx)
-    ok(await new_round(ctx, GM, dice=ROUND))
+    ok(await next_round(ctx, GM, dice=ROUND))
     # Canon 20 +3, roll 12 → MR 8: a d6 on the hit table; the seed's face 5 is "Raté !"
     seed = ok(await fire.air(ctx, GM, fire.AirInput(target="Bretteur", weapon="Canon", roll=12, die=5)))
     assert (seed["die"], seed["hit_roll"], seed["hit"]) == (6, 5, False)
     # a house rule of the GM: 5 hits, 1 misses
     override = {"table": "d20_air_combat", "entries": [{"face": 5, "hit": True}, {"face": 1, "hit": False}]}
     assert not (await upload(ctx, override)).is_error
-    ok(await new_round(ctx, GM, dice=ROUND))
+    ok(await next_round(ctx, GM, dice=ROUND))
     house = ok(
         await fire.air(
             ctx, GM, fire.AirInput(target="Bretteur", weapon="Canon", roll=12, die=5, damage=1), rng=NoDice()
         )
     )
     assert (house["hit_roll"], house["hit"], house["damage_index"]) == (5, True, 1 + 3)
-    ok(await new_round(ctx, GM, dice=ROUND))
+    ok(await next_round(ctx, GM, dice=ROUND))
     one = ok(await fire.air(ctx, GM, fire.AirInput(target="Bretteur", weapon="Canon", roll=12, die=1)))
     assert (one["hit_roll"], one["hit"]) == (1, False)  # "Touché !" in the seed, a miss here

@@ -28,11 +28,10 @@ from bot.services.fights.damage import answer_proposal
 from bot.services.fights.defence import defend
 from bot.services.fights.ending import end_fight, show
 from bot.services.fights.opening import add_combatants, open_fight
-from bot.services.fights.rounds import advance, new_round
 from bot.services.fights.sides import set_side
 from bot.ui.discord_render import to_embed
 
-from .fight_context import ctx, ok
+from .fight_context import ctx, next_round, ok, skip_turn
 
 __all__ = ["ctx"]
 
@@ -126,7 +125,7 @@ async def albert_against_a_goblin(
     fight_id = await opened(ctx)
     ok(await add_combatants(ctx, ALICE, who="Albert"))
     ok(await add_combatants(ctx, GM, who="gobelin"))
-    ok(await new_round(ctx, GM, dice=dice))
+    ok(await next_round(ctx, GM, dice=dice))
     return fight_id
 
 
@@ -163,7 +162,7 @@ async def goblins_round(ctx: AppContext, count: int = 2, **kw: Any) -> None:
     for i in range(2, count + 1):  # each goblin on a side of his own: they fight each other
         ok(await set_side(ctx, GM, who=f"Gobelin {i}", side=f"Bande {i}"))
     dice = "; ".join(f"Gobelin {i}: {11 - i} {11 - i} {11 - i}" for i in range(1, count + 1))
-    ok(await new_round(ctx, GM, dice=dice))
+    ok(await next_round(ctx, GM, dice=dice))
 
 
 async def hit(
@@ -233,7 +232,7 @@ async def test_mort_subite_for_an_npc(ctx: AppContext, d100: int, damage: int) -
     assert ("dead" in kinds(victim)) == (outcome == "dies" or killed_by_table)
     assert taken.tracker is not None
     names = [f.name for f in taken.tracker.fields]
-    assert ("💀 Gobelin 2" in names) == (outcome == "dies")
+    assert ("💀 ~~Gobelin 2~~ · PNJ" in names) == (outcome == "dies")
 
 
 async def test_mort_subite_is_for_npcs_only_and_optional(ctx: AppContext) -> None:
@@ -242,7 +241,7 @@ async def test_mort_subite_is_for_npcs_only_and_optional(ctx: AppContext) -> Non
     ok(await add_combatants(ctx, ALICE, who="Albert"))
     ok(await add_combatants(ctx, GM, who="2 gobelins"))
     ok(await set_side(ctx, GM, who="Gobelin 2", side="Bande 2"))
-    ok(await new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Albert: 1 1 1"))
+    ok(await next_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Albert: 1 1 1"))
     # value 13 on the body: tranchantes corps 13 does not kill by itself, mort subite does
     assert not any(m["type"] == "death" for m in mechanics("tranchantes", "corps", 13))
     taken = await hit(ctx, fight_id, target="Gobelin 2", zone="corps", die=9, d100=45, **HAND)
@@ -252,7 +251,7 @@ async def test_mort_subite_is_for_npcs_only_and_optional(ctx: AppContext) -> Non
     # Gobelin 2's slot passes (dead); Albert's turn, then round 2: Gobelin 1 hits Albert for 13
     state = (await shown(ctx))["state"]
     assert state["order"][state["turn"]]["combatant"] == "albert"
-    ok(await new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Albert: 1 1 1"))
+    ok(await next_round(ctx, GM, dice="Gobelin 1: 10 10 10; Albert: 1 1 1"))
     be = STATS["E"] // 10 + PLAYABLE["BE"]
     taken = await hit(ctx, fight_id, target="Albert", zone="corps", die=9 + be - GOBLIN_BF, d100=45, **HAND)
     result = ok(taken)
@@ -281,7 +280,7 @@ async def test_permanent_change_confirmed_by_the_gm_goes_onto_the_sheet(ctx: App
     fight_id = await opened(ctx)
     ok(await add_combatants(ctx, ALICE, who="Rudolf"))
     ok(await add_combatants(ctx, GM, who="gobelin"))
-    ok(await new_round(ctx, GM, dice="Gobelin: 10 10 10; Rudolf: 1 1 1"))
+    ok(await next_round(ctx, GM, dice="Gobelin: 10 10 10; Rudolf: 1 1 1"))
     # Goblin 30 + (50 − 30) = 50; 05 → 4 °R → the head. 9 + BF 6 − BE (4 + 3) = 8; d100 55 → 9.
     be = STATS["E"] // 10 + PLAYABLE["BE"]
     damage = 9 + GOBLIN_BF - be
@@ -330,7 +329,7 @@ async def test_a_permanent_skill_change_goes_to_the_skill(ctx: AppContext) -> No
     fight_id = await opened(ctx)
     ok(await add_combatants(ctx, ALICE, who="Rudolf"))
     ok(await add_combatants(ctx, GM, who="gobelin"))
-    ok(await new_round(ctx, GM, dice="Gobelin: 10 10 10; Rudolf: 1 1 1"))
+    ok(await next_round(ctx, GM, dice="Gobelin: 10 10 10; Rudolf: 1 1 1"))
     attack = ok(
         await fights_attacks.attack(
             ctx, GM, AttackInput(target="Rudolf", roll=5, damage="9", critical=55), rng=NoDice()
@@ -378,7 +377,7 @@ async def test_a_forty_fighter_tracker_stays_within_discords_limits(ctx: AppCont
         fight = dict(document["fight"])
         fight["combatants"] = [{**c, "conditions": many + many} for c in fight["combatants"]]
         row.state = {**document, "fight": fight}
-    outcome = await new_round(ctx, GM)
+    outcome = await next_round(ctx, GM)
     assert outcome.tracker is not None
     for reply in (outcome.tracker, (await show(ctx, GM)).reply):
         embed = to_embed(reply)
@@ -422,23 +421,23 @@ async def test_a_death_timer_running_out_kills(ctx: AppContext) -> None:
     assert "• mourra s'il n'est pas soigné · 2 round(s)" in (taken.reply.description or "")
     assert "Mort subite" not in (taken.reply.description or "")
     # the same for Gobelin 3, but the GM records the care in time
-    ok(await advance(ctx, GM))  # Gobelin 2's slot
-    ok(await new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Gobelin 3: 1 1 1"))
+    ok(await skip_turn(ctx, GM))  # Gobelin 2's slot
+    ok(await next_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Gobelin 3: 1 1 1"))
     ok(await hit(ctx, fight_id, target="Gobelin 3", zone="corps", die=8, d100=25, durations="1"))
     # (Gobelin 3: 1 round; Gobelin 2: 1 round left after round 1)
     g2 = await combatant(ctx, "gobelin-2")
     assert [c["remaining"] for c in g2["conditions"] if c["kind"] == "death_timer"] == [1]
     ok(await edit_condition(ctx, GM, who="Gobelin 3", op="treated"))
-    ok(await advance(ctx, GM))
-    ending = await advance(ctx, GM)
+    ok(await skip_turn(ctx, GM))
+    ending = await skip_turn(ctx, GM)
     text = ending.reply.description or ""
     assert "☠️ Gobelin 2 n'a pas été soigné à temps et meurt." in text
     assert "Gobelin 3 n'a pas été soigné" not in text
     assert "dead" in kinds(await combatant(ctx, "gobelin-2"))
     assert "dead" not in kinds(await combatant(ctx, "gobelin-3"))
-    assert any(f.name == "💀 Gobelin 2" for f in (await show(ctx, GM)).reply.fields)
+    assert any(f.name == "💀 ~~Gobelin 2~~ · PNJ" for f in (await show(ctx, GM)).reply.fields)
     # the dead roll no initiative and have no slot
-    nxt = ok(await new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 3: 1 1 1"))
+    nxt = ok(await next_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 3: 1 1 1"))
     assert [i["combatant"] for i in nxt["initiative"]] == ["gobelin-1", "gobelin-3"]
     refused(await fights_attacks.attack(ctx, GM, AttackInput(target="Gobelin 2", roll=5)), "Gobelin 2")
 
@@ -461,18 +460,19 @@ async def test_lost_rounds_skip_turns(ctx: AppContext) -> None:
     assert state["order"][state["turn"]]["combatant"] == "gobelin-3"
     # it may not even act freely while its round is lost
     refused(await take_simple_action(ctx, GM, action="se_positionner", who="Gobelin 2"), "Ce round est perdu")
-    ok(await advance(ctx, GM))
-    ok(await new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Gobelin 3: 1 1 1"))
-    turn = await advance(ctx, GM)  # Gobelin 1 does nothing; Gobelin 2's round is lost
+    ok(await skip_turn(ctx, GM))
+    ok(await next_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Gobelin 3: 1 1 1"))
+    turn = await skip_turn(ctx, GM)  # Gobelin 1 does nothing; Gobelin 2's round is lost
     assert (turn.reply.description or "").split("\n") == [
+        "Gobelin 1 passe son tour.",
         "Gobelin 2 ne peut pas agir : son créneau passe.",
         "▶ Au tour de **Gobelin 3**.",
     ]
-    ended = await advance(ctx, GM)
+    ended = await skip_turn(ctx, GM)
     assert "Gobelin 2 : fin de « perd du temps »." in (ended.reply.description or "")
     # round 3: the two rounds are over, Gobelin 2 acts again
-    ok(await new_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Gobelin 3: 1 1 1"))
-    ok(await advance(ctx, GM))
+    ok(await next_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 2: 9 9 9; Gobelin 3: 1 1 1"))
+    ok(await skip_turn(ctx, GM))
     state = (await shown(ctx))["state"]
     assert state["order"][state["turn"]]["combatant"] == "gobelin-2"
     assert "lose_time" not in kinds(await combatant(ctx, "gobelin-2"))
@@ -498,12 +498,12 @@ async def test_the_gm_corrects_a_result(ctx: AppContext) -> None:
     fixed = await correct(ctx, GM, who="Albert", field_name="bouclier", value=shield["pv"])
     assert fixed.reply.description == f"Albert : bouclier {worn} → {shield['pv']}."
     assert fixed.tracker is not None
-    albert = next(f for f in fixed.tracker.fields if f.name.endswith("Albert"))
+    albert = next(f for f in fixed.tracker.fields if f.name.endswith("Albert · PJ"))
     assert f"Bouclier {shield['pv']}/{shield['pv']} PV" in albert.value
     ok(await correct(ctx, GM, who="Gobelin", field_name="cc", value=40))
     assert (await combatant(ctx, "gobelin"))["characteristics"]["CC"] == 40
     # the next round, Albert's combat WS against the corrected goblin: 45 + (50 − 40) = 55
-    ok(await new_round(ctx, GM, dice="Gobelin: 1 1 1; Albert: 10 10 10"))
+    ok(await next_round(ctx, GM, dice="Gobelin: 1 1 1; Albert: 10 10 10"))
     swing = ok(await fights_attacks.attack(ctx, ALICE, AttackInput(target="Gobelin", roll=95), rng=NoDice()))
     assert swing["attack"]["check"]["target"] == 45 + (50 - 40)
     assert [m["value"] for m in swing["attack"]["check"]["modifiers"]] == [45, 10]
@@ -558,9 +558,9 @@ async def test_tracker_counts_the_second_weapons_a(ctx: AppContext) -> None:
     outcome = await albert_parries(ctx, fight_id, attack, 30, 5)
     assert "une A de ce round, Bouclier" in (outcome.reply.description or "")
     assert outcome.tracker is not None
-    albert = next(f for f in outcome.tracker.fields if f.name.endswith("Albert"))
-    used, total = albert.value.split("\n")[1].split(" ")[1].split("/")
-    assert int(used) <= int(total)
+    albert = next(f for f in outcome.tracker.fields if f.name.endswith("Albert · PJ"))
+    # the sword's A and the shield's: « Attaques : 2 sur 2 »
+    assert "Attaques : 2 sur 2" in albert.value.split("\n"), albert.value
 
 
 async def test_a_shield_in_the_left_hand_costs_5_ag(ctx: AppContext) -> None:
@@ -568,7 +568,7 @@ async def test_a_shield_in_the_left_hand_costs_5_ag(ctx: AppContext) -> None:
     await opened(ctx)
     ok(await add_combatants(ctx, ALICE, who="Albert"))
     penalty = next(r for r in DOCS["shields"]["rules"] if r["id"] == "port_seconde_arme")["effect"]
-    result = ok(await new_round(ctx, GM, dice="Albert: 15 12 15"))
+    result = ok(await next_round(ctx, GM, dice="Albert: 15 12 15"))
     [albert] = result["initiative"]
     assert albert["ag"] == 38 + penalty["value"] and albert["total"] == 42 + 38 + penalty["value"]
 

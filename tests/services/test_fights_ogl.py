@@ -16,8 +16,8 @@ from bot.services.fights.conditions import roll_due_test
 from bot.services.fights.defence import defend
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
-from bot.services.fights.rounds import new_round
 
+from .fight_context import next_round
 from .test_fights import CHANNEL, GM, GUILD, NoDice, ctx, ok
 
 __all__ = ["ctx"]
@@ -44,7 +44,7 @@ async def ogl_fight(ctx: AppContext, options: str | None = None) -> int:
 
 
 async def blow(ctx: AppContext, fight_id: int, roll: int, where: str, dice: str) -> dict[str, Any]:
-    ok(await new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
+    ok(await next_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
     hit = ok(
         await fights_attacks.attack(
             ctx,
@@ -61,7 +61,7 @@ async def blow(ctx: AppContext, fight_id: int, roll: int, where: str, dice: str)
 async def test_wound_levels_through_the_fight_service(ctx: AppContext) -> None:
     fight_id = await ogl_fight(ctx)
     # ranks: Guerrier 5 + 0 = 5, Cible 1 + 2 = 3
-    ok(await new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
+    ok(await next_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
     # parry: both succeed (30 ≤ 60, 45 ≤ 50) → the higher roll (45) wins
     attack = ok(
         await fights_attacks.attack(
@@ -113,7 +113,7 @@ async def test_a_fumble_rolls_the_weapon_table(ctx: AppContext) -> None:
     """00 fumbles (reading): 1d20 on the weapon table (``data/ogl_fumbles.json``); 19 rolls three more
     times; 5 drops the weapon, 20 wounds oneself, 2 is not printed by the seed → the GM decides."""
     fight_id = await ogl_fight(ctx)
-    ok(await new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
+    ok(await next_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
     out = await fights_attacks.attack(
         ctx,
         GM,
@@ -130,7 +130,7 @@ async def test_a_fumble_rolls_the_weapon_table(ctx: AppContext) -> None:
     text = out.reply.description or ""
     assert "Arme lâchée" in text and "le MJ décide" in text
     # the defender's fumble reads its d20s from ``tests``; a natural weapon uses its own table
-    ok(await new_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
+    ok(await next_round(ctx, GM, dice="Guerrier: 5; Cible: 1"))
     hit = ok(
         await fights_attacks.attack(
             ctx, GM, AttackInput(target="Cible", attacker="Guerrier", roll=30, location="tete", damage="3")

@@ -23,11 +23,11 @@ from bot.services.fights.defence import defend
 from bot.services.fights.ending import show
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
-from bot.services.fights.rounds import new_round
 from bot.services.fights.systems.ogl_area import area_effect
 from bot.services.fights.systems.ogl_manoeuvres.hero import hero_point
 from bot.services.fights.systems.ogl_manoeuvres.mount import set_mount
 
+from .fight_context import next_round
 from .test_fights import ALICE, CHANNEL, GM, GUILD, NoDice, ctx, ok
 from .test_fights_ogl_manoeuvres import refused, tracker_field
 
@@ -69,7 +69,7 @@ def seqs(area: dict[str, Any]) -> dict[str, int]:
 
 async def test_dive_halves_a_critical_avoids_taking_it_hurts_and_refusals(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
     # 3d6: 4 + 5 + 6 = 15, rolled once for the whole effect
     area = ok(
         await area_effect(
@@ -123,7 +123,7 @@ async def test_dive_halves_a_critical_avoids_taking_it_hurts_and_refusals(ctx: A
 async def test_mounted_dive_everywhere_and_the_reaction_limit(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
     ok(await set_mount(ctx, GM, mounted_now=True, who="Chevalier"))
-    ok(await new_round(ctx, GM, dice="Chevalier: 1; Orc: 9; Gobelin: 1"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 1; Orc: 9; Gobelin: 1"))
     # the Orc attacks the Gobelin (30 ≤ 50); the Gobelin dodges 35 ≤ 40 and 35 > 30: his one reaction
     attack = ok(
         await fights_attacks.attack(
@@ -176,7 +176,7 @@ async def test_who_may_place_an_effect_and_an_unconscious_fighter(ctx: AppContex
     fight_id = await fight(ctx)
     no_round = refused(await area_effect(ctx, GM, name="x", damage="1d6", targets="Orc: tete"))
     assert "Aucun round" in no_round
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
     assert "MJ" in refused(await area_effect(ctx, ALICE, name="x", damage="1d6", targets="Orc: tete"))
     assert "Orc" in refused(
         await area_effect(ctx, ALICE, name="x", damage="1d6", targets="Orc: tete", source="Orc")
@@ -205,7 +205,7 @@ async def test_who_may_place_an_effect_and_an_unconscious_fighter(ctx: AppContex
 
 async def test_second_chance_on_the_dive_and_on_damage(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
     area = ok(
         await area_effect(
             ctx, GM, name="Boule de feu", damage="3d6", dice="4 5 6", targets="Chevalier: poitrine"
@@ -233,7 +233,7 @@ async def test_second_chance_on_the_dive_and_on_damage(ctx: AppContext) -> None:
 
 async def test_second_chance_on_an_attack_damage_roll(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Gobelin: 2"))
     assert "dégâts" in refused(await hero_point(ctx, GM, use="seconde_chance_degats", who="Orc"))
     # Épée 1d8 5 + 1 = 6 on the Orc's chest 5 → −1: serious, an Endurance test
     hit = ok(

@@ -16,13 +16,13 @@ from bot.services.fights.defence import defend
 from bot.services.fights.ending import show
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
-from bot.services.fights.rounds import advance, new_round
 from bot.services.fights.systems.ogl_manoeuvres.counter import counter_attack
 from bot.services.fights.systems.ogl_manoeuvres.grapple import grapple
 from bot.services.fights.systems.ogl_manoeuvres.hero import hero_point
 from bot.services.fights.systems.ogl_manoeuvres.mount import set_mount
 from bot.services.fights.systems.ogl_manoeuvres.two_weapons import two_weapons
 
+from .fight_context import next_round, skip_turn
 from .test_fights import ALICE, CHANNEL, GM, GUILD, NoDice, ctx, ok
 
 __all__ = ["ctx"]
@@ -73,7 +73,7 @@ def orc_conditions(ctx_result: dict[str, Any]) -> list[dict[str, Any]]:
 async def test_lost_combat_actions_stop_actions_and_reactions_and_count_down(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
     # ranks: Chevalier 5 + 0 = 5, Orc 1 + 2 = 3 → Chevalier first
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # right arm 3 HP: 1d8 4 + 1 = 5 → −2: serious, the 1d4 (3) next combat actions lost
     taken = await hit(
         ctx,
@@ -89,11 +89,11 @@ async def test_lost_combat_actions_stop_actions_and_reactions_and_count_down(ctx
         )
     )
     assert "Orc" in text and "encore 3" in text
-    nxt = ok(await advance(ctx, GM))
+    nxt = ok(await skip_turn(ctx, GM))
     assert nxt["round_over"]
     assert "actions perdues : 2" in tracker_field(await show(ctx, GM), "Orc")
     # round 2: the Orc's slot starts under the condition; no reaction either
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     attack = ok(
         await fights_attacks.attack(
             ctx, GM, AttackInput(target="Orc", attacker="Chevalier", roll=30, location="tete", damage="1")
@@ -106,20 +106,20 @@ async def test_lost_combat_actions_stop_actions_and_reactions_and_count_down(ctx
     )
     assert "encore 2" in text
     ok(await defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=attack["seq"], rng=NoDice()))
-    assert ok(await advance(ctx, GM))["round_over"]  # the lost slot passes: 1 left
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
-    ok(await advance(ctx, GM))  # the Chevalier passes
+    assert ok(await skip_turn(ctx, GM))["round_over"]  # the lost slot passes: 1 left
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await skip_turn(ctx, GM))  # the Chevalier passes
     text = refused(
         await fights_attacks.attack(
             ctx, GM, AttackInput(target="Chevalier", attacker="Orc", roll=10, location="tete")
         )
     )
     assert "encore 1" in text
-    over = await advance(ctx, GM)
+    over = await skip_turn(ctx, GM)
     assert "Orc peut de nouveau agir" in (over.reply.description or "")
     # round 4: free again
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
-    ok(await advance(ctx, GM))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await skip_turn(ctx, GM))
     ok(
         await fights_attacks.attack(
             ctx, GM, AttackInput(target="Chevalier", attacker="Orc", roll=99, location="tete")
@@ -130,7 +130,7 @@ async def test_lost_combat_actions_stop_actions_and_reactions_and_count_down(ctx
 async def test_mounted_modifiers_apply_to_attacks_and_reactions(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
     ok(await set_mount(ctx, GM, mounted_now=True, who="Chevalier"))
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # rider against a foe on foot: Épée 60 + 20 = 80, so 75 hits; the Orc's parry 50 − 20 = 30, 35 fails
     out = await hit(
         ctx,
@@ -159,7 +159,7 @@ async def test_mounted_modifiers_apply_to_attacks_and_reactions(ctx: AppContext)
 async def test_two_weapons_once_a_round_and_the_counter_attack(ctx: AppContext) -> None:
     fight_id = await fight(ctx, orc_ca=2)
     # Orc 8 + 2 = 10 before the Chevalier's 5; the Orc has 2 combat actions: slots Orc, Chevalier, Orc
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 8"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 8"))
     ok(await two_weapons(ctx, GM, use="parade", who="Chevalier"))
     first = await hit(
         ctx,
@@ -173,7 +173,7 @@ async def test_two_weapons_once_a_round_and_the_counter_attack(ctx: AppContext) 
         await two_weapons(ctx, GM, use="attaque", who="Chevalier", target="Orc", roll=10, location="tete")
     )
     assert "seconde arme" in again
-    ok(await advance(ctx, GM))  # the Chevalier's slot
+    ok(await skip_turn(ctx, GM))  # the Chevalier's slot
     # one reaction a round (1 combat action) — the second parry is the off hand's
     # the off hand parries with the Bouclier's 40 %: 35 ≤ 40 and 35 > 30
     second = await hit(
@@ -186,7 +186,7 @@ async def test_two_weapons_once_a_round_and_the_counter_attack(ctx: AppContext) 
     assert second["outcome"] == "defended" and second["exchange"]["defence"]["target"] == 40
     assert second["off_hand_parry"]
     # round 2: the off hand's extra attack (Bouclier 1d4 40 %): 20 hits; left arm 3 → 0: minor wound
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 8"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 8"))
     extra = ok(
         await two_weapons(
             ctx, GM, use="attaque", who="Chevalier", target="Orc", roll=20, location="bras_g", damage="3"
@@ -219,11 +219,11 @@ async def test_two_weapons_once_a_round_and_the_counter_attack(ctx: AppContext) 
 
 async def test_grapple_grab_immobilise_escape_throw(ctx: AppContext) -> None:
     await fight(ctx)
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # grab: Bagarre 50 (30) against 40 (20): both succeed, the higher roll (30) wins
     grab = ok(await grapple(ctx, GM, action="saisir", who="Chevalier", target="Orc", roll=30, target_roll=20))
     assert grab["success"] and grab["opposed"]["verdict"] == "a"
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # immobilise: 50 − (DEX 14 + STR 13) = 23; 20 succeeds
     pin = ok(await grapple(ctx, GM, action="immobiliser", who="Chevalier", target="Orc", roll=20))
     assert pin["check"]["target"] == 50 - (14 + 13) and pin["success"]
@@ -236,7 +236,7 @@ async def test_grapple_grab_immobilise_escape_throw(ctx: AppContext) -> None:
     # escape: 40 − (STR 13 + SIZ 12) = 15; 50 fails
     escape = ok(await grapple(ctx, GM, action="se_degager", who="Orc", roll=50))
     assert escape["check"]["target"] == 40 - (13 + 12) and not escape["success"]
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # throw: Bagarre 10 ≤ 50; 2 m and 1d6 (5) on the head 4 → −1: serious, 1d4 (1) action lost
     throw = ok(
         await grapple(
@@ -259,7 +259,7 @@ async def test_grapple_grab_immobilise_escape_throw(ctx: AppContext) -> None:
 
 async def test_hero_points(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     # second chance on a missed attack (90 > 60): the new 25 hits, the Orc may react now
     miss = ok(
         await fights_attacks.attack(
@@ -290,7 +290,7 @@ async def test_hero_points(ctx: AppContext) -> None:
     assert "Plus de point d'héroïsme" in text
     # graze: the Orc's critical (5 ≤ ⌊50/10⌋): 1d8 at its maximum 8 on the left arm 3 → −5 < −3: major;
     # the graze cuts the damage to 3 + 3 = 6 so the arm ends at −3: a serious wound, 1d4 (2) actions lost
-    ok(await new_round(ctx, GM, dice="Chevalier: 1; Orc: 9"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 1; Orc: 9"))
     crit = ok(
         await fights_attacks.attack(
             ctx, GM, AttackInput(target="Chevalier", attacker="Orc", roll=5, location="bras_g")
@@ -333,7 +333,7 @@ async def test_refused_outside_ogl(ctx: AppContext) -> None:
 
 async def test_second_chance_on_a_failed_endurance_test(ctx: AppContext) -> None:
     fight_id = await fight(ctx)
-    ok(await new_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
     text = refused(await hero_point(ctx, GM, use="seconde_chance", who="Orc", roll=20))
     assert "pas de jet à relancer" in text
     # chest 5: 1d8 5 + 1 = 6 → −1: serious, an Endurance test (CON 12 × 5 = 60) or unconscious

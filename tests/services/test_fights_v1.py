@@ -18,8 +18,9 @@ from bot.services.fights.defence import defend
 from bot.services.fights.ending import show
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
-from bot.services.fights.rounds import new_round, set_posture
+from bot.services.fights.rounds import set_posture
 
+from .fight_context import next_round
 from .test_fights import ALICE, BOB, CHANNEL, GM, GUILD, NoDice, ctx, ok
 
 __all__ = ["ctx"]
@@ -83,7 +84,7 @@ async def test_a_v1_fight_of_two_rounds(ctx: AppContext) -> None:
     assert [c["name"] for c in added["added"]] == ["Gobelin 1", "Gobelin 2"]
 
     # I 40, A 2, spread I/A: ⌈40/2⌉ = 20 apart → 40, 20; goblins I 30 (tie broken by I, then id).
-    r1 = ok(await new_round(ctx, GM))
+    r1 = ok(await next_round(ctx, GM))
     assert [(s["combatant"], s["value"]) for s in r1["order"]] == [
         ("albert", 40),
         ("gobelin-1", 30),
@@ -113,7 +114,7 @@ async def test_a_v1_fight_of_two_rounds(ctx: AppContext) -> None:
     assert shown["state"]["round"] == 1
 
     # Round 2: Gobelin 2 draws a dagger: 30 − 10 = 20.
-    r2 = ok(await new_round(ctx, GM, dice="Gobelin 2: dague"))
+    r2 = ok(await next_round(ctx, GM, dice="Gobelin 2: dague"))
     assert [(s["combatant"], s["value"]) for s in r2["order"]] == [
         ("albert", 40),
         ("gobelin-1", 30),
@@ -137,7 +138,7 @@ async def test_a_v1_fight_of_two_rounds(ctx: AppContext) -> None:
     assert wound["net"] == 14 and wound["wounds_after"] == -11 and wound["severity"] == 11
     assert wound["critical"]["source"] == "criticals.tranchantes.tete.11"
     shown = await show(ctx, GM)
-    fields = {f.name.lstrip("▶💀💤 "): f.value for f in shown.reply.fields}
+    fields = {f.name.lstrip("▶💀💤 ").split(" · ")[0].strip("~"): f.value for f in shown.reply.fields}
     assert "Blessures 8/8" in fields["Albert"] and "Blessures -11/6" in fields["Gobelin 1"]
 
 
@@ -159,7 +160,7 @@ async def test_options_units_digit_threshold_and_stun_disarm_shot(ctx: AppContex
             ),
         )
     )
-    ok(await new_round(ctx, GM))
+    ok(await next_round(ctx, GM))
     # units digit: roll 33 → die 3, a double → (3 + F 3 + 1) × 2 = 14; seed reading: armour only (1) → 13
     hit = ok(await attack(ctx, ALICE, AttackInput(target="Orque 1", roll=33), rng=NoDice()))
     assert hit["attack"]["location"]["id"] == "right_arm"  # 33 reversed = 33 (16-35)
@@ -203,7 +204,7 @@ async def test_options_units_digit_threshold_and_stun_disarm_shot(ctx: AppContex
     # Orque 2 parried with its second weapon without Armes de parade: its attack is spent
     late = await attack(ctx, GM, AttackInput(target="Albert", attacker="Orque 2", roll=99))
     assert late.reply.is_error
-    r2 = ok(await new_round(ctx, GM))
+    r2 = ok(await next_round(ctx, GM))
     assert r2["round"] == 2
     # disarm: the hit, then opposed Dex: Albert 35 rolls 10, the orc 30 rolls 80 → disarmed, 1d10 → 7 m
     disarm = ok(

@@ -23,11 +23,10 @@ from bot.services.fights.conditions import correct
 from bot.services.fights.defence import defend
 from bot.services.fights.ending import end_fight
 from bot.services.fights.opening import add_combatants, attach_thread, open_fight
-from bot.services.fights.rounds import advance, new_round
 from bot.services.flows.fortune import destiny
 from bot.services.flows.infection import infection_test
 
-from .fight_context import ctx, ok
+from .fight_context import ctx, next_round, ok, skip_turn
 
 __all__ = ["ctx"]
 
@@ -81,16 +80,16 @@ async def fought(ctx: AppContext, *, saved: bool) -> int:
     await attach_thread(ctx, GM, fight_id, thread_id=THREAD, message_id=TRACKER)
     ok(await add_combatants(ctx, ALICE, who="Grimli"))
     ok(await add_combatants(ctx, GM, who="orque"))
-    ok(await new_round(ctx, GM, dice="Orque: 10 10 10; Grimli: 1 1 1"))
+    ok(await next_round(ctx, GM, dice="Orque: 10 10 10; Grimli: 1 1 1"))
     # damage 7 (the die 7, the orc's BF 7 against Grimli's BE 7), d100 5 → tranchantes, bras 11
     fingers = await hit(ctx, fight_id, "bras", "7", 5)
     assert fingers["critical"]["source"] == "criticals.tranchantes.bras.11"
-    ok(await advance(ctx, GM))
-    ok(await new_round(ctx, GM, dice="Orque: 10 10 10; Grimli: 1 1 1"))
+    ok(await skip_turn(ctx, GM))
+    ok(await next_round(ctx, GM, dice="Orque: 10 10 10; Grimli: 1 1 1"))
     # damage 10, d100 85 → tête 13: the eye is lost, death within 1d10/2 rounds (a 2 → 1 round)
     eye = await hit(ctx, fight_id, "tete", "10", 85, durations="2")
     assert eye["critical"]["source"] == "criticals.tranchantes.tete.13"
-    ok(await advance(ctx, GM))  # the round ends: the death timer runs out
+    ok(await skip_turn(ctx, GM))  # the round ends: the death timer runs out
     async with ctx.sessions() as session:
         row = await session.get(Fight, fight_id)
         assert row is not None

@@ -10,7 +10,7 @@ import re
 import unicodedata
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
@@ -35,6 +35,7 @@ from bot.services.caller import Caller
 from bot.services.errors import input_params
 from bot.services.fights.registry import system_of
 from bot.services.fights.text import Words
+from bot.services.fights.waiting import fid_id, ping, posture_shown, target_select, tracker_controls, waiting
 from bot.services.house_rules import overridden_tables, table_in_force
 from bot.services.outfit import refusal_text
 from bot.ui.reply import Colour, Reply, error_reply
@@ -102,6 +103,8 @@ class Scope:
     rng: RandomSource
     rolls: list[RollNote] = field(default_factory=list)
     ruleset: str = "renove"
+    # the turn moved to another slot (or a new round began): the reply pings the player it is to
+    turn_moved: bool = False
 
     @property
     def guild_id(self) -> int:
@@ -393,6 +396,7 @@ def tracker_of(scope: Scope, doc: Doc) -> Reply:
     if ruleset != "renove":
         adapter = system_of(ruleset)
         extra = {c.id: adapter.tracker_lines(scope, doc, c) for c in doc.state.combatants}
+    buttons, selects = tracker_controls(scope.words, doc, scope.tables.postures)
     view = TrackerView(
         ruleset=ruleset,
         extra=extra,
@@ -402,11 +406,24 @@ def tracker_of(scope: Scope, doc: Doc) -> Reply:
         pending=len(doc.pending),
         shield_max={cid: int(m["shield_max"]) for cid, m in doc.meta.items() if m.get("shield_max")},
         closed=doc.row.status != "open",
+        waiting=waiting(scope.words, doc),
+        postures=frozenset(c.id for c in doc.state.combatants if posture_shown(doc, c)),
+        buttons=buttons,
+        selects=selects,
     )
     return render_tracker(view, scope.words)
 
 
 def outcome(scope: Scope, doc: Doc, reply: Reply, *, archive: bool = False) -> FightOutcome:
+    """The reply and the tracker to edit; when the turn came to a player's fighter, the reply pings
+    that player (in ``content``, exactly that user allowed) and offers the target select."""
+    if scope.turn_moved and not reply.is_error and not reply.ephemeral:
+        due = ping(scope, doc)
+        if due is not None and reply.content is None:
+            reply = replace(reply, content=due[0], mentions=(due[1],))
+        select = target_select(scope.words, doc)
+        if select is not None and not reply.selects and len(reply.buttons) < 4:
+            reply = replace(reply, selects=(select,))
     return FightOutcome(
         reply,
         fight_id=doc.row.id,
@@ -424,9 +441,7 @@ def saved_outcome(scope: Scope, doc: Doc, text: str, kind: str, result: dict[str
 
 
 def custom_id(fight_id: int, kind: str, *parts: str | int) -> str:
-    value = ":".join([PREFIX, str(fight_id), kind, *(str(p) for p in parts)])
-    assert len(value) <= 100, value
-    return value
+    return fid_id(fight_id, kind, *parts)
 
 
 # -- hand-entered dice ----------------------------------------------------------------------

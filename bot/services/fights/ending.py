@@ -37,6 +37,7 @@ async def show(ctx: AppContext, caller: Caller) -> FightOutcome:
                 tracker,
                 ephemeral=True,
                 result={
+                    **(tracker.result or {}),
                     "fight_id": doc.row.id,
                     "state": doc.state.to_dict(),
                     "pending": list(doc.pending),

@@ -18,6 +18,7 @@ from bot.services.caller import Caller
 from bot.services.fights import destiny
 from bot.services.fights._core import (
     OTHER_RULESETS,
+    DefenceRolls,
     Doc,
     FightOutcome,
     FightRefusal,
@@ -33,10 +34,22 @@ from bot.services.fights._core import (
     require_gm,
     run,
 )
+from bot.services.fights.damage import _proposal_buttons
+from bot.services.fights.hits import _resolve_hit
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import _armour_maluses, _carry_penalty
 from bot.services.fights.sides import gm_on_a_pc_turn, which_fighter_refusal
-from bot.ui.reply import Button, ButtonStyle, Colour, Reply
+from bot.services.fights.waiting import (
+    acted,
+    pending_lines,
+    posture_buttons,
+    posture_round,
+    running,
+    said,
+    turn_line,
+    turn_of,
+)
+from bot.ui.reply import Button, ButtonStyle, Colour, Reply, Select, SelectOption
 
 
 def _parse_initiative_dice(doc: Doc, text: str | None) -> dict[str, list[int]]:
@@ -106,7 +119,12 @@ def _can_take_turn(tables: CombatTables, c: Combatant) -> bool:
 
 
 def _settle_turn(scope: Scope, doc: Doc) -> list[str]:
-    """Skip the slots of those who cannot act; past the last slot, end the round. Notes for the reply."""
+    """Pass a held turn whose defences are all answered; skip the slots of those who cannot act; past
+    the last slot, end the round. Notes for the reply."""
+    if doc.data.get("slot_done") and not doc.pending and doc.state.current_slot is not None:
+        doc.state = next_turn(doc.state)
+        doc.data["slot_done"] = False
+        scope.turn_moved = True
     notes: list[str] = _slot_hook(scope, doc)
     state = doc.state
     while state.current_slot is not None:
@@ -115,6 +133,7 @@ def _settle_turn(scope: Scope, doc: Doc) -> list[str]:
         if _can_take_turn(scope.tables, c):
             break
         notes.append(scope.t("combat.turn.skipped", name=c.name))
+        scope.turn_moved = True
         doc.state = next_turn(state)
         notes.extend(_slot_hook(scope, doc))
         state = doc.state
@@ -133,6 +152,10 @@ def _slot_hook(scope: Scope, doc: Doc) -> list[str]:
 
 def _end_round(scope: Scope, doc: Doc) -> list[str]:
     state, results = end_round(doc.state)
+    for c in doc.state.combatants:
+        if c.has("dead"):
+            state = state.put(c)
+            results.pop(c.id, None)
     notes = [scope.t("combat.round.over", round=state.round)]
     for cid, result in results.items():
         c = state.get(cid)
@@ -178,20 +201,127 @@ def _end_round(scope: Scope, doc: Doc) -> list[str]:
     return notes
 
 
-async def new_round(ctx: AppContext, caller: Caller, *, dice: str | None = None) -> FightOutcome:
-    """GM: end the current round if needed, roll initiative (3d20 + Ag, slots I/k) and start the next."""
+def _not_acted(scope: Scope, doc: Doc) -> list[str]:
+    """Who still has a slot this round (the current one unless it is held), in order."""
+    if not running(doc):
+        return []
+    names: dict[str, str] = {}
+    for index, slot in enumerate(doc.state.order):
+        if index < doc.state.turn or (index == doc.state.turn and doc.data.get("slot_done")):
+            continue
+        c = doc.state.get(slot.combatant)
+        if _can_take_turn(scope.tables, c):
+            names.setdefault(c.id, c.name)
+    return list(names.values())
+
+
+async def _take_pending(scope: Scope, doc: Doc) -> tuple[list[str], list[Any]]:
+    """Before a new round, every attack still waiting for its defence is taken (« encaisser », as
+    when the defence's delay ran out): the defence belonged to that round's exchange (seed, « Étape
+    2 » : the parry or dodge is rolled with the attack, before the damage). Notes and proposals."""
+    lines: list[str] = []
+    proposals: list[Any] = []
+    for pending in sorted(doc.pending.values(), key=lambda p: int(p["seq"])):
+        attacker = pending.get("label") or doc.state.get(str(pending["attacker"])).name
+        lines.append(
+            scope.t(
+                "turns.round.taken",
+                seq=pending["seq"],
+                attacker=attacker,
+                defender=doc.state.get(str(pending["defender"])).name,
+            )
+        )
+        payload: dict[str, Any] = {
+            "fight_id": doc.row.id,
+            "seq": pending["seq"],
+            "choice": "encaisser",
+            "by": "new_round",
+        }
+        if doc.row.ruleset in OTHER_RULESETS:
+            lines.extend(
+                await system_of(doc.row.ruleset).resolve(
+                    scope, doc, pending, "encaisser", DefenceRolls(), payload
+                )
+            )
+        else:
+            lines.extend(_resolve_hit(scope, doc, pending, "encaisser", DefenceRolls(), payload))
+        proposals.extend(payload.get("proposals", []))
+        doc.pending.pop(str(pending["seq"]), None)
+    doc.data["slot_done"] = False
+    return lines, proposals
+
+
+def _round_confirmation(scope: Scope, doc: Doc, left: list[str]) -> FightOutcome:
+    """``/combat round`` mid-round: what happens to who has not acted and to the pending attacks."""
+    lines = [scope.t("turns.round.confirm_head", round=doc.state.round)]
+    if left:
+        many = "many" if len(left) > 1 else "one"
+        lines.append(scope.t(f"turns.round.confirm_left.{many}", names=", ".join(left)))
+    for line in pending_lines(scope.words, doc):
+        lines.append(scope.t("turns.round.confirm_pending", what=line))
+    button = Button(
+        scope.t("turns.button.round_confirm", round=doc.state.round + 1),
+        custom_id(doc.row.id, "round", doc.state.round),
+        ButtonStyle.DANGER,
+    )
+    reply = Reply(
+        description="\n".join(lines),
+        colour=Colour.INFO,
+        ephemeral=True,
+        buttons=((button,),),
+        kind="combat.round.confirm",
+        result={
+            "fight_id": doc.row.id,
+            "confirm": True,
+            "round": doc.state.round,
+            "not_acted": left,
+            "pending": sorted(doc.pending),
+        },
+    )
+    return FightOutcome(reply, fight_id=doc.row.id)
+
+
+async def new_round(
+    ctx: AppContext,
+    caller: Caller,
+    *,
+    dice: str | None = None,
+    confirmed: int | None = None,
+    fight_id: int | None = None,
+) -> FightOutcome:
+    """GM: end the current round if needed, roll initiative (3d20 + Ag, slots I/k) and start the next.
+    Mid-round (fighters who have not acted, or defences awaited) it asks first; ``confirmed`` is the
+    round the GM's confirmation was for (the dice typed with the first ask are kept until then)."""
 
     async def work(scope: Scope) -> FightOutcome:
         require_gm(scope)
-        doc = await fight_here(scope)
+        doc = await (fight_by_id(scope, fight_id) if fight_id is not None else fight_here(scope))
         living = [c for c in doc.state.combatants if not c.has("dead")]
         if not living:
             raise FightRefusal("combat.error.nobody")
+        typed = dice
+        if confirmed is not None:
+            if confirmed != doc.state.round:
+                raise FightRefusal("turns.error.round_stale", round=confirmed, now=doc.state.round)
+            stored = doc.data.pop("round_dice", None)
+            typed = typed or (str(stored) if stored else None)
+        elif running(doc):
+            left = _not_acted(scope, doc)
+            if left or doc.pending:
+                if typed or doc.data.get("round_dice"):
+                    doc.data["round_dice"] = typed
+                    doc.save()
+                return _round_confirmation(scope, doc, left)
+        taken, proposals = await _take_pending(scope, doc)
         if doc.row.ruleset in OTHER_RULESETS:
-            started: FightOutcome = await system_of(doc.row.ruleset).new_round(scope, doc, dice)
-            return started
-        notes = close_open_round(scope, doc)
-        hand = _parse_initiative_dice(doc, dice)
+            started: FightOutcome = await system_of(doc.row.ruleset).new_round(scope, doc, typed)
+            scope.turn_moved = True
+            if not taken or started.reply.is_error:
+                return outcome(scope, doc, started.reply) if not started.reply.is_error else started
+            text = "\n".join([*taken, "", started.reply.description or ""])[:4000]
+            return outcome(scope, doc, replace(started.reply, description=text))
+        notes = [*taken, *close_open_round(scope, doc)]
+        hand = _parse_initiative_dice(doc, typed)
         results = []
         lines = []
         for c in doc.state.combatants:
@@ -246,20 +376,29 @@ async def new_round(ctx: AppContext, caller: Caller, *, dice: str | None = None)
             )
         doc.state = start_round(doc.state, results)
         doc.data["round_over"] = False
+        doc.data["slot_done"] = False
         doc.data["aim"] = {}
         doc.data["feint"] = {}
+        # a posture is chosen each round: who has not chosen one for this round is in the normal one
+        chosen = doc.data.setdefault("postures", {})
+        for c in doc.state.combatants:
+            if chosen.get(c.id) != doc.state.round and c.posture != "normale":
+                doc.state = doc.state.put(replace(c, posture="normale", posture_option=None))
+        scope.turn_moved = True
         notes.extend(_settle_turn(scope, doc))
         offered, destiny_rows = await destiny.offer_lines(scope, doc)  # died as the last round ended
         notes.extend(offered)
         new_event(scope, doc, "round", None, {"initiative": [r.to_dict() for r in results]})
         doc.save()
-        current = doc.state.current_slot
         description = "\n".join(lines)
-        if current is not None:
-            description += "\n\n" + scope.t("combat.turn.now", name=doc.state.get(current.combatant).name)
+        turn = _turn_line(scope, doc)
+        if turn:
+            description += "\n\n" + turn
         if notes:
             description = "\n".join(notes) + "\n\n" + description
-        buttons = destiny.merge_rows(destiny_rows, _posture_buttons(scope, doc))
+        buttons = destiny.merge_rows(
+            destiny_rows, _posture_buttons(scope, doc), _proposal_buttons(scope, doc, proposals)
+        )
         reply = Reply(
             title=scope.t("combat.round.title", round=doc.state.round),
             description=description[:4000],
@@ -284,25 +423,7 @@ def _slot_text(value: Fraction) -> str:
 
 
 def _posture_buttons(scope: Scope, doc: Doc) -> tuple[tuple[Button, ...], ...]:
-    fid = doc.row.id
-    row1 = tuple(
-        Button(scope.words.posture(p), custom_id(fid, "pos", p), ButtonStyle.SECONDARY)
-        for p in ("normale", "prudente", "temeraire", "defensive")
-        if p in scope.tables.postures
-    )
-    row2 = (
-        tuple(
-            Button(
-                scope.words.posture("suicidaire", o),
-                custom_id(fid, "pos", "suicidaire", o),
-                ButtonStyle.DANGER,
-            )
-            for o in scope.tables.postures["suicidaire"].options
-        )
-        if "suicidaire" in scope.tables.postures
-        else ()
-    )
-    return tuple(r for r in (row1, row2) if r)
+    return posture_buttons(scope.words, doc, scope.tables.postures)
 
 
 async def set_posture(
@@ -313,14 +434,24 @@ async def set_posture(
     option: str | None = None,
     who: str | None = None,
     fight_id: int | None = None,
+    chosen: tuple[str, ...] | None = None,
 ) -> FightOutcome:
-    """Choose a posture for this round (before acting): one's own combatants, or ``who`` (GM)."""
+    """Choose a posture for this round (before acting): ``who`` (the GM, or one's own fighter), else
+    one's own fighter. A button (``fight_id``) sets the presser's one fighter still to choose; with
+    several (the GM's NPCs) it asks which with a select, whose picks come back as ``chosen``."""
 
     async def work(scope: Scope) -> FightOutcome:
         doc = await (fight_by_id(scope, fight_id) if fight_id is not None else fight_here(scope))
         if doc.row.ruleset in OTHER_RULESETS:
             raise FightRefusal("combat.sys.error.no_postures", ruleset=doc.row.ruleset)
-        if who:
+        if chosen is not None:
+            targets = [doc.state.get(cid) for cid in chosen if any(c.id == cid for c in doc.state.combatants)]
+            for c in targets:
+                if not may_control(scope, doc, c.id):
+                    raise FightRefusal("combat.error.not_yours", name=c.name)
+            if not targets:
+                raise FightRefusal("combat.error.no_combatant_of_yours")
+        elif who:
             targets = [doc.find(who)]
             if not may_control(scope, doc, targets[0].id):
                 raise FightRefusal("combat.error.not_yours", name=targets[0].name)
@@ -331,16 +462,30 @@ async def set_posture(
                 if doc.owner(c.id) == scope.caller.user_id and not c.has("dead")
             ]
             if scope.gm and fight_id is not None:
-                targets = [c for c in targets if doc.meta.get(c.id, {}).get("kind") != "pc"] or targets
+                npcs = [
+                    c
+                    for c in doc.state.combatants
+                    if doc.meta.get(c.id, {}).get("kind") != "pc" and not c.has("dead")
+                ]
+                targets = npcs or targets
             if not targets:
                 raise FightRefusal("combat.error.no_combatant_of_yours")
+            if fight_id is not None and len(targets) > 1:
+                free = [c for c in targets if not _locked(doc, c)]
+                if len(free) == 1:
+                    targets = free
+                elif free:
+                    return _which_fighter(scope, doc, free, posture, option)
         changed = []
         for c in targets:
-            if c.actions.used or c.actions.attacks_made or c.actions.kinds_used:
+            if _locked(doc, c):
                 raise FightRefusal("combat.error.posture_locked", name=c.name)
             updated = choose_posture(scope.tables, c, posture, option)
             doc.state = doc.state.put(updated)
             changed.append(updated)
+        record = doc.data.setdefault("postures", {})
+        for c in changed:
+            record[c.id] = posture_round(doc)
         new_event(
             scope,
             doc,
@@ -350,10 +495,12 @@ async def set_posture(
         )
         doc.save()
         text = scope.words.posture(posture, option)
+        lines = [scope.t("combat.posture.done", names=", ".join(c.name for c in changed), posture=text)]
+        turn = _turn_line(scope, doc)
+        if turn and running(doc):
+            lines.append(turn)
         reply = Reply(
-            description=scope.t(
-                "combat.posture.done", names=", ".join(c.name for c in changed), posture=text
-            ),
+            description="\n".join(lines),
             colour=Colour.INFO,
             kind="combat.posture",
             result={"posture": posture, "option": option, "combatants": [c.id for c in changed]},
@@ -363,26 +510,90 @@ async def set_posture(
     return await run(ctx, caller, work)
 
 
-async def advance(ctx: AppContext, caller: Caller) -> FightOutcome:
-    """GM: the next slot (the current combatant's turn is over)."""
+def _locked(doc: Doc, c: Combatant) -> bool:
+    """A fighter who has acted this round keeps his posture until the next."""
+    return running(doc) and acted(c)
+
+
+def _which_fighter(
+    scope: Scope, doc: Doc, free: list[Combatant], posture: str, option: str | None
+) -> FightOutcome:
+    """A posture button pressed by someone with several fighters still to choose: a select of them
+    (the one whose turn it is first); several may be picked at once."""
+    slot = doc.state.current_slot
+    first = slot.combatant if slot is not None else None
+    free = sorted(free, key=lambda c: c.id != first)[:25]
+    text = scope.words.posture(posture, option)
+    select = Select(
+        custom_id=custom_id(doc.row.id, "posfor", posture, *((option,) if option else ())),
+        options=tuple(SelectOption(label=c.name[:100], value=c.id[:100]) for c in free),
+        placeholder=scope.t("turns.select.posture_for", posture=text)[:150],
+        max_values=len(free),
+    )
+    reply = Reply(
+        description=scope.t("turns.posture.which", posture=text),
+        colour=Colour.INFO,
+        ephemeral=True,
+        selects=(select,),
+        kind="combat.posture.which",
+        result={"posture": posture, "option": option, "choices": [c.id for c in free]},
+    )
+    return FightOutcome(reply, fight_id=doc.row.id)
+
+
+async def advance(
+    ctx: AppContext, caller: Caller, *, fight_id: int | None = None, confirmed: tuple[int, int] | None = None
+) -> FightOutcome:
+    """GM: pass the turn of the fighter whose slot it is. Asks first (the fighter has not acted: the
+    slot is lost); ``confirmed`` is the (round, turn) the confirmation was for. Refused while a
+    defence is awaited (the turn passes by itself once it is answered)."""
 
     async def work(scope: Scope) -> FightOutcome:
         require_gm(scope)
-        doc = await fight_here(scope)
-        if doc.data.get("round_over") or doc.state.current_slot is None:
+        doc = await (fight_by_id(scope, fight_id) if fight_id is not None else fight_here(scope))
+        if not running(doc) or doc.state.current_slot is None:
             raise FightRefusal("combat.error.round_over")
+        if doc.pending:
+            raise FightRefusal("turns.error.next_pending", what=pending_lines(scope.words, doc)[0])
+        c = doc.state.get(doc.state.current_slot.combatant)
+        here = (doc.state.round, doc.state.turn)
+        if confirmed is None:
+            acts = c.actions
+            used = acts.used + (1 if acts.second_weapon_used else 0)
+            second = 1 if c.off_hand is not None or acts.second_weapon_used else 0
+            button = Button(
+                said(scope.words, "turns.button.next_confirm", c.name),
+                custom_id(doc.row.id, "next", *here),
+                ButtonStyle.DANGER,
+            )
+            reply = Reply(
+                description=said(
+                    scope.words, "turns.next.confirm", c.name, used=used, total=c.attacks + second
+                ),
+                colour=Colour.INFO,
+                ephemeral=True,
+                buttons=((button,),),
+                kind="combat.next.confirm",
+                result={"fight_id": doc.row.id, "confirm": True, "not_acted": [c.name], "turn": list(here)},
+            )
+            return FightOutcome(reply, fight_id=doc.row.id)
+        if confirmed != here:
+            raise FightRefusal("turns.error.next_stale", turn=turn_of(scope.words, doc))
         doc.state = next_turn(doc.state)
         doc.data["slot_done"] = False
+        scope.turn_moved = True
         notes = _settle_turn(scope, doc)
         offered, destiny_rows = await destiny.offer_lines(scope, doc)  # a death timer ran out
-        new_event(scope, doc, "next", None, {"turn": doc.state.turn})
+        new_event(scope, doc, "next", None, {"turn": doc.state.turn, "skipped": c.id})
         doc.save()
         reply = Reply(
-            description="\n".join([*notes, *offered, _turn_line(scope, doc)]),
+            description="\n".join(
+                [scope.t("turns.next.passed", name=c.name), *notes, *offered, _turn_line(scope, doc)]
+            ),
             colour=Colour.INFO,
             buttons=destiny_rows,
             kind="combat.next",
-            result={"turn": doc.state.turn, "round_over": bool(doc.data.get("round_over"))},
+            result={"turn": doc.state.turn, "round_over": bool(doc.data.get("round_over")), "skipped": c.id},
         )
         return outcome(scope, doc, reply)
 
@@ -390,12 +601,7 @@ async def advance(ctx: AppContext, caller: Caller) -> FightOutcome:
 
 
 def _turn_line(scope: Scope, doc: Doc) -> str:
-    if doc.data.get("round_over"):
-        return scope.t("combat.turn.round_over")
-    slot = doc.state.current_slot
-    if slot is None:
-        return ""
-    return scope.t("combat.turn.now", name=doc.state.get(slot.combatant).name)
+    return turn_line(scope.words, doc)
 
 
 def _actor(scope: Scope, doc: Doc, name: str | None) -> Combatant:
@@ -414,7 +620,7 @@ def _actor(scope: Scope, doc: Doc, name: str | None) -> Combatant:
     mine = [c for c in doc.state.combatants if doc.owner(c.id) == scope.caller.user_id and not c.has("dead")]
     if len(mine) == 1:
         return mine[0]
-    raise FightRefusal("combat.error.which_combatant")
+    raise FightRefusal("combat.error.which_combatant", turn=turn_of(scope.words, doc))
 
 
 def _spend(
@@ -428,9 +634,9 @@ def _spend(
         raise FightRefusal("combat.error.round_not_started")
     slot = doc.state.current_slot
     if costs_a and (slot is None or slot.combatant != c.id):
-        raise FightRefusal("combat.error.not_your_turn", name=c.name)
+        raise FightRefusal("combat.error.not_your_turn", name=c.name, turn=turn_of(scope.words, doc))
     if costs_a and doc.data.get("slot_done"):
-        raise FightRefusal("combat.error.slot_spent", name=c.name)
+        raise FightRefusal("combat.error.slot_spent", name=c.name, turn=turn_of(scope.words, doc))
     updated = take_action(scope.tables, c, action)
     doc.state = doc.state.put(updated)
     notes: list[str] = []
@@ -440,6 +646,12 @@ def _spend(
 
 
 def _pass_turn(scope: Scope, doc: Doc) -> list[str]:
+    """The slot's action is taken: the turn passes, unless a defence is awaited — then the slot is
+    held (``slot_done``) and :func:`_settle_turn` passes it once the last defence is answered."""
+    if doc.pending:
+        doc.data["slot_done"] = True
+        return []
     doc.state = next_turn(doc.state)
     doc.data["slot_done"] = False
+    scope.turn_moved = True
     return _settle_turn(scope, doc)
