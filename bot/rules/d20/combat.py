@@ -38,7 +38,7 @@ weapon) reads the attacker's MR as the index.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -226,6 +226,7 @@ class Melee:
     exchange: Exchange
     defender_next_action_malus: int
     riposte: bool
+    attacker_again: bool = False  # line 87: a successful dodge of an arme blanche
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -234,6 +235,7 @@ class Melee:
             "exchange": self.exchange.to_dict(),
             "defender_next_action_malus": self.defender_next_action_malus,
             "riposte": self.riposte,
+            "attacker_again": self.attacker_again,
         }
 
 
@@ -275,7 +277,22 @@ def resolve_melee(
     )
     exchange = compare(attack, defence, damage_table=damage_table)
     riposte = rule.riposte and defence.success
-    return Melee(manoeuvre, defence_kind, rule, exchange, rule.next_action_modifier, riposte)
+    again = dodged_blade(context, defence_kind, exchange)
+    if again:  # line 87: no counter-attack, the attacker may attack again (no initiative to the dodger)
+        exchange = replace(exchange, initiative_to_defender=False)
+    return Melee(manoeuvre, defence_kind, rule, exchange, rule.next_action_modifier, riposte, again)
+
+
+def dodged_blade(context: Context, kind: DefenceKind | None, exchange: Exchange) -> bool:
+    """Line 87: a successful Esquive against an arme blanche (edged or blunt) that stops the blow
+    gives no counter-attack and lets the attacker attack again."""
+    return (
+        context is Context.EDGED
+        and kind is DefenceKind.DODGE
+        and exchange.defence is not None
+        and exchange.defence.success
+        and not exchange.hit
+    )
 
 
 # --- brawl, edged and blunt weapons --------------------------------------------------------------
@@ -364,6 +381,87 @@ def thrown_penetration(bf: int, weapon_modifier: int, random_part: int = 0) -> B
     """Thrown weapons: the thrower's BF + the weapon's modifiers (+ the projectile's random part)."""
     pen = (_t("bf", bf), _t("weapon", weapon_modifier), _t("random_part", random_part))
     return Blow(pen, total(pen), (), 0)
+
+
+def thrown_blow(
+    bf: int, weapon_modifier: int, *, rate: int = 0, random_part: int | None = None, shock_rate: int = 0
+) -> Blow:
+    """Line 100: penetration = the thrower's BF + the weapon's modifiers (lines 109-110: + the
+    projectile's own penetration and random part when it has them); the shock is the projectile's
+    fixed shock rate."""
+    pen = [_t("bf", bf), _t("weapon", weapon_modifier)]
+    if rate:
+        pen.append(_t("penetration_rate", rate))
+    if random_part is not None:
+        pen.append(_t("random_part", random_part))
+    shock = (_t("shock_rate", shock_rate),) if shock_rate else ()
+    return Blow(tuple(pen), total(pen), shock, total(shock))
+
+
+def projectile_blow(penetration_rate: int, random_part: int | None, shock_rate: int) -> Blow:
+    """Lines 114-116: a fired projectile's fixed penetration rate + its random part, and its fixed
+    shock rate (the shooter's BF plays no part)."""
+    pen = [_t("penetration_rate", penetration_rate)]
+    if random_part is not None:
+        pen.append(_t("random_part", random_part))
+    shock = (_t("shock_rate", shock_rate),) if shock_rate else ()
+    return Blow(tuple(pen), total(pen), shock, total(shock))
+
+
+# --- critical successes with edged, thrown and fired weapons (lines 85, 105, 118) ----------------
+
+
+class CriticalMode(StrEnum):
+    SECOND_WOUND = "second_wound"  # a second wound drawn on the damage-by-location table
+    DOUBLE_PV = "double_pv"  # the PV lost doubled
+
+
+CRITICAL_CONTEXTS: frozenset[Context] = frozenset(
+    {Context.EDGED, Context.THROWN, Context.ARROW, Context.FIRED}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Critical:
+    """What a critical success adds: a second index (d20 + weapon) or the first wound's PV again."""
+
+    mode: CriticalMode
+    second_roll: int | None
+    second_index: int | None
+    extra_pv: int | None  # None without a table (the GM reads it)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode.value,
+            "second_roll": self.second_roll,
+            "second_index": self.second_index,
+            "extra_pv": self.extra_pv,
+        }
+
+
+def critical_wound(
+    mode: CriticalMode,
+    *,
+    weapon_modifier: int = 0,
+    first_pv: int | None = None,
+    table: Mapping[int, Any] | None = None,
+    row_pv: Any = None,
+    rng: RandomSource | None = None,
+    die: int | None = None,
+) -> Critical:
+    """Lines 85, 105, 118: "on ajoute aux dégâts précédents, de nouveaux dégâts en utilisant la table
+    des dégâts pour tirer une seconde blessure ou on double le nombre de points de vie perdus".
+    Reading: the second wound is drawn like a missile's, a d20 + the weapon's modifiers on the table;
+    ``row_pv`` reads a row's PV (the service's table rows)."""
+    if mode is CriticalMode.DOUBLE_PV:
+        return Critical(mode, None, None, first_pv)
+    rolled = d(20, rng, die)
+    index = rolled + weapon_modifier
+    extra = None
+    if table:
+        row = read_table(table, index)
+        extra = int(row_pv(row)) if row_pv is not None else (int(row) if isinstance(row, int) else None)
+    return Critical(mode, rolled, index, extra)
 
 
 # --- armour --------------------------------------------------------------------------------------
