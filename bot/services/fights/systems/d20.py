@@ -165,7 +165,11 @@ def build(scope: Scope, doc: Doc, r: Recruit) -> tuple[Combatant, dict[str, Any]
 def profile_line(scope: Scope, doc: Doc, c: Combatant) -> str:
     meta = doc.meta.get(c.id, {})
     ch = c.characteristics
-    arms = ", ".join(f"{a['name']} {a.get('score') or '?'}" for a in meta.get("arms") or [])
+    skills = meta.get("skills") or {}
+    arms = ", ".join(
+        f"{a['name']} {a.get('score') or (skills.get('bagarre') if a['kind'] == 'bare' else None) or '?'}"
+        for a in meta.get("arms") or [BARE_HANDS]
+    )
     layers = ", ".join(f"{x['name']} {x['rp']}/{x['rc']}/{x['sr']}" for x in meta.get("armour") or [])
     line = (
         f"**{c.name}** — FOR {ch.get('FOR')} · CON {ch.get('CON')} · AGI {ch.get('AGI')}"
@@ -547,9 +551,11 @@ async def resolve(
         store[defender.id] = int(store.get(defender.id, 0)) + melee.defender_next_action_malus
     if exchange.initiative_to_defender:
         act_next(doc, defender.id)
+        payload["acts_next"] = defender.id
         lines.append(w.t("combat.d20.initiative", name=defender.name))
     if melee.attacker_again:
         act_next(doc, attacker.id)
+        payload["acts_next"] = attacker.id
         lines.append(w.t("combat.d20.dodged_blade", attacker=attacker.name, defender=defender.name))
     if melee.riposte:
         lines.append(w.t("combat.d20.riposte", name=defender.name))
@@ -758,7 +764,7 @@ def _critical(
         rng=scope.rng,
         die=feed.take() if mode is rules.CriticalMode.SECOND_WOUND else None,
     )
-    payload["critical"] = crit.to_dict()
+    payload["d20_critical"] = crit.to_dict()
     if mode is rules.CriticalMode.DOUBLE_PV:
         if row is None:
             return 0, 0, None, [w.t("combat.d20.critical.double_gm")]
