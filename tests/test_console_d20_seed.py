@@ -15,12 +15,13 @@ from .console_script import answers, assert_no_errors, console_records
 
 BODY = "FOR:12 CON:14 AGI:13 DEX:12"
 THROWER_ARMS = "Javelot 14 +1 jet, Pistolet 15 +2 tir pen=25+1d10 choc=12, Épée 14 +3 tranchant par=13"
+VEST = "Gilet 30/10/60"
 GUARD_ARMS = "Épée 14 +3 tranchant par=13, Masse 12 +2 contondant"
 SCRIPT = f"""
 /config systeme systeme:d20 portee:canal
 /combat ouvrir nom:Escarmouche
 /combat ajouter qui:Lanceur caracs:"{BODY} BF:2 Esquive:11 Botte:16 SR:16" armes:"{THROWER_ARMS}"
-/combat ajouter qui:Garde caracs:"{BODY} BF:2 Esquive:11 Bagarre:11" armes:"{GUARD_ARMS}" armure:"Gilet 30/10/60"
+/combat ajouter qui:Garde caracs:"{BODY} BF:2 Esquive:11 Bagarre:11" armes:"{GUARD_ARMS}" armure:"{VEST}"
 /combat ajouter qui:Pugiliste caracs:"{BODY} BF:1 Esquive:11 Bagarre:12"
 /combat round des:"Lanceur: 15; Garde: 12; Pugiliste: 10"
 /combat attaque cible:Pugiliste arme:Épée jet:10
