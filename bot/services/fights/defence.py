@@ -58,7 +58,7 @@ async def defend(
         other = doc.row.ruleset in OTHER_RULESETS
         if not other and choice not in DEFENCE_CHOICES:
             raise FightRefusal("combat.error.bad_choice")
-        if other and rolls is not None and rolls.situation:
+        if other and doc.row.ruleset != "ogl" and rolls is not None and rolls.situation:
             raise FightRefusal("combat.error.defence_situation_renove_only")
         if seq is not None:
             pending = doc.pending.get(str(seq))

@@ -67,7 +67,14 @@ from bot.services.fights.kit import (
     situation_tokens,
     spend,
 )
-from bot.services.fights.rounds import close_open_round, named_entries, round_outcome, start_system_round
+from bot.services.fights.rounds import (
+    _pass_turn,
+    _settle_turn,
+    close_open_round,
+    named_entries,
+    round_outcome,
+    start_system_round,
+)
 from bot.services.fights.systems import ogl_area, ogl_ledger, ogl_wounds
 from bot.services.house_rules import table_in_force
 from bot.ui.reply import Colour, Reply
@@ -266,6 +273,18 @@ async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
     return round_outcome(scope, doc, lines, notes, [r.to_dict() for _, r in ranks])
 
 
+OWN_ACTIONS: Final = ("viser", "en_defense", "attendre")
+ACTION_WORDS: Final[dict[str, str]] = {
+    "viser": "viser",
+    "aim": "viser",
+    "en_defense": "en_defense",
+    "defense": "en_defense",
+    "defensive": "en_defense",
+    "attendre": "attendre",
+    "wait": "attendre",
+}
+
+
 async def simple_action(
     scope: Scope,
     doc: Doc,
@@ -277,9 +296,32 @@ async def simple_action(
     roll: int | None,
     target_roll: int | None,
 ) -> FightOutcome:
-    ogl_ledger.require_free(scope, doc, actor(scope, doc, who))
-    c, notes = generic_action(scope, doc, action, who, SIMPLE)
-    return action_reply(scope, doc, c, action, notes)
+    c = actor(scope, doc, who)
+    ogl_ledger.require_free(scope, doc, c)
+    own = ACTION_WORDS.get(fold(action).replace(" ", "_"))
+    if own is None:
+        c, notes = generic_action(scope, doc, action, who, SIMPLE)
+        ogl_ledger.drop_aim(doc, c.id)
+        return action_reply(scope, doc, c, action, [*ogl_ledger.end_defensive(scope, doc, c), *notes])
+    foe = doc.find(target) if target else None
+    if foe is not None and foe.id == c.id:
+        raise FightRefusal("combat.error.self_attack")
+    if own == "attendre":
+        if foe is None:
+            raise FightRefusal("combat.ogl.error.wait_needs_target")
+        ogl_ledger.drop_aim(doc, c.id)
+        lines = ogl_ledger.wait_for(scope, doc, c, foe)
+        lines.extend(_settle_turn(scope, doc))
+        return action_reply(scope, doc, c, own, lines)
+    spend(scope, doc, c, "action_speciale")
+    ending = ogl_ledger.end_defensive(scope, doc, c)
+    if own == "viser":
+        lines = ogl_ledger.aim(scope, doc, c, foe)
+    else:
+        ogl_ledger.drop_aim(doc, c.id)
+        lines = ogl_ledger.go_defensive(scope, doc, c)
+    lines.extend(_pass_turn(scope, doc))  # the reply adds whose turn it is
+    return action_reply(scope, doc, c, own, [*ending, *lines])
 
 
 def _score(doc: Doc, c: Combatant, arm: Mapping[str, Any]) -> int:
@@ -291,16 +333,47 @@ def _score(doc: Doc, c: Combatant, arm: Mapping[str, Any]) -> int:
     raise FightRefusal("combat.sys.error.no_score", name=c.name, weapon=str(arm["name"]))
 
 
-def _precise(text: str | None) -> rules.Precise | None:
-    if not text:
-        return None
-    word = fold(text).replace(" ", "_")
-    for p in rules.Precise:
-        if word == p.value:
-            return p
-    raise FightRefusal(
-        "combat.sys.error.bad_special", text=text[:30], accepted=", ".join(p.value for p in rules.Precise)
-    )
+SPECIAL_WORDS: Final[dict[str, str]] = {
+    "charge": "charge",
+    "charger": "charge",
+    "nuee": "flurry",
+    "nuee_de_coups": "flurry",
+    "flurry": "flurry",
+}
+
+
+def _specials(text: str | None) -> tuple[rules.Precise | None, bool, bool]:
+    """``speciale:`` — a precise attack, ``charge``, ``nuee`` (Nuée de Coups), comma-separated."""
+    precise: rules.Precise | None = None
+    charge = flurry = False
+    for word, _ in situation_tokens(text):
+        kind = SPECIAL_WORDS.get(word)
+        if kind == "charge":
+            charge = True
+        elif kind == "flurry":
+            flurry = True
+        elif word in {p.value for p in rules.Precise}:
+            precise = rules.Precise(word)
+        else:
+            accepted = ", ".join([*(p.value for p in rules.Precise), "charge", "nuee"])
+            raise FightRefusal("combat.sys.error.bad_special", text=word[:30], accepted=accepted)
+    if precise is not None and (charge or flurry):  # line 15
+        raise RefusedError(Refusal("combat.ogl.refusal.precise_not_in_charge_or_flurry"))
+    return precise, charge, flurry
+
+
+def situation_modifiers(
+    text: str | None, side: rules.Side, reaction: rules.Reaction | None = None
+) -> list[Modifier]:
+    """``situation:`` of the attack (the attacker's test) or of the defence (the defender's)."""
+    try:
+        return list(rules.situational((k for k, _ in situation_tokens(text)), side=side, reaction=reaction))
+    except (KeyError, ValueError):
+        raise FightRefusal(
+            f"combat.ogl.error.bad_situation.{side.value}",
+            text=(text or "")[:30],
+            accepted=", ".join(rules.situation_ids(side, reaction)),
+        ) from None
 
 
 async def attack(
@@ -326,22 +399,28 @@ async def attack(
         raise FightRefusal("combat.ogl.error.no_dice", weapon=str(arm["name"]))
     score = _score(doc, c, arm)
     location = ogl_wounds.location(data.location)
-    precise = _precise(data.special)
-    try:
-        mods = list(rules.situational(k for k, _ in situation_tokens(data.situation)))
-    except (KeyError, ValueError):
-        raise FightRefusal(
-            "combat.sys.error.bad_situation",
-            text=(data.situation or "")[:30],
-            accepted=", ".join(rules.SITUATIONAL),
-        ) from None
+    precise, charge, flurry = _specials(data.special)
+    ranged = arm["kind"] in RANGED_KINDS
+    if charge and ranged:  # line 6: « une Attaque au Corps à Corps peut être portée »
+        raise FightRefusal("combat.ogl.error.charge_is_melee", weapon=str(arm["name"]))
+    mods = situation_modifiers(data.situation, rules.Side.ATTACK)
     if not free:
         ogl_ledger.require_free(scope, doc, c)
     mods.extend(ogl_ledger.attack_modifiers(doc, c, foe, arm))
     mods.extend(extra)
+    flurry = flurry or ogl_ledger.in_flurry(doc, c.id)
+    if flurry and precise is not None:
+        raise RefusedError(Refusal("combat.ogl.refusal.precise_not_in_charge_or_flurry"))
+    if flurry:  # line 6: « un malus de -20% sur les compétences d'Arme des coups donnés »
+        mods.append(term(SYSTEM, "flurry", rules.FLURRY_MALUS))
+    aim = ogl_ledger.take_aim(doc, c.id, foe.id) if ranged else None
+    ogl_ledger.drop_aim(doc, c.id)
+    if aim:
+        mods.append(rules.aim_bonus(aim))
     if not free:
         spend(scope, doc, c, "attaquer")
-    ranged = arm["kind"] in RANGED_KINDS
+        head = [*head, *ogl_ledger.end_defensive(scope, doc, c)]
+    flurry_lines = ogl_ledger.start_flurry(scope, doc, c) if flurry and not free else []
     if precise is not None:
         mods.append(term(SYSTEM, f"precise.{precise.value}", rules.PRECISE_MALUS))
     check = ogl_checks.check(
@@ -359,7 +438,9 @@ async def attack(
     )
     lines = [
         *head,
+        *([w.t("combat.ogl.charge_line", name=c.name, target=foe.name)] if charge else []),
         w.t("combat.ogl.attack_line", weapon=arm["name"]) + " : " + check_line(w, check, " %"),
+        *flurry_lines,
     ]
     payload = {"tag": tag, **attack_payload(doc, seq, c.id, foe.id, {"check": check.to_dict()})}
     pending = pending_defence(
@@ -378,6 +459,7 @@ async def attack(
         rank=int(doc.state.current_slot.value) if doc.state.current_slot else 0,
         hand=hand,
         tag=tag,
+        charge=charge,
     )
     buttons: tuple[Any, ...] = ()
     if not check.success or foe.has("unconscious"):
@@ -427,6 +509,7 @@ async def resolve(
     prompts_before = {int(p["id"]) for p in doc.prompts}
     lines: list[str] = []
     if reaction is not None:
+        ogl_ledger.require_not_aiming(doc, defender)
         trigger = rules.Trigger.RANGED_ATTACK if pending.get("ranged") else rules.Trigger.MELEE_ATTACK
         rank = int(float(pending.get("rank") or 0))
         event = str(pending["seq"])
@@ -442,6 +525,8 @@ async def resolve(
         defence_mods = ogl_ledger.defence_modifiers(
             doc, defender, attacker, reaction, ranged=bool(pending.get("ranged"))
         )
+        defence_mods.extend(ogl_ledger.stance_modifiers(doc, defender, reaction))
+        defence_mods.extend(situation_modifiers(rolls.situation, rules.Side.DEFENCE, reaction))
     melee = rules.resolve_attack(
         int(pending["score"]),
         score,
@@ -464,6 +549,16 @@ async def resolve(
             w.t(f"combat.ogl.reaction.{reaction.value}", name=defender.name)
             + " : "
             + check_line(w, melee.defence, " %")
+        )
+    if melee.diminished is not None:
+        who = attacker if melee.diminished.side == "attack" else defender
+        lines.append(
+            w.t(
+                "combat.ogl.diminished",
+                name=who.name,
+                before=w.t(f"combat.ogl.level.{melee.diminished.before}"),
+                after=w.t(f"combat.ogl.level.{melee.diminished.after}"),
+            )
         )
     elif choice == "encaisser" and melee.attack.success:
         lines.append(w.t("combat.defence.takes", name=defender.name))
