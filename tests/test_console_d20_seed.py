@@ -129,3 +129,23 @@ def test_a_d20_skirmish_follows_the_seed(locale: str, turn: str, critical: str, 
     r, text = mace
     assert r["blow"]["shock"] == 2 + mr(12 - 5, 2) + 2 + 7 == 16
     assert r["armour"]["fracture"] is True and fracture in text
+
+
+SKILL_SCRIPT = """
+/config systeme systeme:d20 portee:canal
+@alice /perso creer nom:Zed caracs:"FOR:12 CON:14 AGI:10 DEX:11 PER:13 INT:9 VOL:10 CHA:8"
+@alice /perso modifier competences:"Escalade:8/3"
+@alice /test competence:Escalade jet:5
+"""
+
+
+@pytest.mark.parametrize(("locale", "innate"), [("fr", "Inné"), ("en", "Innate")])
+def test_a_d20_skill_test_names_the_innate_part(locale: str, innate: str) -> None:
+    """Seed line 8: a skill is « l'Inné » + « l'Acquis »; the reply names the Inné in words, never by
+    its catalogue key. Escalade 8 + 3 = 11, a 5 succeeds by 6."""
+    records = console_records(SKILL_SCRIPT, locale=locale)
+    [test] = [r for r in records if r.get("command", "").startswith("/test")]
+    text = str([test.get("content"), test.get("embeds")])  # what Discord shows
+    assert "checks.modifier" not in text
+    assert f"{innate} : 8" in text or f"{innate}: 8" in text
+    assert test["result"]["target"] == 8 + 3
