@@ -25,6 +25,7 @@ SCRIPT = f"""
 /combat action action:viser cible:Cible
 /combat attaque cible:Cible speciale:charge jet:30 localisation:jambe_d degats:"5 2 3"
 /combat defense choix:parer jet:20 situation:defense_position_basse_ou_contre_monte
+/combat test qui:Cible jet:95
 /combat action action:en_defense
 /combat attaque cible:Cible jet:25 localisation:tete degats:"3 1"
 /combat defense choix:esquiver jet:35
@@ -105,6 +106,10 @@ def test_an_ogl_fight_follows_the_seed(locale: str) -> None:
     assert flurry["exchange"]["attack"]["target"] == 60 - 20
     # l. 5: two actions aiming: 55 + 20
     assert arrow["exchange"]["attack"]["target"] == 55 + 2 * 10
+    # l. 35: after the knockback, an Acrobatie test (none on the sheet: DEX 12 × 5, reading) — 95 fails
+    acrobatics = next(r["result"] for r in fight if r["command"].startswith("/combat test"))
+    assert acrobatics["prompt"]["decides"] == "prone" and acrobatics["check"]["target"] == 12 * 5
+    assert not acrobatics["check"]["success"]
     waited = next(texts(r) for r in fight if words["wait"] in texts(r))
     assert waited.rstrip().endswith(words["turn"].format("Guerrier"))
     last = next(r for r in reversed(fight) if r["command"].startswith("/combat attaque"))

@@ -768,6 +768,14 @@ def endurance_test(
     return ogl_checks.check(endurance, rng=rng, roll=roll, base_label="combat.ogl.endurance")
 
 
+def acrobatics_test(
+    acrobatics: int, *, rng: RandomSource | None = None, roll: int | None = None
+) -> CheckResult:
+    """Line 35: « Un personnage qui subit un Recul doit réussir un test d'Acrobatie pour ne pas se
+    retrouver à terre. »"""
+    return ogl_checks.check(acrobatics, rng=rng, roll=roll, base_label="combat.ogl.acrobatics")
+
+
 def spend_combat_action(
     conditions: Iterable[Condition],
 ) -> tuple[tuple[Condition, ...], tuple[Condition, ...]]:

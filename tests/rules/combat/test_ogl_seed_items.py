@@ -181,3 +181,12 @@ def test_the_other_result_is_diminished(
             after,
         )
     assert not melee.critical or outcome is Outcome.HIT
+
+
+@pytest.mark.parametrize(("score", "roll", "prone"), [(60, 95, True), (60, 60, False), (45, 46, True)])
+def test_acrobatics_after_a_knockback(score: int, roll: int, prone: bool) -> None:
+    """Seed line 35: « Un personnage qui subit un Recul doit réussir un test d'Acrobatie pour ne pas se
+    retrouver à terre. »"""
+    from bot.rules.ogl.combat import acrobatics_test
+
+    assert acrobatics_test(score, roll=roll).success is not prone

@@ -30,6 +30,7 @@ from typing import Any, Final
 from bot.rules.checks.common import Modifier
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import Timing, ordered_slots, term
+from bot.rules.combat.effects import Condition
 from bot.rules.combat.state import Combatant
 from bot.rules.grammar import is_digits, is_int, parse_int
 from bot.rules.ogl import checks as ogl_checks
@@ -186,20 +187,28 @@ def due_test(
     scope: Scope, doc: Doc, c: Combatant, prompt: Mapping[str, Any], roll: int | None
 ) -> FightOutcome:
     skills = doc.meta.get(c.id, {}).get("skills") or {}
-    score = int(skills.get("endurance", c.stat("CON") * 5))
-    check = rules.endurance_test(score, rng=scope.rng, roll=d100_or_none(roll))
     decides = str(prompt.get("decides", "unconscious"))
+    if decides == "prone":  # after a knockback: Acrobatie (reading: else DEX × 5, as CON × 5)
+        score = int(skills.get("acrobatie", skills.get("acrobaties", c.stat("DEX") * 5)))
+        check = rules.acrobatics_test(score, rng=scope.rng, roll=d100_or_none(roll))
+    else:
+        score = int(skills.get("endurance", c.stat("CON") * 5))
+        check = rules.endurance_test(score, rng=scope.rng, roll=d100_or_none(roll))
     ogl_ledger.remember_test(doc, c.id, check, decides, doc.state.get(c.id).to_dict())
     lines = [
         scope.t(f"combat.ogl.test.{decides}", name=c.name) + " : " + check_line(scope.words, check, " %")
     ]
     if not check.success:
-        if decides == "death":
+        if decides == "prone":
+            victim = doc.state.get(c.id)
+            if not victim.has("prone"):
+                fall = Condition("prone", "ogl.knockback", until="stands_up")
+                doc.state = doc.state.put(replace(victim, conditions=(*victim.conditions, fall)))
+            lines.append(scope.t("combat.ogl.knocked_down", name=c.name))
+        elif decides == "death":
             set_dead(doc, c.id, "ogl.endurance")
             lines.append(scope.t("combat.effect.dead", name=c.name))
         else:
-            from bot.rules.combat.effects import Condition
-
             victim = doc.state.get(c.id)
             doc.state = doc.state.put(
                 replace(

@@ -117,6 +117,9 @@ def wound(
         payload["knockback"] = knock.to_dict()
         key = "combat.ogl.knockback_charge" if knock.doubled else "combat.ogl.knockback"
         lines.append(w.t(key, name=defender.name, metres=knock.metres))
+        if not defender.has("prone"):  # line 35: an Acrobatie test or he ends prone
+            add_endurance_prompt(doc, defender.id, "prone")
+            lines.append(w.t("combat.ogl.test_due.prone", name=defender.name))
     more, wound, step = damage_with_undo(
         scope,
         doc,
