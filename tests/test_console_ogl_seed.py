@@ -97,8 +97,11 @@ def test_an_ogl_fight_follows_the_seed(locale: str) -> None:
     # l. 6, 11, 35: 1d8 5 + 1, md 1d4 2 (typed), charge 1d4 3 = 11 > SIZ 8 → 1 m, doubled by the charge
     assert charge["damage"]["total"] == 5 + 1 + 2 + 3
     assert charge["knockback"]["metres"] == knockback_metres(11, 8, True) == 2
-    # l. 6: En Défense: the dodge at 40 + 20; 35 > 25: the attack is stopped, the attack diminished
-    assert dodge["exchange"]["defence"]["target"] == 40 + 20 and dodge["outcome"] == "defended"
+    # l. 6: En Défense +20 to the dodge; l. 34: the charge's major wound left a leg unusable, −10 to
+    # Esquive → 40 + 20 − 10; 35 > 25: the attack is stopped, the attack diminished
+    assert dodge["exchange"]["defence"]["target"] == 40 + 20 - 10 and dodge["outcome"] == "defended"
+    labels = [m["label"] for m in dodge["exchange"]["defence"]["modifiers"]]
+    assert "combat.ogl.situation.en_defense" in labels and "combat.ogl.limb.one_leg" in labels
     assert dodge["exchange"]["diminished"]["side"] == "attack"
     # l. 5: the Archer, aiming, took the blow (no reaction): 1 + 1 + md 1
     assert on_archer["exchange"]["defence"] is None and on_archer["damage"]["total"] == 1 + 1 + 1

@@ -768,6 +768,63 @@ def endurance_test(
     return ogl_checks.check(endurance, rng=rng, roll=roll, base_label="combat.ogl.endurance")
 
 
+# --- lost or unusable limbs (lines 33-35) ---------------------------------------------------------
+
+ARM_LOCATIONS = ("bras_d", "bras_g")  # reading: the first weapon in the right hand, the second left
+LEG_LOCATIONS = ("jambe_d", "jambe_g")
+
+
+def disabled_locations(conditions: Iterable[Condition]) -> frozenset[str]:
+    """The locations whose limb is unusable (a serious or major wound's ``disabled`` condition)."""
+    prefix = f"{SYSTEM}.wound."
+    return frozenset(
+        c.source.removeprefix(prefix)
+        for c in conditions
+        if c.kind == "disabled" and c.source.startswith(prefix)
+    )
+
+
+def limb_modifiers(locations: Iterable[str], test: str) -> tuple[Modifier, ...]:
+    """``test``: "weapon" (an attack or a parry with a weapon skill) or "dodge". Line 34, one leg:
+    « un malus de -10% à toute compétence qui exige des déplacements telle qu'Athlétisme, Discrétion,
+    Esquive et toutes les Compétences d'Arme »; line 35, two legs: « certaines n'ont qu'un malus de
+    -30%, comme la Discrétion ou l'Esquive »; line 33, two arms: « Athlétisme ou Esquive, qui
+    souffrent d'un malus de -30% ». Readings: with two legs the weapon skills keep the one-leg −10 %;
+    the worst malus applies to a test, not their sum."""
+    where = set(locations)
+    legs = sum(1 for x in LEG_LOCATIONS if x in where)
+    arms = sum(1 for x in ARM_LOCATIONS if x in where)
+    candidates: list[tuple[str, int]] = []
+    if legs == 1 or (legs == 2 and test == "weapon"):
+        candidates.append(("one_leg", -10))
+    if legs == 2 and test == "dodge":
+        candidates.append(("two_legs", -30))
+    if arms == 2 and test == "dodge":
+        candidates.append(("two_arms", -30))
+    if not candidates:
+        return ()
+    key, value = min(candidates, key=lambda kv: kv[1])
+    return (_t(f"limb.{key}", value),)
+
+
+def arm_refusal(
+    locations: Iterable[str], arm_index: int, *, two_handed: bool, natural: bool
+) -> Refusal | None:
+    """Line 33: a useless arm « lâche tout ce qu'il tient dans la main » and forbids two-handed
+    weapons; with two « le personnage ne peut plus utiliser d'arme » (natural weapons aside, reading)."""
+    where = set(locations)
+    arms = [x for x in ARM_LOCATIONS if x in where]
+    if natural:
+        return None
+    if len(arms) == 2:
+        return Refusal("combat.ogl.refusal.no_arm_left")
+    if arms and two_handed:
+        return Refusal("combat.ogl.refusal.two_handed_one_arm")
+    if arm_index < len(ARM_LOCATIONS) and ARM_LOCATIONS[arm_index] in where:
+        return Refusal("combat.ogl.refusal.weapon_dropped")
+    return None
+
+
 def acrobatics_test(
     acrobatics: int, *, rng: RandomSource | None = None, roll: int | None = None
 ) -> CheckResult:

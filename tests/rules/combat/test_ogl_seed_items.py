@@ -190,3 +190,65 @@ def test_acrobatics_after_a_knockback(score: int, roll: int, prone: bool) -> Non
     from bot.rules.ogl.combat import acrobatics_test
 
     assert acrobatics_test(score, roll=roll).success is not prone
+
+
+# disabled locations, test → modifier (None: no malus)
+LIMBS = [
+    ({"jambe_d"}, "weapon", -10),  # l. 34: « toutes les Compétences d'Arme »
+    ({"jambe_g"}, "dodge", -10),  # l. 34: « Esquive »
+    ({"jambe_d", "jambe_g"}, "dodge", -30),  # l. 35: « comme la Discrétion ou l'Esquive »
+    ({"jambe_d", "jambe_g"}, "weapon", -10),  # reading: the one-leg malus stays
+    ({"bras_d", "bras_g"}, "dodge", -30),  # l. 33: « Athlétisme ou Esquive, qui souffrent […] -30% »
+    ({"bras_d"}, "dodge", None),
+    ({"poitrine"}, "weapon", None),
+]
+
+
+@pytest.mark.parametrize(("where", "test", "value"), LIMBS)
+def test_useless_limbs_maluses(where: set[str], test: str, value: int | None) -> None:
+    """Seed lines 33-35 (« Un Bras Manquant ou Inutilisable », « Une Jambe Manquante ou Inutilisable »,
+    « Deux Jambes Manquantes ou Inutilisables »)."""
+    from bot.rules.ogl.combat import limb_modifiers
+
+    mods = limb_modifiers(where, test)
+    assert [m.value for m in mods] == ([] if value is None else [value])
+
+
+# disabled, weapon index, two-handed, natural → refusal key (None: allowed)
+ARMS = [
+    (
+        {"bras_d"},
+        0,
+        False,
+        False,
+        "combat.ogl.refusal.weapon_dropped",
+    ),  # l. 33: « lâche tout ce qu'il tient »
+    ({"bras_d"}, 1, False, False, None),  # the other hand's weapon
+    (
+        {"bras_g"},
+        0,
+        True,
+        False,
+        "combat.ogl.refusal.two_handed_one_arm",
+    ),  # « ne peut plus utiliser d'arme à deux mains »
+    (
+        {"bras_d", "bras_g"},
+        1,
+        False,
+        False,
+        "combat.ogl.refusal.no_arm_left",
+    ),  # « ne peut plus utiliser d'arme »
+    ({"bras_d", "bras_g"}, 0, False, True, None),  # natural weapons (reading)
+]
+
+
+@pytest.mark.parametrize(("where", "index", "two_handed", "natural", "key"), ARMS)
+def test_useless_arms_drop_their_weapon(
+    where: set[str], index: int, two_handed: bool, natural: bool, key: str | None
+) -> None:
+    """Seed line 33: « Un personnage avec un bras inutilisable lâche tout ce qu'il tient dans la main (du
+    bras blessé). Le personnage ne peut plus utiliser d'arme à deux mains »."""
+    from bot.rules.ogl.combat import arm_refusal
+
+    refusal = arm_refusal(where, index, two_handed=two_handed, natural=natural)
+    assert (refusal.reason if refusal else None) == key

@@ -415,6 +415,19 @@ async def attack(
     mods = situation_modifiers(data.situation, rules.Side.ATTACK)
     if not free:
         ogl_ledger.require_free(scope, doc, c)
+    disabled = rules.disabled_locations(c.conditions)
+    if disabled:  # lines 33-35: what a useless limb forbids or costs
+        arms = [a for a in doc.meta.get(c.id, {}).get("arms") or [] if a["kind"] != "bare"]
+        index = next((i for i, a in enumerate(arms) if a["id"] == arm["id"]), 0)
+        refusal = rules.arm_refusal(
+            disabled,
+            index,
+            two_handed="two_handed" in (arm.get("flags") or []),
+            natural=arm["kind"] == "bare" or "natural" in (arm.get("flags") or []),
+        )
+        if refusal is not None:
+            raise RefusedError(refusal)
+        mods.extend(rules.limb_modifiers(disabled, "weapon"))
     mods.extend(ogl_ledger.attack_modifiers(doc, c, foe, arm))
     mods.extend(extra)
     flurry = flurry or ogl_ledger.in_flurry(doc, c.id)
@@ -535,6 +548,8 @@ async def resolve(
             doc, defender, attacker, reaction, ranged=bool(pending.get("ranged"))
         )
         defence_mods.extend(ogl_ledger.stance_modifiers(doc, defender, reaction))
+        test = "dodge" if reaction in (rules.Reaction.DODGE, rules.Reaction.DIVE) else "weapon"
+        defence_mods.extend(rules.limb_modifiers(rules.disabled_locations(defender.conditions), test))
         defence_mods.extend(situation_modifiers(rolls.situation, rules.Side.DEFENCE, reaction))
     melee = rules.resolve_attack(
         int(pending["score"]),
