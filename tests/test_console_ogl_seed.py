@@ -49,7 +49,7 @@ WORDS = {
         "turn": "▶ Au tour de **{}**.",
         "aiming": "Archer vise : pas de réaction tant qu'il vise",
         "precise": "Pas d'attaque précise dans une charge ou une nuée de coups.",
-        "diminished": "Le résultat de Cible est diminué : réussite → échec.",
+        "diminished": "Résultat diminué pour Cible : réussite → échec.",
         "wait": "Cible attend que Guerrier ait agi",
     },
     "en": {
@@ -113,8 +113,47 @@ def test_an_ogl_fight_follows_the_seed(locale: str) -> None:
     acrobatics = next(r["result"] for r in fight if r["command"].startswith("/combat test"))
     assert acrobatics["prompt"]["decides"] == "prone" and acrobatics["check"]["target"] == 12 * 5
     assert not acrobatics["check"]["success"]
+    assert any(words["diminished"] in texts(r) for r in fight)
     waited = next(texts(r) for r in fight if words["wait"] in texts(r))
     assert waited.rstrip().endswith(words["turn"].format("Guerrier"))
     last = next(r for r in reversed(fight) if r["command"].startswith("/combat attaque"))
     assert last["result"]["exchange"]["attack"]["target"] == 60 - 20
     assert texts(last).rstrip().endswith(words["turn"].format("Guerrier"))  # the other action at once
+
+
+IMPALE = f"""
+/config systeme systeme:ogl portee:canal
+/combat ouvrir nom:Arène
+/combat ajouter qui:Guerrier caracs:"STR:13 CON:12 SIZ:12 {BODY} DEX:14" armes:"Lance 1d8+1 60% empalant"
+/combat ajouter qui:Orc caracs:"STR:13 CON:18 SIZ:14 {BODY} DEX:12" armes:"Dague 1d4+1 50%"
+/combat round des:"Guerrier: 7; Orc: 3"
+/combat attaque cible:Orc jet:3 localisation:poitrine
+/combat defense choix:encaisser
+/manoeuvre retirer victime:Orc qui:Guerrier jet:80
+/manoeuvre retirer victime:Orc qui:Guerrier jet:30 degats:"5 2"
+/manoeuvre retirer victime:Orc qui:Guerrier jet:30
+/combat fin
+"""
+
+
+@pytest.mark.parametrize(
+    ("locale", "none"), [("fr", "Aucune arme n'est plantée dans Orc."), ("en", "No weapon is stuck in Orc.")]
+)
+def test_pulling_out_an_impaling_weapon(locale: str, none: str) -> None:
+    """Seed line 12: « Un personnage qui obtient un Toucher Critique avec une arme pouvant empaler,
+    inflige le maximum des dégâts normaux »; line 13: « Retirer une arme ayant empalé exige un test de
+    Force Brute en Athlétisme. Si le test réussit, le personnage inflige automatiquement, une fois de
+    plus, les dégâts de l'arme (non maximisés), au même emplacement que le coup original. »"""
+    records = console_records(IMPALE, locale=locale)
+    pulls = [r for r in records if r.get("command", "").startswith("/manoeuvre")]
+    failed, pulled, nothing = pulls
+    # no Athlétisme on the sheet: STR 13 × 5 = 65 (reading); 80 fails, the weapon stays
+    assert failed["result"]["check"]["target"] == 13 * 5 and failed["result"]["removed"] is False
+    # 30 succeeds: 1d8 5 + 1 = 6 at the chest again (HP 7: −2 after the critical's 9, now −8: major)
+    assert pulled["result"]["removed"] and pulled["result"]["damage"]["total"] == 5 + 1
+    assert (
+        pulled["result"]["wound"]["location"] == "poitrine"
+        and pulled["result"]["wound"]["hp_after"] == -2 - 6
+    )
+    assert pulled["result"]["wound"]["level"] == "major"
+    assert none in texts(nothing) and nothing["ephemeral"]

@@ -110,8 +110,13 @@ def wound(
     lines = [w.t("combat.ogl.damage_line", terms=w.terms(damage.terms, damage.total))]
     if critical:
         lines.insert(0, w.t("combat.ogl.critical"))
-    if damage.impaled:
+    if damage.impaled:  # line 12: the weapon stays in the wound until pulled out (/manoeuvre retirer)
         lines.append(w.t("combat.ogl.impaled"))
+        ogl_ledger.manoeuvre_data(doc).setdefault("impaled", {})[defender.id] = {
+            "wielder": str(pending["attacker"]),
+            "weapon": dict(arm),
+            "location": str(pending["location"]),
+        }
     knock = rules.knockback(damage.total, defender.stat("SIZ"), charge=charge)
     if knock.metres:
         payload["knockback"] = knock.to_dict()
