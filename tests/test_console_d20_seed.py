@@ -149,3 +149,38 @@ def test_a_d20_skill_test_names_the_innate_part(locale: str, innate: str) -> Non
     assert "checks.modifier" not in text
     assert f"{innate} : 8" in text or f"{innate}: 8" in text
     assert test["result"]["target"] == 8 + 3
+
+
+PV_SCRIPT = f"""
+/config systeme systeme:d20 portee:canal
+/combat ouvrir nom:Duel
+/combat ajouter qui:Bretteur caracs:"{BODY} BF:2 Esquive:11" armes:"Épée 14 +3 tranchant par=13"
+/combat ajouter qui:Garde caracs:"{BODY} BF:2 Esquive:11" armes:"Épée 14 +3 tranchant par=13"
+/combat round des:"Bretteur: 15; Garde: 10"
+/combat attaque cible:Garde jet:4
+/combat defense choix:encaisser
+@alice !select "PV perdus (indice 13) — au MJ" 5
+!select "PV perdus (indice 13) — au MJ" 6
+!select "PV perdus (indice 13) — au MJ" 7
+/combat fin
+"""
+
+
+def test_the_gm_picks_the_pv_a_hit_costs_without_a_table() -> None:
+    """Seed lines 59-60: « Dégâts : Résultat à reporter sur la table des dégâts par localisation. » — a
+    table the seed does not print: the hit's reply carries a menu of the PV lost, for the GM, once."""
+    records = console_records(PV_SCRIPT)
+    hit = next(r for r in records if r.get("command", "").startswith("/combat defense"))
+    [menu] = hit["selects"]
+    assert menu["options"] == [str(n) for n in range(1, 26)]
+    picks = [r for r in records if r.get("command", "").startswith("!select")]
+    player, gm, again = picks
+    assert player["ephemeral"]  # only the GM reads the table
+    assert gm["result"]["pv"] == 6 and gm["result"]["health"]["pv_lost"] == 6
+    assert again["ephemeral"] and "déjà" in texts_of(again)
+
+
+def texts_of(record: dict[str, Any]) -> str:
+    return "\n".join(
+        [record.get("content") or "", *(e.get("description") or "" for e in record.get("embeds") or [])]
+    )

@@ -36,6 +36,7 @@ from bot.services.fights.ending import end_fight
 from bot.services.fights.opening import abandon, add_combatants, attach_thread, open_fight, remove_combatant
 from bot.services.fights.roster import NpcStats
 from bot.services.fights.rounds import advance, new_round, set_posture
+from bot.services.fights.systems import d20 as d20_fight
 from bot.ui.discord_render import content_of, to_embed, to_view
 from bot.ui.reply import error_reply
 
@@ -226,10 +227,19 @@ def _permanent(
     return answer_proposal(ctx, caller, fight_id=fid, number=int(a), accept=b == "ok")
 
 
+def _d20_pv(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    if a is None or not a.isdigit() or len(values) != 1 or not values[0].isdigit():
+        return None
+    return d20_fight.lose_pv(ctx, caller, fight_id=fid, seq=int(a), value=int(values[0]))
+
+
 HANDLERS: Final[dict[str, Handler]] = {
     "def": _defence,
     "pos": _posture,
     "perm": _permanent,
+    "dpv": _d20_pv,  # a d20 hit's « PV perdus » menu (no server damage table)
 }
 
 _TEMPLATE: Final = (

@@ -41,6 +41,9 @@ async def test_d20_thrown_and_fired_weapons(emu: E2E) -> None:
     text = taken.embed["description"]
     assert "point visé (thorax)" in text and "arme +1 = **10**" in text and "= **3**" in text
     assert "Gilet (RP 30, RC 10) : tient" in text
+    # no damage-by-location table on the server: the GM picks the PV lost in the hit's menu
+    picked = await gm.select("PV perdus (indice 10) — au MJ", "4", message=taken.message)
+    assert "Garde perd 4 PV" in picked.embed["description"]
     await gm.slash("combat suivant", channel=thread)
     await gm.slash("combat round", des="Lanceur: 15; Garde: 10", channel=thread)
     # l. 115, 160-162: 25 + 8 = 33 > RP 30: pierced; shock 12 − RC 10 = 2; MR 7 → a d6 (3)

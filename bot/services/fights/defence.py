@@ -91,6 +91,8 @@ async def defend(
         attacker = pending.get("label") or doc.state.get(pending["attacker"]).name
         defender = doc.state.get(defender_id).name
         buttons = _proposal_buttons(scope, doc, payload.get("proposals", []))
+        hook = getattr(system_of(doc.row.ruleset), "reply_selects", None) if other else None
+        selects = hook(scope, doc, payload) if hook is not None else ()  # d20: the PV lost, asked
         reply = Reply(
             title=scope.t(
                 "combat.defence.title",
@@ -102,6 +104,7 @@ async def defend(
             colour=Colour.NEUTRAL,
             result=payload,
             buttons=buttons,
+            selects=selects,
             kind="combat.defence",
         )
         return outcome(scope, doc, reply)

@@ -31,6 +31,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Final
 
+from bot.context import AppContext
+from bot.db.fight_models import Fight
 from bot.i18n import language_of
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import Timing, ordered_slots, roll_dice, set_pool_loss, term
@@ -41,6 +43,7 @@ from bot.rules.d20 import checks as d20_checks
 from bot.rules.d20 import combat as rules
 from bot.rules.grammar import is_digits, is_int, parse_int, parse_modifier
 from bot.rules.sheets import fold
+from bot.services.caller import Caller
 from bot.services.fights._core import (
     DefenceRolls,
     Doc,
@@ -49,10 +52,13 @@ from bot.services.fights._core import (
     RollNote,
     Scope,
     attack_payload,
+    custom_id,
     new_event,
     outcome,
     parse_dice,
     pending_defence,
+    require_gm,
+    run,
 )
 from bot.services.fights.attacks import AttackInput
 from bot.services.fights.kit import (
@@ -76,7 +82,7 @@ from bot.services.fights.kit import (
 from bot.services.fights.roster import _list
 from bot.services.fights.rounds import close_open_round, named_entries, round_outcome, start_system_round
 from bot.services.house_rules import table_in_force
-from bot.ui.reply import Colour, Reply
+from bot.ui.reply import Colour, Reply, Select, SelectOption
 
 SYSTEM: Final = "d20"
 REQUIRED: Final = ("FOR", "CON", "AGI", "DEX")
@@ -421,6 +427,7 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         description="\n".join(lines)[:4000],
         colour=Colour.NEUTRAL,
         buttons=buttons,
+        selects=reply_selects(scope, doc, payload),
         result=payload,
         kind="combat.attack",
     )
@@ -725,7 +732,12 @@ def _blow(
         lines.append(w.t("combat.d20.brawl_critical"))
     row = damage_row(scope, table, index) if index is not None else None
     pv = 0
-    if index is not None:
+    if index is not None and row is None:  # item: the GM picks the PV lost from the hit's reply
+        payload[PV_SELECT] = {"seq": int(pending["seq"]), "index": index}
+        doc.data.setdefault("d20", {}).setdefault("pv_asked", {})[str(pending["seq"])] = defender.id
+    if index is not None and row is None:
+        lines.append(w.t("combat.d20.no_table_menu", index=index))
+    elif index is not None:
         lines.extend(row_lines(scope, index, row))
         if row is not None:
             pv = row.pv
@@ -778,6 +790,60 @@ def _critical(
     if second is None:
         return 0, 0, None, lines
     return second.pv, second.pc, second.effect, lines
+
+
+# --- the PV a hit costs, asked of the GM when the server has no damage table ---------------------
+
+PV_SELECT: Final = "pv_select"  # the payload's note that the reply carries the « PV perdus » menu
+PV_CHOICES: Final = 25  # Discord's select menu: at most 25 options
+
+
+def pv_select(scope: Scope, doc: Doc, seq: int, index: int) -> Select:
+    """The seed names a damage-by-location table it does not print: the GM picks the PV the hit costs
+    (1 to 25; more with ``/combat corriger champ:PV``)."""
+    options = tuple(SelectOption(str(n), str(n)) for n in range(1, PV_CHOICES + 1))
+    return Select(
+        custom_id(doc.row.id, "dpv", seq),
+        options,
+        placeholder=scope.t("combat.d20.pv_select", index=index),
+    )
+
+
+def reply_selects(scope: Scope, doc: Doc, payload: Mapping[str, Any]) -> tuple[Select, ...]:
+    """The select menus of a hit's reply (the shared defence reply asks its system for them)."""
+    asked = payload.get(PV_SELECT)
+    if not asked:
+        return ()
+    return (pv_select(scope, doc, int(asked["seq"]), int(asked["index"])),)
+
+
+async def lose_pv(ctx: AppContext, caller: Caller, *, fight_id: int, seq: int, value: int) -> FightOutcome:
+    """The GM's pick on a hit's « PV perdus » menu: the PV come off the victim once (a second pick
+    on the same hit is refused)."""
+
+    async def work(scope: Scope) -> FightOutcome:
+        row = await scope.session.get(Fight, fight_id)
+        if row is None or row.guild_id != scope.guild_id or row.status != "open":
+            raise FightRefusal("combat.error.no_fight")
+        scope.ruleset = SYSTEM
+        doc = Doc.load(row)
+        require_gm(scope)
+        if not 1 <= value <= PV_CHOICES:
+            raise FightRefusal("combat.error.bad_choice")
+        asked = doc.data.setdefault("d20", {}).setdefault("pv_asked", {})
+        victim = asked.pop(str(seq), None)
+        if victim is None:
+            raise FightRefusal("combat.d20.pv_done")
+        defender = doc.state.get(str(victim))
+        payload: dict[str, Any] = {"fight_id": doc.row.id, "seq": seq, "pv": value}
+        lines = [scope.t("combat.d20.pv_taken", name=defender.name, pv=value)]
+        lines.extend(apply_health(scope, doc, defender, pv=value, pc=0, payload=payload))
+        new_event(scope, doc, "pv", defender.id, payload)
+        doc.save()
+        reply = Reply(description="\n".join(lines), colour=Colour.NEUTRAL, result=payload, kind="combat.fix")
+        return outcome(scope, doc, reply)
+
+    return await run(ctx, caller, work)
 
 
 # --- hooks shared with the special fire of :mod:`bot.services.fights.systems.d20_fire` ---------------------
