@@ -94,3 +94,29 @@ async def test_a_fired_weapon_without_rates_does_not_consult_the_armour(ctx: App
     # MR 13 − 3 = 10: exact; d20 5 + 2 = 7
     assert r["impact"]["exact"] and r["impact"]["damage_index"] == 5 + 2
     assert r["blow"]["penetration"] == 0 and "armour" not in r
+
+
+async def test_parer_fleche_parries_an_arrow_with_its_own_score(ctx: AppContext) -> None:
+    """Seed line 107: « parer ou esquiver une flèche est une action absurde (malus de 20). Certains
+    spécialistes s'entraînent à ce type d'exploit, ce sont des compétences (Parer Flèche …) »."""
+    fight_id = await d20_fight(ctx)
+    archer = NpcStats(caracs="FOR:12 CON:14 AGI:13 DEX:12", weapons="Arc 14 +1 fleche")
+    monk = NpcStats(caracs="FOR:12 CON:14 AGI:13 DEX:12 Parer_Flèche:15", weapons="Bâton 12 contondant")
+    ok(await add_combatants(ctx, GM, who="Archer", stats=archer))
+    ok(await add_combatants(ctx, GM, who="Moine", stats=monk))
+    ok(await new_round(ctx, GM, dice="Archer: 20; Tireur: 15; Garde: 10; Bretteur: 8; Moine: 5"))
+    shot = ok(await fights_attacks.attack(ctx, GM, AttackInput(target="Moine", attacker="Archer", roll=4)))
+    parried = ok(
+        await defend(
+            ctx,
+            GM,
+            choice="parer",
+            fight_id=fight_id,
+            seq=shot["seq"],
+            rolls=DefenceRolls(roll=3),
+            rng=NoDice(),
+        )
+    )
+    # the skill 15, no −20: MR 12 > the arrow's MR 10 → the Moine parries (and takes the initiative)
+    assert parried["exchange"]["defence"]["target"] == 15
+    assert parried["case"] == "both_succeed_attacker_lower"

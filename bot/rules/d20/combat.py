@@ -199,10 +199,23 @@ class DefenceRule:
     riposte: bool
 
 
-def defence_rule(context: Context, kind: DefenceKind, *, bare_hands: bool = False) -> DefenceRule | Refusal:
-    """The seed's defence rules by context (lines 45-47, 86-88, 107, 120)."""
+SPECIALIST = DefenceRule(0, 0, False)  # a specialist's parry of a missile: the skill, no malus
+SPECIALIST_SKILLS: Mapping[Context, str] = {
+    Context.ARROW: "parer_fleche",  # line 107: « Parer Flèche »
+    Context.THROWN: "parer_projectile_lance",  # « Parer Projectile Lancé »
+}
+
+
+def defence_rule(
+    context: Context, kind: DefenceKind, *, bare_hands: bool = False, specialist: bool = False
+) -> DefenceRule | Refusal:
+    """The seed's defence rules by context (lines 45-47, 86-88, 107, 120). ``specialist``: line 107,
+    « Certains spécialistes s'entraînent à ce type d'exploit, ce sont des compétences (Parer Flèche et
+    Parer Projectile Lancé) » — the skill's own score, without the −15 / −20 (reading)."""
     if context is Context.FIRED:
         return Refusal("combat.d20.refusal.fired_cannot_be_defended")
+    if specialist and context in SPECIALIST_SKILLS:
+        return SPECIALIST
     if context is Context.THROWN:
         return DefenceRule(-15, 0, False)
     if context is Context.ARROW:
@@ -247,6 +260,7 @@ def resolve_melee(
     defence_kind: DefenceKind | None = DefenceKind.PARRY,
     manoeuvre: Manoeuvre = Manoeuvre.NONE,
     bare_hands_defender: bool = False,
+    specialist: bool = False,
     attack_modifiers: Iterable[Modifier] = (),
     defence_modifiers: Iterable[Modifier] = (),
     damage_table: Mapping[int, Any] | None = None,
@@ -264,7 +278,7 @@ def resolve_melee(
     )
     if defence_score is None or defence_kind is None:
         return Melee(manoeuvre, None, None, compare(attack, None, damage_table=damage_table), 0, False)
-    rule = defence_rule(context, defence_kind, bare_hands=bare_hands_defender)
+    rule = defence_rule(context, defence_kind, bare_hands=bare_hands_defender, specialist=specialist)
     if isinstance(rule, Refusal):
         return rule
     d_items = list(defence_modifiers)
@@ -272,9 +286,12 @@ def resolve_melee(
         d_items.append(_t(f"defence.{context.value}.{defence_kind.value}", rule.modifier))
     if inflicted and attack.success:
         d_items.append(_t(f"opponent_{manoeuvre.value}", inflicted))
-    defence = d20_checks.check(
-        defence_score, d_items, rng=rng, roll=defence_roll, base_label=f"combat.d20.{defence_kind.value}"
+    label = (
+        f"combat.d20.{SPECIALIST_SKILLS[context]}"
+        if rule is SPECIALIST
+        else f"combat.d20.{defence_kind.value}"
     )
+    defence = d20_checks.check(defence_score, d_items, rng=rng, roll=defence_roll, base_label=label)
     exchange = compare(attack, defence, damage_table=damage_table)
     riposte = rule.riposte and defence.success
     again = dodged_blade(context, defence_kind, exchange)

@@ -182,3 +182,36 @@ def test_blunt_fracture_against_the_body_sr(
     blow = blunt_blow(weapon, mr, bf, die=die)
     result = resolve_armour(blow, [], blunt=True, body_sr=sr)
     assert (blow.shock, result.shock, result.fracture) == (shock, shock, fracture)
+
+
+# context, specialist, parry roll → defence target
+SPECIALISTS = [
+    (Context.ARROW, False, 12 - 20),  # « parer ou esquiver une flèche est une action absurde (malus de 20) »
+    (Context.ARROW, True, 12),  # Parer Flèche: the skill itself
+    (
+        Context.THROWN,
+        False,
+        12 - 15,
+    ),  # « Parer ou esquiver un projectile lancé est une action impossible (malus de 15) »
+    (Context.THROWN, True, 12),  # Parer Projectile Lancé
+]
+
+
+@pytest.mark.parametrize(("context", "specialist", "target"), SPECIALISTS)
+def test_parer_fleche_and_parer_projectile_lance(context: Context, specialist: bool, target: int) -> None:
+    """Seed line 107: « Certains spécialistes s'entraînent à ce type d'exploit, ce sont des compétences
+    (Parer Flèche et Parer Projectile Lancé) »."""
+    melee = resolve_melee(
+        14,
+        12,
+        context=context,
+        defence_kind=DefenceKind.PARRY,
+        specialist=specialist,
+        attack_roll=4,
+        defence_roll=3,
+    )
+    assert isinstance(melee, Melee) and melee.exchange.defence is not None
+    assert melee.exchange.defence.target == target
+    assert melee.exchange.defence.modifiers[0].label.endswith(
+        ("parer_fleche", "parer_projectile_lance") if specialist else ("parry",)
+    )

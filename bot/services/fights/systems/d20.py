@@ -493,7 +493,13 @@ async def resolve(
     kind = {"parer": rules.DefenceKind.PARRY, "esquiver": rules.DefenceKind.DODGE}.get(choice)
     if choice not in ("parer", "esquiver", "encaisser"):
         raise FightRefusal("combat.error.bad_choice")
-    score = _defence_score(doc, defender, choice) if kind is not None else None
+    skills = doc.meta.get(defender.id, {}).get("skills") or {}
+    special_skill = rules.SPECIALIST_SKILLS.get(context)
+    specialist = kind is rules.DefenceKind.PARRY and special_skill is not None and special_skill in skills
+    if specialist and special_skill is not None:  # line 107: Parer Flèche / Parer Projectile Lancé
+        score: int | None = int(skills[special_skill])
+    else:
+        score = _defence_score(doc, defender, choice) if kind is not None else None
     defence_mods = _malus_terms(doc, defender, consume=kind is not None) if kind is not None else []
     bare_defender = all(
         a["kind"] == "bare" for a in doc.meta.get(defender.id, {}).get("arms") or [BARE_HANDS]
@@ -508,6 +514,7 @@ async def resolve(
         defence_kind=kind,
         manoeuvre=rules.Manoeuvre(pending["manoeuvre"]),
         bare_hands_defender=bare_defender and context is not rules.Context.BRAWL,
+        specialist=specialist,
         attack_modifiers=[Modifier(str(m["label"]), int(m["value"])) for m in pending.get("mods", [])],
         defence_modifiers=defence_mods,
         damage_table=table,
