@@ -157,3 +157,32 @@ def test_pulling_out_an_impaling_weapon(locale: str, none: str) -> None:
     )
     assert pulled["result"]["wound"]["level"] == "major"
     assert none in texts(nothing) and nothing["ephemeral"]
+
+
+INTERRUPT = f"""
+/config systeme systeme:ogl portee:canal
+/combat ouvrir nom:Arène
+/combat ajouter qui:Guerrier caracs:"STR:13 CON:12 SIZ:12 {BODY} DEX:14" armes:"Épée 1d8+1 60%"
+/combat ajouter qui:Cible caracs:"STR:13 CON:12 SIZ:12 {BODY} DEX:12" armes:"Dague 1d4+1 50%"
+/combat round des:"Cible: 9; Guerrier: 7"
+/combat action action:attendre cible:Guerrier
+/combat action action:interrompre qui:Cible cible:Guerrier jet:45 jet_cible:20
+/combat attaque cible:Guerrier jet:90 localisation:tete
+/combat fin
+"""
+
+
+@pytest.mark.parametrize(
+    ("locale", "turn"), [("fr", "▶ Au tour de **Cible**."), ("en", "▶ **Cible**'s turn.")]
+)
+def test_waiting_then_interrupting(locale: str, turn: str) -> None:
+    """Seed line 5: « Si un personnage en Attente souhaite simplement agir après qu'un personnage
+    spécifique ait agi, il attend […] Si un personnage souhaite attendre pour interrompre l'action d'un
+    autre personnage pendant qu'elle se produit […] Celui qui gagne le Test d'Opposition agit en
+    premier. » Both succeed (45 ≤ 50, 20 ≤ 60): the higher roll, the Cible's, wins."""
+    records = console_records(INTERRUPT, locale=locale)
+    actions = [r for r in records if r.get("command", "").startswith("/combat action")]
+    _waited, interrupted = actions
+    assert not interrupted["ephemeral"] and texts(interrupted).rstrip().endswith(turn)
+    attack = next(r for r in records if r.get("command", "").startswith("/combat attaque"))
+    assert attack["result"]["attacker"] == "cible"  # the Cible acts before the Guerrier's slot

@@ -291,6 +291,8 @@ ACTION_WORDS: Final[dict[str, str]] = {
     "defensive": "en_defense",
     "attendre": "attendre",
     "wait": "attendre",
+    "interrompre": "interrompre",
+    "interrupt": "interrompre",
 }
 
 
@@ -315,6 +317,21 @@ async def simple_action(
     foe = doc.find(target) if target else None
     if foe is not None and foe.id == c.id:
         raise FightRefusal("combat.error.self_attack")
+    if own == "interrompre":
+        if foe is None:
+            raise FightRefusal("combat.ogl.error.wait_needs_target")
+        lines = ogl_ledger.interrupt(
+            scope,
+            doc,
+            c,
+            foe,
+            _first_score(doc, c),
+            _first_score(doc, foe),
+            d100_or_none(roll),
+            d100_or_none(target_roll),
+        )
+        lines.extend(_settle_turn(scope, doc))
+        return action_reply(scope, doc, c, own, lines)
     if own == "attendre":
         if foe is None:
             raise FightRefusal("combat.ogl.error.wait_needs_target")
@@ -331,6 +348,15 @@ async def simple_action(
         lines = ogl_ledger.go_defensive(scope, doc, c)
     lines.extend(_pass_turn(scope, doc))  # the reply adds whose turn it is
     return action_reply(scope, doc, c, own, [*ending, *lines])
+
+
+def _first_score(doc: Doc, c: Combatant) -> int:
+    """The skill of the fighter's first weapon: the interrupting action's test (reading: an attack)."""
+    arms = doc.meta.get(c.id, {}).get("arms") or []
+    for arm in arms:
+        if arm.get("score") is not None:
+            return int(arm["score"])
+    raise FightRefusal("combat.sys.error.no_score", name=c.name, weapon=str(arms[0]["name"]) if arms else "?")
 
 
 def _score(doc: Doc, c: Combatant, arm: Mapping[str, Any]) -> int:

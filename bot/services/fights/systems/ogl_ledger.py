@@ -20,13 +20,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.rules.checks.common import CheckResult, Modifier
+from bot.rules import opposed
+from bot.rules.checks.common import CheckResult, Modifier, System
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.effects import Condition
 from bot.rules.combat.state import Combatant
+from bot.rules.ogl import checks as ogl_checks
 from bot.rules.ogl import combat as rules
 from bot.services.fights._core import Doc, FightOutcome, FightRefusal, Scope, fight_here, outcome
-from bot.services.fights.kit import RANGED_KINDS, set_dead
+from bot.services.fights.kit import RANGED_KINDS, check_line, set_dead
 from bot.ui.reply import Colour, Reply
 
 NS: Final = "ogl_manoeuvres"
@@ -334,6 +336,47 @@ def wait_for(scope: Scope, doc: Doc, c: Combatant, foe: Combatant) -> list[str]:
     doc.state = replace(state, order=tuple(order))
     round_data(doc)["slot"] = None  # his slot has moved, not passed: the new current slot starts
     return [scope.t("combat.ogl.wait", name=c.name, other=foe.name)]
+
+
+def interrupt(
+    scope: Scope,
+    doc: Doc,
+    c: Combatant,
+    foe: Combatant,
+    score: int,
+    foe_score: int,
+    roll: int | None,
+    foe_roll: int | None,
+) -> list[str]:
+    """Line 5: « Si un personnage souhaite attendre pour interrompre l'action d'un autre personnage
+    pendant qu'elle se produit […] il doit réussir un test de compétence appropriée à son action
+    d'interruption […] L'effet déclencheur […] peut s'opposer à cela par un Test d'Opposition […]
+    Celui qui gagne le Test d'Opposition agit en premier. » ``foe``'s slot must be the current one
+    and ``c`` must still have a slot this round (he waited); the winner of the opposed weapon tests
+    acts first: ``c``'s next slot moves before ``foe``'s."""
+    state = doc.state
+    slot = state.current_slot
+    if slot is None or slot.combatant != foe.id or doc.data.get("slot_done"):
+        raise FightRefusal("combat.ogl.error.interrupt_not_acting", name=foe.name)
+    later = [i for i in range(state.turn + 1, len(state.order)) if state.order[i].combatant == c.id]
+    if not later:
+        raise FightRefusal("combat.ogl.error.interrupt_no_slot", name=c.name)
+    mine = ogl_checks.check(score, rng=scope.rng, roll=roll, base_label="combat.ogl.weapon")
+    theirs = ogl_checks.check(foe_score, rng=scope.rng, roll=foe_roll, base_label="combat.ogl.weapon")
+    verdict, _ = opposed.compare(mine, theirs, opposed.rules_for(System.OGL))
+    lines = [
+        scope.t("combat.ogl.interrupt.try", name=c.name, other=foe.name),
+        f"{c.name} : " + check_line(scope.words, mine, " %"),
+        f"{foe.name} : " + check_line(scope.words, theirs, " %"),
+    ]
+    if verdict is not opposed.Verdict.A:
+        return [*lines, scope.t("combat.ogl.interrupt.failed", name=c.name, other=foe.name)]
+    order = list(state.order)
+    moved = order.pop(later[0])
+    order.insert(state.turn, replace(moved, value=order[state.turn].value))
+    doc.state = replace(state, order=tuple(order))
+    round_data(doc)["slot"] = None  # his slot comes now: ``foe``'s has not passed, it waits
+    return [*lines, scope.t("combat.ogl.interrupt.won", name=c.name, other=foe.name)]
 
 
 # --- what a second chance or a graze needs to remember ------------------------------------------
