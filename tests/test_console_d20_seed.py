@@ -162,6 +162,7 @@ PV_SCRIPT = f"""
 @alice !select "PV perdus (indice 13) — au MJ" 5
 !select "PV perdus (indice 13) — au MJ" 6
 !select "PV perdus (indice 13) — au MJ" 7
+/combat voir
 /combat fin
 """
 
@@ -178,6 +179,9 @@ def test_the_gm_picks_the_pv_a_hit_costs_without_a_table() -> None:
     assert player["ephemeral"]  # only the GM reads the table
     assert gm["result"]["pv"] == 6 and gm["result"]["health"]["pv_lost"] == 6
     assert again["ephemeral"] and "déjà" in texts_of(again)
+    # seed lines 266, 269: 6 PV lost ≤ Con 14 → 30 h of total rest; 7 PC → 7 min (on the tracker)
+    [shown] = [r for r in records if r.get("command", "").startswith("/combat voir")]
+    assert "6 PV en 30 h de repos total · 7 PC en 7 min" in str(shown["embeds"])
 
 
 def texts_of(record: dict[str, Any]) -> str:

@@ -613,6 +613,42 @@ def record_health(combatant: Combatant, health: Health) -> Combatant:
     return set_pool_loss(set_pool_loss(combatant, SYSTEM, "PV", health.pv_lost), SYSTEM, "PC", health.pc_lost)
 
 
+# --- recovery (lines 266-269) --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RecoveryStep:
+    """``points`` come back at 1 per ``unit``: "hour_rest" (5 h of total rest each), "hour_sleep",
+    "day_rest", "minute"; ``time`` is how many units that takes."""
+
+    points: int
+    unit: str
+    time: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"points": self.points, "unit": self.unit, "time": self.time}
+
+
+def pv_recovery(pv_lost: int, con: int) -> tuple[RecoveryStep, ...]:
+    """Line 266: « un par 5 heures de repos total si toutefois ce total perdu n'excède pas le score de
+    "Constitution" »; line 267: « égal ou supérieur au score de "Constitution" […] un point par heure
+    de sommeil pour la première moitié et d'un point par jour de repos pour la seconde moitié ».
+    Readings (``data/d20_wounds.json``): exactly Con lost uses the first rate; the first half is the
+    larger one with an odd number."""
+    if pv_lost <= 0:
+        return ()
+    if pv_lost <= con:
+        return (RecoveryStep(pv_lost, "hour_rest", 5 * pv_lost),)
+    first = (pv_lost + 1) // 2
+    second = pv_lost - first
+    return (RecoveryStep(first, "hour_sleep", first), RecoveryStep(second, "day_rest", second))
+
+
+def pc_recovery(pc_lost: int) -> tuple[RecoveryStep, ...]:
+    """Line 269: « Les PC perdus se récupèrent à raison de 1 par minute. »"""
+    return (RecoveryStep(pc_lost, "minute", pc_lost),) if pc_lost > 0 else ()
+
+
 # --- thrown and fired weapons --------------------------------------------------------------------
 
 

@@ -215,3 +215,34 @@ def test_parer_fleche_and_parer_projectile_lance(context: Context, specialist: b
     assert melee.exchange.defence.modifiers[0].label.endswith(
         ("parer_fleche", "parer_projectile_lance") if specialist else ("parry",)
     )
+
+
+# PV lost, Con → steps (points, unit, time)
+PV_RECOVERY = [
+    (6, 14, [(6, "hour_rest", 30)]),  # 1 PV per 5 h of total rest
+    (14, 14, [(14, "hour_rest", 70)]),  # exactly Con: the first rate (reading)
+    (15, 14, [(8, "hour_sleep", 8), (7, "day_rest", 7)]),  # beyond Con: halves, the first rounded up
+    (20, 12, [(10, "hour_sleep", 10), (10, "day_rest", 10)]),
+    (0, 14, []),
+]
+
+
+@pytest.mark.parametrize(("lost", "con", "steps"), PV_RECOVERY)
+def test_pv_recovery(lost: int, con: int, steps: list[tuple[int, str, int]]) -> None:
+    """Seed line 266: « Le taux normal de récupération des PV perdus est d'un par 5 heures de repos
+    total si toutefois ce total perdu n'excède pas le score de "Constitution" ». Line 267: « Si le
+    total des points de vie perdu est égal ou supérieur au score de "Constitution", le taux de
+    récupération est d'un point par heure de sommeil pour la première moitié et d'un point par jour de
+    repos pour la seconde moitié. »"""
+    from bot.rules.d20.combat import pv_recovery
+
+    assert [(x.points, x.unit, x.time) for x in pv_recovery(lost, con)] == steps
+
+
+@pytest.mark.parametrize(("lost", "minutes"), [(7, 7), (1, 1), (0, None)])
+def test_pc_recovery(lost: int, minutes: int | None) -> None:
+    """Seed line 269: « Les PC perdus se récupèrent à raison de 1 par minute. »"""
+    from bot.rules.d20.combat import pc_recovery
+
+    steps = pc_recovery(lost)
+    assert [x.time for x in steps] == ([] if minutes is None else [minutes])

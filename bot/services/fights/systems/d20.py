@@ -207,6 +207,10 @@ def tracker_lines(scope: Scope, doc: Doc, c: Combatant) -> tuple[str, ...]:
     pending = (doc.data.get("d20") or {}).get("malus", {}).get(c.id)
     if pending:
         lines.append(scope.t("combat.d20.tracker.next_malus", n=pending))
+    steps = [*rules.pv_recovery(h.pv_lost, h.con), *rules.pc_recovery(h.pc_lost)]
+    if steps and not c.has("dead"):
+        parts = [scope.t(f"combat.d20.recovery.{x.unit}", points=x.points, time=x.time) for x in steps]
+        lines.append(scope.t("combat.d20.recovery", steps=" · ".join(parts)))
     return tuple(lines)
 
 
