@@ -40,6 +40,7 @@ from bot.services.fights.phone import attack_button, choose_target
 from bot.services.fights.roster import NpcStats
 from bot.services.fights.rounds import advance, new_round, set_posture
 from bot.services.fights.sides import set_side
+from bot.services.fights.systems import d20 as d20_fight
 from bot.services.fights.undo import MAX_UNDO
 from bot.services.fights.undo import preview as undo_preview
 from bot.services.fights.undo import undo as undo_actions
@@ -324,6 +325,14 @@ def _attack(
     return attack_button(ctx, caller, fight_id=fid, attacker=int(a), target=int(target), weapon=int(weapon))
 
 
+def _d20_pv(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    if a is None or not a.isdigit() or len(values) != 1 or not values[0].isdigit():
+        return None
+    return d20_fight.lose_pv(ctx, caller, fight_id=fid, seq=int(a), value=int(values[0]))
+
+
 HANDLERS: Final[dict[str, Handler]] = {
     "def": _defence,
     "pos": _posture,
@@ -337,6 +346,7 @@ HANDLERS: Final[dict[str, Handler]] = {
     "round": _round,
     "tgt": _target,
     "atk": _attack,
+    "dpv": _d20_pv,  # a d20 hit's « PV perdus » menu (no server damage table)
 }
 
 _TEMPLATE: Final = (

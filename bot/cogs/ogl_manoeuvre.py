@@ -1,5 +1,6 @@
 """``/maneuver`` (``/manoeuvre``): the `ogl` manoeuvres of a fight thread — hero points, counter-attack,
-two weapons, mounted combat, grapple, area effects (each fighter caught dives or takes it). Thin: parse,
+two weapons, mounted combat, grapple, pulling out an impaled weapon, area effects (each fighter caught
+dives or takes it). Thin: parse,
 call the use-case modules of :mod:`bot.services.fights.systems.ogl_manoeuvres` (the area effect:
 :mod:`~bot.services.fights.systems.ogl_area`), answer and edit the tracker like ``/combat``."""
 
@@ -18,6 +19,7 @@ from bot.services.fights.systems import ogl_area
 from bot.services.fights.systems.ogl_manoeuvres import counter as ogl_counter
 from bot.services.fights.systems.ogl_manoeuvres import grapple as ogl_grapple
 from bot.services.fights.systems.ogl_manoeuvres import hero as ogl_hero
+from bot.services.fights.systems.ogl_manoeuvres import impale as ogl_impale
 from bot.services.fights.systems.ogl_manoeuvres import mount as ogl_mount
 from bot.services.fights.systems.ogl_manoeuvres import two_weapons as ogl_two_weapons
 
@@ -176,6 +178,26 @@ class ManeuverCog(commands.Cog):
         )
         await settle(interaction, result)
 
+    @maneuver.command(name="pull-out", description="Pull out a weapon that impaled a fighter")
+    @app_commands.describe(
+        victim="The impaled fighter",
+        who="Who pulls it out: the wielder (Athletics), the victim (an action), another (First Aid)",
+        roll="The d100 of the test",
+        damage="The weapon's damage dice, then the 1d4 of actions lost",
+    )
+    async def pull_out(
+        self,
+        interaction: Interaction,
+        victim: app_commands.Range[str, 1, 80],
+        who: app_commands.Range[str, 1, 80] | None = None,
+        roll: app_commands.Range[int, 0, 100] | None = None,
+        damage: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        result = ogl_impale.pull_out(
+            ctx_of(interaction), caller_of(interaction), victim=victim, who=who, roll=roll, damage=damage
+        )
+        await settle(interaction, result)
+
     @maneuver.command(name="grapple", description="Grapple: grab, immobilise, escape, throw")
     @app_commands.describe(
         action="The grapple action",
@@ -251,6 +273,8 @@ class ManeuverCog(commands.Cog):
     @two_weapons.autocomplete("who")
     @two_weapons.autocomplete("target")
     @mount.autocomplete("who")
+    @pull_out.autocomplete("victim")
+    @pull_out.autocomplete("who")
     @grapple.autocomplete("who")
     @grapple.autocomplete("target")
     @area.autocomplete("source")

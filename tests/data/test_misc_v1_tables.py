@@ -196,8 +196,14 @@ def test_v1_combat_values() -> None:
         {"locations": ["head", "arm"], "modifier": -20},
         {"locations": ["body", "leg"], "modifier": -10},
     ]
-    assert d["ranged"]["range_damage"] == [{"range": "long", "damage": -1}]
-    assert d["ranged"]["truncated"] is True
+    # seed lines 92-93: « portée longue (PL) inflige -1 pts D » and « portée extrême (PE) inflige
+    # -2 pts D (et demande 1 Rd de préparation supplémentaire) » — the seed is not cut there
+    assert d["ranged"]["range_damage"] == [
+        {"range": "long", "damage": -1},
+        {"range": "extreme", "damage": -2, "preparation_rounds": 1},
+    ]
+    assert d["ranged"]["truncated"] is False
+    assert not any("s'arrête" in note for note in d["notes"])
 
 
 # --- v1 hit location ----------------------------------------------------------------------------

@@ -74,11 +74,12 @@ async def test_lost_combat_actions_stop_actions_and_reactions_and_count_down(ctx
     fight_id = await fight(ctx)
     # ranks: Chevalier 5 + 0 = 5, Orc 1 + 2 = 3 → Chevalier first
     ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1"))
-    # right arm 3 HP: 1d8 4 + 1 = 5 → −2: serious, the 1d4 (3) next combat actions lost
+    # left arm 3 HP: 1d8 4 + 1 = 5 → −2: serious, the 1d4 (3) next combat actions lost (the left arm:
+    # the axe stays in the right hand — seed line 33, a useless arm drops what it holds)
     taken = await hit(
         ctx,
         fight_id,
-        AttackInput(target="Orc", attacker="Chevalier", roll=30, location="bras_d", damage="4", effects="3"),
+        AttackInput(target="Orc", attacker="Chevalier", roll=30, location="bras_g", damage="4", effects="3"),
     )
     assert taken["wound"]["hp_after"] == 3 - 5 and taken["wound"]["level"] == "serious"
     assert [c["remaining"] for c in orc_conditions(taken)] == [3]

@@ -18,12 +18,13 @@ from bot.services.fights.defence import defend
 from bot.services.fights.ending import show
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
-from bot.services.fights.rounds import set_posture
+from bot.services.fights.rounds import new_round, set_posture
+from bot.services.fights.systems import v1 as v1_adapter  # registers the adapters (run alone)
 
 from .fight_context import next_round
 from .test_fights import ALICE, BOB, CHANNEL, GM, GUILD, NoDice, ctx, ok
 
-__all__ = ["ctx"]
+__all__ = ["ctx", "v1_adapter"]
 
 GOBLIN = "CC:25 CT:25 F:3 E:3 B:6 I:30 A:1 Dex:25"
 
@@ -222,7 +223,12 @@ async def test_options_units_digit_threshold_and_stun_disarm_shot(ctx: AppContex
         ctx, ALICE, AttackInput(target="Orque 2", weapon="Arc", roll=10, location="tete", situation="longue")
     )
     assert far.reply.is_error and "portée courte" in (far.reply.description or "")
-    # at short range: CT 40 − 20 = 20, roll 10 → head; no defence against a shot; 1d6 2 → units digit 0 → 10
+    # at short range it is declared: « Viser une localisation particulière demande 1 Rd de
+    # préparation » (seed line 87) — the shot goes off next round
+    declared = ok(await attack(ctx, ALICE, AttackInput(target="Orque 2", weapon="Arc", location="tete")))
+    assert declared["declared_shot"]["ready"] == 3 and declared["declared_shot"]["preparation"] == 1
+    ok(await new_round(ctx, GM))
+    # CT 40 − 20 = 20, roll 10 → head; no defence against a shot; 1d6 2 → units digit 0 → 10
     shot = ok(
         await attack(
             ctx, ALICE, AttackInput(target="Orque 2", weapon="Arc", roll=10, location="tete"), rng=NoDice()

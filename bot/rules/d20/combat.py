@@ -38,7 +38,7 @@ weapon) reads the attacker's MR as the index.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -199,10 +199,23 @@ class DefenceRule:
     riposte: bool
 
 
-def defence_rule(context: Context, kind: DefenceKind, *, bare_hands: bool = False) -> DefenceRule | Refusal:
-    """The seed's defence rules by context (lines 45-47, 86-88, 107, 120)."""
+SPECIALIST = DefenceRule(0, 0, False)  # a specialist's parry of a missile: the skill, no malus
+SPECIALIST_SKILLS: Mapping[Context, str] = {
+    Context.ARROW: "parer_fleche",  # line 107: « Parer Flèche »
+    Context.THROWN: "parer_projectile_lance",  # « Parer Projectile Lancé »
+}
+
+
+def defence_rule(
+    context: Context, kind: DefenceKind, *, bare_hands: bool = False, specialist: bool = False
+) -> DefenceRule | Refusal:
+    """The seed's defence rules by context (lines 45-47, 86-88, 107, 120). ``specialist``: line 107,
+    « Certains spécialistes s'entraînent à ce type d'exploit, ce sont des compétences (Parer Flèche et
+    Parer Projectile Lancé) » — the skill's own score, without the −15 / −20 (reading)."""
     if context is Context.FIRED:
         return Refusal("combat.d20.refusal.fired_cannot_be_defended")
+    if specialist and context in SPECIALIST_SKILLS:
+        return SPECIALIST
     if context is Context.THROWN:
         return DefenceRule(-15, 0, False)
     if context is Context.ARROW:
@@ -226,6 +239,7 @@ class Melee:
     exchange: Exchange
     defender_next_action_malus: int
     riposte: bool
+    attacker_again: bool = False  # line 87: a successful dodge of an arme blanche
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -234,6 +248,7 @@ class Melee:
             "exchange": self.exchange.to_dict(),
             "defender_next_action_malus": self.defender_next_action_malus,
             "riposte": self.riposte,
+            "attacker_again": self.attacker_again,
         }
 
 
@@ -245,6 +260,7 @@ def resolve_melee(
     defence_kind: DefenceKind | None = DefenceKind.PARRY,
     manoeuvre: Manoeuvre = Manoeuvre.NONE,
     bare_hands_defender: bool = False,
+    specialist: bool = False,
     attack_modifiers: Iterable[Modifier] = (),
     defence_modifiers: Iterable[Modifier] = (),
     damage_table: Mapping[int, Any] | None = None,
@@ -262,7 +278,7 @@ def resolve_melee(
     )
     if defence_score is None or defence_kind is None:
         return Melee(manoeuvre, None, None, compare(attack, None, damage_table=damage_table), 0, False)
-    rule = defence_rule(context, defence_kind, bare_hands=bare_hands_defender)
+    rule = defence_rule(context, defence_kind, bare_hands=bare_hands_defender, specialist=specialist)
     if isinstance(rule, Refusal):
         return rule
     d_items = list(defence_modifiers)
@@ -270,12 +286,30 @@ def resolve_melee(
         d_items.append(_t(f"defence.{context.value}.{defence_kind.value}", rule.modifier))
     if inflicted and attack.success:
         d_items.append(_t(f"opponent_{manoeuvre.value}", inflicted))
-    defence = d20_checks.check(
-        defence_score, d_items, rng=rng, roll=defence_roll, base_label=f"combat.d20.{defence_kind.value}"
+    label = (
+        f"combat.d20.{SPECIALIST_SKILLS[context]}"
+        if rule is SPECIALIST
+        else f"combat.d20.{defence_kind.value}"
     )
+    defence = d20_checks.check(defence_score, d_items, rng=rng, roll=defence_roll, base_label=label)
     exchange = compare(attack, defence, damage_table=damage_table)
     riposte = rule.riposte and defence.success
-    return Melee(manoeuvre, defence_kind, rule, exchange, rule.next_action_modifier, riposte)
+    again = dodged_blade(context, defence_kind, exchange)
+    if again:  # line 87: no counter-attack, the attacker may attack again (no initiative to the dodger)
+        exchange = replace(exchange, initiative_to_defender=False)
+    return Melee(manoeuvre, defence_kind, rule, exchange, rule.next_action_modifier, riposte, again)
+
+
+def dodged_blade(context: Context, kind: DefenceKind | None, exchange: Exchange) -> bool:
+    """Line 87: a successful Esquive against an arme blanche (edged or blunt) that stops the blow
+    gives no counter-attack and lets the attacker attack again."""
+    return (
+        context is Context.EDGED
+        and kind is DefenceKind.DODGE
+        and exchange.defence is not None
+        and exchange.defence.success
+        and not exchange.hit
+    )
 
 
 # --- brawl, edged and blunt weapons --------------------------------------------------------------
@@ -364,6 +398,87 @@ def thrown_penetration(bf: int, weapon_modifier: int, random_part: int = 0) -> B
     """Thrown weapons: the thrower's BF + the weapon's modifiers (+ the projectile's random part)."""
     pen = (_t("bf", bf), _t("weapon", weapon_modifier), _t("random_part", random_part))
     return Blow(pen, total(pen), (), 0)
+
+
+def thrown_blow(
+    bf: int, weapon_modifier: int, *, rate: int = 0, random_part: int | None = None, shock_rate: int = 0
+) -> Blow:
+    """Line 100: penetration = the thrower's BF + the weapon's modifiers (lines 109-110: + the
+    projectile's own penetration and random part when it has them); the shock is the projectile's
+    fixed shock rate."""
+    pen = [_t("bf", bf), _t("weapon", weapon_modifier)]
+    if rate:
+        pen.append(_t("penetration_rate", rate))
+    if random_part is not None:
+        pen.append(_t("random_part", random_part))
+    shock = (_t("shock_rate", shock_rate),) if shock_rate else ()
+    return Blow(tuple(pen), total(pen), shock, total(shock))
+
+
+def projectile_blow(penetration_rate: int, random_part: int | None, shock_rate: int) -> Blow:
+    """Lines 114-116: a fired projectile's fixed penetration rate + its random part, and its fixed
+    shock rate (the shooter's BF plays no part)."""
+    pen = [_t("penetration_rate", penetration_rate)]
+    if random_part is not None:
+        pen.append(_t("random_part", random_part))
+    shock = (_t("shock_rate", shock_rate),) if shock_rate else ()
+    return Blow(tuple(pen), total(pen), shock, total(shock))
+
+
+# --- critical successes with edged, thrown and fired weapons (lines 85, 105, 118) ----------------
+
+
+class CriticalMode(StrEnum):
+    SECOND_WOUND = "second_wound"  # a second wound drawn on the damage-by-location table
+    DOUBLE_PV = "double_pv"  # the PV lost doubled
+
+
+CRITICAL_CONTEXTS: frozenset[Context] = frozenset(
+    {Context.EDGED, Context.THROWN, Context.ARROW, Context.FIRED}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Critical:
+    """What a critical success adds: a second index (d20 + weapon) or the first wound's PV again."""
+
+    mode: CriticalMode
+    second_roll: int | None
+    second_index: int | None
+    extra_pv: int | None  # None without a table (the GM reads it)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode.value,
+            "second_roll": self.second_roll,
+            "second_index": self.second_index,
+            "extra_pv": self.extra_pv,
+        }
+
+
+def critical_wound(
+    mode: CriticalMode,
+    *,
+    weapon_modifier: int = 0,
+    first_pv: int | None = None,
+    table: Mapping[int, Any] | None = None,
+    row_pv: Any = None,
+    rng: RandomSource | None = None,
+    die: int | None = None,
+) -> Critical:
+    """Lines 85, 105, 118: "on ajoute aux dégâts précédents, de nouveaux dégâts en utilisant la table
+    des dégâts pour tirer une seconde blessure ou on double le nombre de points de vie perdus".
+    Reading: the second wound is drawn like a missile's, a d20 + the weapon's modifiers on the table;
+    ``row_pv`` reads a row's PV (the service's table rows)."""
+    if mode is CriticalMode.DOUBLE_PV:
+        return Critical(mode, None, None, first_pv)
+    rolled = d(20, rng, die)
+    index = rolled + weapon_modifier
+    extra = None
+    if table:
+        row = read_table(table, index)
+        extra = int(row_pv(row)) if row_pv is not None else (int(row) if isinstance(row, int) else None)
+    return Critical(mode, rolled, index, extra)
 
 
 # --- armour --------------------------------------------------------------------------------------
@@ -496,6 +611,42 @@ def health_of(combatant: Combatant) -> Health:
 
 def record_health(combatant: Combatant, health: Health) -> Combatant:
     return set_pool_loss(set_pool_loss(combatant, SYSTEM, "PV", health.pv_lost), SYSTEM, "PC", health.pc_lost)
+
+
+# --- recovery (lines 266-269) --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RecoveryStep:
+    """``points`` come back at 1 per ``unit``: "hour_rest" (5 h of total rest each), "hour_sleep",
+    "day_rest", "minute"; ``time`` is how many units that takes."""
+
+    points: int
+    unit: str
+    time: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"points": self.points, "unit": self.unit, "time": self.time}
+
+
+def pv_recovery(pv_lost: int, con: int) -> tuple[RecoveryStep, ...]:
+    """Line 266: « un par 5 heures de repos total si toutefois ce total perdu n'excède pas le score de
+    "Constitution" »; line 267: « égal ou supérieur au score de "Constitution" […] un point par heure
+    de sommeil pour la première moitié et d'un point par jour de repos pour la seconde moitié ».
+    Readings (``data/d20_wounds.json``): exactly Con lost uses the first rate; the first half is the
+    larger one with an odd number."""
+    if pv_lost <= 0:
+        return ()
+    if pv_lost <= con:
+        return (RecoveryStep(pv_lost, "hour_rest", 5 * pv_lost),)
+    first = (pv_lost + 1) // 2
+    second = pv_lost - first
+    return (RecoveryStep(first, "hour_sleep", first), RecoveryStep(second, "day_rest", second))
+
+
+def pc_recovery(pc_lost: int) -> tuple[RecoveryStep, ...]:
+    """Line 269: « Les PC perdus se récupèrent à raison de 1 par minute. »"""
+    return (RecoveryStep(pc_lost, "minute", pc_lost),) if pc_lost > 0 else ()
 
 
 # --- thrown and fired weapons --------------------------------------------------------------------

@@ -64,6 +64,7 @@ SURPRISE_MALUS = -10
 PRECISE_MALUS = -40
 FLURRY_MALUS = -20
 DEFENSIVE_BONUS = 20
+CORNERED_MALUS = -20
 ROLL_AGAIN_CAP = 10
 ACTION_UNIT = "combat_action"
 
@@ -311,23 +312,99 @@ SITUATIONAL: Mapping[str, tuple[int, str | None]] = {
     "cavalier_contre_pieton": (20, None),
     "pieton_contre_cavalier": (-20, None),
     "en_defense": (DEFENSIVE_BONUS, None),
+    "accule": (CORNERED_MALUS, None),
 }
 
 
+class Side(StrEnum):
+    ATTACK = "attack"
+    DEFENCE = "defence"
+
+
+BOTH: frozenset[Side] = frozenset({Side.ATTACK, Side.DEFENCE})
+# Whose test each modifier changes (``applies_to`` of ``ogl_situational_modifiers``; line 10: « la
+# cible est … » → the attacker; « attaquer ou se défendre … » → the one in that situation, attacking
+# or defending; « défendre depuis une position inférieure ou contre un ennemi monté » → the defender;
+# line 6 « En Défense » and line 19 « acculé » → the defender's Esquive / Parade).
+SITUATION_SIDES: Mapping[str, frozenset[Side]] = {
+    "cible_surprise": frozenset({Side.ATTACK}),
+    "cible_a_terre_ou_de_dos": frozenset({Side.ATTACK}),
+    "position_surelevee_ou_monte": BOTH,
+    "a_terre": BOTH,
+    "sol_instable": BOTH,
+    "bras_gene": BOTH,
+    "sous_l_eau": BOTH,
+    "defense_position_basse_ou_contre_monte": frozenset({Side.DEFENCE}),
+    "obscurite_partielle": BOTH,
+    "obscurite": BOTH,
+    "aveugle_obscurite_totale": BOTH,
+    "brouillard_cible_deplacee": frozenset({Side.ATTACK}),
+    "cavalier_contre_pieton": BOTH,
+    "pieton_contre_cavalier": frozenset({Side.DEFENCE}),
+    "en_defense": frozenset({Side.DEFENCE}),
+    "accule": frozenset({Side.DEFENCE}),
+}
+REACTIONS_ONLY: Mapping[str, frozenset[Reaction]] = {
+    "cavalier_contre_pieton": frozenset({Reaction.PARRY}),  # line 36: « attaques et parades »
+    "en_defense": frozenset({Reaction.DODGE, Reaction.PARRY}),  # line 6: « Esquive et de Parade »
+    "accule": frozenset({Reaction.DODGE}),  # line 19: « à sa compétence d'Esquive »
+}
+
+
+def situation_ids(side: Side, reaction: Reaction | None = None) -> tuple[str, ...]:
+    """The ids that may be typed on ``side`` (for a refusal's list)."""
+    return tuple(
+        k
+        for k, sides in SITUATION_SIDES.items()
+        if side in sides
+        and (
+            side is Side.ATTACK
+            or reaction is None
+            or reaction in REACTIONS_ONLY.get(k, frozenset({reaction}))
+        )
+    )
+
+
 def situational(
-    ids: Iterable[str], table: Mapping[str, tuple[int, str | None]] = SITUATIONAL
+    ids: Iterable[str],
+    table: Mapping[str, tuple[int, str | None]] = SITUATIONAL,
+    *,
+    side: Side = Side.ATTACK,
+    reaction: Reaction | None = None,
 ) -> tuple[Modifier, ...]:
-    """Cumulative situational modifiers (``ogl_situational_modifiers`` ids); one darkness level."""
+    """Cumulative situational modifiers (``ogl_situational_modifiers`` ids); one darkness level.
+    ``side``: the attacker's test or the defender's (``reaction``); an id that does not change that
+    test raises ValueError (a defence-only modifier never reaches the attack, and the reverse)."""
     out: list[Modifier] = []
     groups: set[str] = set()
     for item in ids:
         value, group = table[item]
+        if side not in SITUATION_SIDES.get(item, BOTH):
+            raise ValueError(f"{item} does not apply to the {side.value}")
+        if (
+            side is Side.DEFENCE
+            and reaction is not None
+            and reaction not in REACTIONS_ONLY.get(item, {reaction})
+        ):
+            raise ValueError(f"{item} does not apply to {reaction.value}")
         if group is not None:
             if group in groups:
                 raise ValueError(f"only one {group} modifier applies")
             groups.add(group)
         out.append(_t(f"situation.{item}", value))
     return tuple(out)
+
+
+# --- combat actions: aim, charge, flurry (line 5-6, 15, 35) --------------------------------------
+
+AIM_STEP = 10
+AIM_CAP = 30
+
+
+def aim_bonus(actions: int) -> Term:
+    """Line 5: « Chaque Action que le personnage emploie à viser augmente de +10% son score avec
+    l'arme à distance […] il ne peut dépasser +30% »."""
+    return _t("aim", min(AIM_CAP, AIM_STEP * max(0, actions)))
 
 
 # --- attack and defence --------------------------------------------------------------------------
@@ -348,6 +425,27 @@ class Outcome(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Diminished:
+    """Line 9: « Si les deux personnages réussissent, celui qui a obtenu le résultat le plus élevé
+    gagne, l'autre résultat est diminué. » Reading: the loser's result drops one level (a critical
+    success to a success, a success to a failure); the winner's stands, so a critical attack beaten
+    by a higher successful defence is a plain success that is defended (no damage, no critical), and
+    a critical defence beaten by a higher attack roll is a plain success that does not stop it."""
+
+    side: str  # "attack" or "defence": whose result is diminished
+    before: str  # "critical_success" or "success"
+    after: str  # "success" or "failure"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"side": self.side, "before": self.before, "after": self.after}
+
+
+def diminish(loser: CheckResult, side: str) -> Diminished:
+    before = "critical_success" if loser.critical_success else "success"
+    return Diminished(side, before, "success" if loser.critical_success else "failure")
+
+
+@dataclass(frozen=True, slots=True)
 class OglMelee:
     attack: CheckResult
     defence: CheckResult | None
@@ -359,9 +457,11 @@ class OglMelee:
     fumble_defender: bool
     precise: Precise | None
     ignore_armour: bool
+    diminished: Diminished | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "diminished": self.diminished.to_dict() if self.diminished else None,
             "attack": self.attack.to_dict(),
             "defence": self.defence.to_dict() if self.defence else None,
             "reaction": self.reaction.value if self.reaction else None,
@@ -438,6 +538,9 @@ def resolve_attack(
         opposed.Verdict.REROLL: Outcome.REROLL,
         opposed.Verdict.NO_WINNER: Outcome.MISS,
     }[verdict]
+    lowered = None
+    if attack.success and defence.success and outcome in (Outcome.HIT, Outcome.DEFENDED):
+        lowered = diminish(defence, "defence") if outcome is Outcome.HIT else diminish(attack, "attack")
     return OglMelee(
         attack,
         defence,
@@ -449,6 +552,7 @@ def resolve_attack(
         defence.critical_failure,
         precise,
         through,
+        lowered,
     )
 
 
@@ -662,6 +766,71 @@ def endurance_test(
     endurance: int, *, rng: RandomSource | None = None, roll: int | None = None
 ) -> CheckResult:
     return ogl_checks.check(endurance, rng=rng, roll=roll, base_label="combat.ogl.endurance")
+
+
+# --- lost or unusable limbs (lines 33-35) ---------------------------------------------------------
+
+ARM_LOCATIONS = ("bras_d", "bras_g")  # reading: the first weapon in the right hand, the second left
+LEG_LOCATIONS = ("jambe_d", "jambe_g")
+
+
+def disabled_locations(conditions: Iterable[Condition]) -> frozenset[str]:
+    """The locations whose limb is unusable (a serious or major wound's ``disabled`` condition)."""
+    prefix = f"{SYSTEM}.wound."
+    return frozenset(
+        c.source.removeprefix(prefix)
+        for c in conditions
+        if c.kind == "disabled" and c.source.startswith(prefix)
+    )
+
+
+def limb_modifiers(locations: Iterable[str], test: str) -> tuple[Modifier, ...]:
+    """``test``: "weapon" (an attack or a parry with a weapon skill) or "dodge". Line 34, one leg:
+    « un malus de -10% à toute compétence qui exige des déplacements telle qu'Athlétisme, Discrétion,
+    Esquive et toutes les Compétences d'Arme »; line 35, two legs: « certaines n'ont qu'un malus de
+    -30%, comme la Discrétion ou l'Esquive »; line 33, two arms: « Athlétisme ou Esquive, qui
+    souffrent d'un malus de -30% ». Readings: with two legs the weapon skills keep the one-leg −10 %;
+    the worst malus applies to a test, not their sum."""
+    where = set(locations)
+    legs = sum(1 for x in LEG_LOCATIONS if x in where)
+    arms = sum(1 for x in ARM_LOCATIONS if x in where)
+    candidates: list[tuple[str, int]] = []
+    if legs == 1 or (legs == 2 and test == "weapon"):
+        candidates.append(("one_leg", -10))
+    if legs == 2 and test == "dodge":
+        candidates.append(("two_legs", -30))
+    if arms == 2 and test == "dodge":
+        candidates.append(("two_arms", -30))
+    if not candidates:
+        return ()
+    key, value = min(candidates, key=lambda kv: kv[1])
+    return (_t(f"limb.{key}", value),)
+
+
+def arm_refusal(
+    locations: Iterable[str], arm_index: int, *, two_handed: bool, natural: bool
+) -> Refusal | None:
+    """Line 33: a useless arm « lâche tout ce qu'il tient dans la main » and forbids two-handed
+    weapons; with two « le personnage ne peut plus utiliser d'arme » (natural weapons aside, reading)."""
+    where = set(locations)
+    arms = [x for x in ARM_LOCATIONS if x in where]
+    if natural:
+        return None
+    if len(arms) == 2:
+        return Refusal("combat.ogl.refusal.no_arm_left")
+    if arms and two_handed:
+        return Refusal("combat.ogl.refusal.two_handed_one_arm")
+    if arm_index < len(ARM_LOCATIONS) and ARM_LOCATIONS[arm_index] in where:
+        return Refusal("combat.ogl.refusal.weapon_dropped")
+    return None
+
+
+def acrobatics_test(
+    acrobatics: int, *, rng: RandomSource | None = None, roll: int | None = None
+) -> CheckResult:
+    """Line 35: « Un personnage qui subit un Recul doit réussir un test d'Acrobatie pour ne pas se
+    retrouver à terre. »"""
+    return ogl_checks.check(acrobatics, rng=rng, roll=roll, base_label="combat.ogl.acrobatics")
 
 
 def spend_combat_action(

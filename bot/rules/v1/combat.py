@@ -111,6 +111,8 @@ class V1Tables:
     aimed: Mapping[str, int] = field(default_factory=dict)  # location group -> modifier
     group_bonus: int = 5
     range_damage: Mapping[str, int] = field(default_factory=dict)
+    aim_preparation: int = 1  # rounds (line 87: « 1 Rd de préparation »)
+    range_preparation: Mapping[str, int] = field(default_factory=dict)  # line 93: extreme, 1 more
     critical_kind: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_CRITICAL_KIND))
 
     @classmethod
@@ -144,9 +146,11 @@ class V1Tables:
             for loc in row["locations"]:
                 aimed[loc] = int(row["modifier"])
         range_damage = {r["range"]: int(r["damage"]) for r in ranged["range_damage"]}
-        # The seed prints "portée extrême (PE) inflige -2 pts D" (line 92); the data file marks the
-        # line truncated and lacks it, so the seed's value fills the gap.
-        range_damage.setdefault("extreme", -2)
+        range_preparation = {
+            r["range"]: int(r["preparation_rounds"])
+            for r in ranged["range_damage"]
+            if "preparation_rounds" in r
+        }
         return cls(
             locations=locations,
             criticals=criticals,
@@ -161,6 +165,8 @@ class V1Tables:
             aimed=aimed,
             group_bonus=int(ranged["group_bonus_per_extra_creature"]),
             range_damage=range_damage,
+            aim_preparation=int(ranged["aimed_shot"]["preparation_rounds"]),
+            range_preparation=range_preparation,
         )
 
     def location_for(self, value: int) -> Location:
@@ -339,6 +345,14 @@ def _aim_group(location: Location) -> str:
     return {"tete": "head", "bras": "arm", "corps": "body", "jambes": "leg"}.get(location.zone, location.zone)
 
 
+def shot_preparation(tables: V1Tables, range_band: RangeBand, *, aimed: bool) -> int:
+    """Rounds of preparation before a shot goes off: line 87 « Viser une localisation particulière
+    demande 1 Rd de préparation », line 93 « portée extrême (PE) […] demande 1 Rd de préparation
+    supplémentaire ». Reading: the two add up (an aimed shot is short range only, so they never
+    meet in the seed's own terms)."""
+    return (tables.aim_preparation if aimed else 0) + tables.range_preparation.get(range_band.value, 0)
+
+
 def resolve_shot(
     tables: V1Tables,
     ct: int,
@@ -353,13 +367,12 @@ def resolve_shot(
     """A CT test: an aimed shot (short range only) hits the chosen location, else the reversed d100."""
     items = list(modifiers)
     target: Location | None = None
-    preparation = 1 if range_band is RangeBand.EXTREME else 0
+    preparation = shot_preparation(tables, range_band, aimed=aim_at is not None)
     if aim_at is not None:
         if range_band is not RangeBand.SHORT:
             return Refusal("combat.v1.refusal.aimed_short_range_only")
         target = tables.location(aim_at)
         items.append(_t(f"aimed.{_aim_group(target)}", tables.aimed[_aim_group(target)]))
-        preparation += 1
     if extra_creatures_in_group > 0:
         items.append(_t("group", tables.group_bonus * extra_creatures_in_group))
     check = v1_checks.check(ct, items, rng=rng, roll=roll, base_label="combat.v1.ct")

@@ -63,7 +63,7 @@ async def defend(
             raise FightRefusal("combat.error.bad_choice")
         if other and choice == AUTO:
             raise FightRefusal("combat.npcdef.error.renove_only", ruleset=doc.row.ruleset)
-        if other and rolls is not None and rolls.situation:
+        if other and doc.row.ruleset != "ogl" and rolls is not None and rolls.situation:
             raise FightRefusal("combat.error.defence_situation_renove_only")
         if seq is not None:
             pending = doc.pending.get(str(seq))
@@ -115,6 +115,8 @@ async def defend(
         attacker = pending.get("label") or doc.state.get(pending["attacker"]).name
         defender = doc.state.get(defender_id).name
         buttons = merge_rows(destiny_rows, _proposal_buttons(scope, doc, payload.get("proposals", [])))
+        hook = getattr(system_of(doc.row.ruleset), "reply_selects", None) if other else None
+        selects = hook(scope, doc, payload) if hook is not None else ()  # d20: the PV lost, asked
         reply = Reply(
             title=scope.t(
                 "combat.defence.title",
@@ -126,6 +128,7 @@ async def defend(
             colour=Colour.NEUTRAL,
             result=payload,
             buttons=buttons,
+            selects=selects,
             kind="combat.defence",
         )
         return outcome(scope, doc, reply)

@@ -49,8 +49,9 @@ from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 # Weapon profiles of the other rulesets (their seeds have no weapon table): "Épée +1, Bouclier
 # bouclier, Arc tir". Tokens: ``+N``/``-N`` weapon bonus (v1) or modifier (d20); ``NdM+K`` damage
 # dice (ogl); ``NN`` or ``NN%`` the attack score (d20 score, ogl weapon skill); ``par=NN`` the parry
-# score (d20, ogl) or the weapon's parry modifier (v1); ``md=1d4`` the damage modifier (ogl); a kind
-# word; the other words are the name.
+# score (d20, ogl) or the weapon's parry modifier (v1); ``md=1d4`` the damage modifier (ogl);
+# ``pen=12+1d6`` / ``choc=8`` a d20 projectile's penetration and shock rates; a kind word; the other
+# words are the name.
 _KIND_WORDS: Final[dict[str, str]] = {
     "tranchant": "edged",
     "tranchante": "edged",
@@ -87,6 +88,7 @@ _FLAG_WORDS: Final[dict[str, str]] = {
     "two_handed": "two_handed",
 }
 _DICE_TOKEN = re.compile(r"^[0-9]{1,2}d[0-9]{1,3}(?:[+-][0-9]{1,2}(?:d[0-9]{1,3})?)*$")
+_D20_RATE = re.compile(r"[0-9]{1,3}(?:\+[0-9]d[0-9]{1,3})?|\+?[0-9]d[0-9]{1,3}")
 ARMS_MAX: Final = 6
 RANGED_KINDS: Final = frozenset({"missile", "fired", "thrown", "arrow"})
 
@@ -121,6 +123,10 @@ def parse_arms(text: str | None) -> list[dict[str, Any]]:
                 arm["parry"] = int(rest.rstrip("%"))
             elif sep and key in ("md", "dm") and _DICE_TOKEN.match(rest.lstrip("+")):
                 arm["md"] = rest.lstrip("+")
+            elif sep and key == "pen" and _D20_RATE.fullmatch(rest):
+                arm["pen"] = rest  # d20 projectiles: the penetration rate (+ its random part)
+            elif sep and key in ("choc", "shock") and re.fullmatch(r"[0-9]{1,3}", rest):
+                arm["shock"] = int(rest)  # d20 projectiles: the shock rate
             elif low in _KIND_WORDS:
                 arm["kind"] = _KIND_WORDS[low]
             elif low in _FLAG_WORDS:

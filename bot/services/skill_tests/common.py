@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.context import AppContext
 from bot.db.characters import find_character, get_active_character
 from bot.db.roll_log import log_row
+from bot.i18n import default_catalog
 from bot.rules.checks.common import DiceError, Modifier, System, obtain_roll
 from bot.rules.checks.dispatch import die_for
 from bot.rules.d20 import checks as d20
@@ -161,7 +162,8 @@ def _sheet_value(sheet: SheetLike, name: str, system: System, locale: str | None
             first, *rest = d20.skill_parts(innate, found[1], kind)
         except d20.SkillNotUsable:  # a Savoir without Acquis (seed 003 l. 9)
             raise TestInputError("checks.d20.error.knowledge_untrained", skill=found[0]) from None
-        return _Base(first.value, f"{found[0]} ({sheet.name}) · {first.label}", sheet, tuple(rest))
+        innate_word = default_catalog().t(locale, first.label)  # « Inné », not its catalogue key
+        return _Base(first.value, f"{found[0]} ({sheet.name}) · {innate_word}", sheet, tuple(rest))
     return _Base(found[1], f"{found[0]} ({sheet.name})", sheet)
 
 

@@ -28,17 +28,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any, Final
 
+from bot.context import AppContext
+from bot.db.fight_models import Fight
 from bot.i18n import language_of
 from bot.rules.combat.basics import Refusal, RefusedError
-from bot.rules.combat.common import Timing, ordered_slots, set_pool_loss, term
+from bot.rules.combat.common import Timing, ordered_slots, roll_dice, set_pool_loss, term
 from bot.rules.combat.effects import Condition
+from bot.rules.combat.initiative import Slot
 from bot.rules.combat.state import Combatant
 from bot.rules.d20 import checks as d20_checks
 from bot.rules.d20 import combat as rules
 from bot.rules.grammar import is_digits, is_int, parse_int, parse_modifier
 from bot.rules.sheets import fold
+from bot.services.caller import Caller
 from bot.services.fights._core import (
     DefenceRolls,
     Doc,
@@ -47,10 +52,13 @@ from bot.services.fights._core import (
     RollNote,
     Scope,
     attack_payload,
+    custom_id,
     new_event,
     outcome,
     parse_dice,
     pending_defence,
+    require_gm,
+    run,
 )
 from bot.services.fights.attacks import AttackInput
 from bot.services.fights.kit import (
@@ -74,7 +82,7 @@ from bot.services.fights.kit import (
 from bot.services.fights.roster import _list
 from bot.services.fights.rounds import close_open_round, named_entries, round_outcome, start_system_round
 from bot.services.house_rules import table_in_force
-from bot.ui.reply import Colour, Reply
+from bot.ui.reply import Colour, Reply, Select, SelectOption
 
 SYSTEM: Final = "d20"
 REQUIRED: Final = ("FOR", "CON", "AGI", "DEX")
@@ -83,6 +91,13 @@ OPTIONS: Final[dict[str, dict[str, str]]] = {
     "malus": {"cumule": "combined", "separe": "separate"},
     # /tir artillerie, MR 0-4: a d20 on the distance table (reading) or the seed's printed d6
     "artillerie": {"d20": "d20", "d6": "printed", "imprime": "printed"},
+    # critical successes with edged, thrown and fired weapons (lines 85, 105, 118): "au gré du MJ"
+    "critique": {
+        "seconde": "second_wound",
+        "blessure": "second_wound",
+        "second": "second_wound",
+        "double": "double_pv",
+    },
 }
 DEFAULTS: Final[dict[str, str]] = {"malus": "combined"}
 SIMPLE: Final = ("recharger", "prendre_objet", "se_relever", "desengagement", "se_positionner", "viser")
@@ -110,7 +125,13 @@ def options_line(scope: Scope, options: Mapping[str, Any]) -> str:
     line = scope.t("combat.d20.options", malus=scope.t(f"combat.d20.option.{options['d20_malus']}"))
     if options.get("d20_artillerie") == "printed":
         line += " " + scope.t("fire.option.artillery_printed")
+    if options.get("d20_critique"):
+        line += " " + scope.t(f"combat.d20.option.critical.{options['d20_critique']}")
     return line
+
+
+def _critical_mode(doc: Doc) -> rules.CriticalMode:
+    return rules.CriticalMode((doc.data.get("options") or {}).get("d20_critique", "second_wound"))
 
 
 def _combined(doc: Doc) -> bool:
@@ -134,19 +155,27 @@ def build(scope: Scope, doc: Doc, r: Recruit) -> tuple[Combatant, dict[str, Any]
     stats = r.stats(REQUIRED, ("PV", "PC", "PVmax", "PCmax"))
     stats["Con"] = stats["CON"]
     stats["BF"] = int(r.skills.pop("bf", 0))
+    body_sr = r.skills.pop("sr", None)  # the body's SR (line 68: fractures), typed by the GM
     combatant = r.combatant(stats)
     values = r.values
     if "PV" in values and values["PV"] < rules.pv_max(stats["CON"]):
         combatant = set_pool_loss(combatant, SYSTEM, "PV", rules.pv_max(stats["CON"]) - values["PV"])
     if "PC" in values and values["PC"] < rules.pc_max(stats["CON"]):
         combatant = set_pool_loss(combatant, SYSTEM, "PC", rules.pc_max(stats["CON"]) - values["PC"])
-    return combatant, {"arms": r.arms, "armour": parse_armour(r.armour), "skills": r.skills}
+    meta: dict[str, Any] = {"arms": r.arms, "armour": parse_armour(r.armour), "skills": r.skills}
+    if body_sr is not None:
+        meta["body_sr"] = int(body_sr)
+    return combatant, meta
 
 
 def profile_line(scope: Scope, doc: Doc, c: Combatant) -> str:
     meta = doc.meta.get(c.id, {})
     ch = c.characteristics
-    arms = ", ".join(f"{a['name']} {a.get('score') or '?'}" for a in meta.get("arms") or [])
+    skills = meta.get("skills") or {}
+    arms = ", ".join(
+        f"{a['name']} {a.get('score') or (skills.get('bagarre') if a['kind'] == 'bare' else None) or '?'}"
+        for a in meta.get("arms") or [BARE_HANDS]
+    )
     layers = ", ".join(f"{x['name']} {x['rp']}/{x['rc']}/{x['sr']}" for x in meta.get("armour") or [])
     line = (
         f"**{c.name}** — FOR {ch.get('FOR')} · CON {ch.get('CON')} · AGI {ch.get('AGI')}"
@@ -178,6 +207,10 @@ def tracker_lines(scope: Scope, doc: Doc, c: Combatant) -> tuple[str, ...]:
     pending = (doc.data.get("d20") or {}).get("malus", {}).get(c.id)
     if pending:
         lines.append(scope.t("combat.d20.tracker.next_malus", n=pending))
+    steps = [*rules.pv_recovery(h.pv_lost, h.con), *rules.pc_recovery(h.pc_lost)]
+    if steps and not c.has("dead"):
+        parts = [scope.t(f"combat.d20.recovery.{x.unit}", points=x.points, time=x.time) for x in steps]
+        lines.append(scope.t("combat.d20.recovery", steps=" · ".join(parts)))
     return tuple(lines)
 
 
@@ -268,6 +301,17 @@ def _score(doc: Doc, c: Combatant, arm: Mapping[str, Any]) -> int:
     raise FightRefusal("combat.sys.error.no_score", name=c.name, weapon=str(arm["name"]))
 
 
+def _botte_score(doc: Doc, c: Combatant) -> int:
+    """Line 92: the Botte skill (``caracs:"Botte:15"``, or one skill named « Botte … »)."""
+    skills = doc.meta.get(c.id, {}).get("skills") or {}
+    if "botte" in skills:
+        return int(skills["botte"])
+    named = [v for k, v in skills.items() if k.startswith("botte")]
+    if len(named) == 1:
+        return int(named[0])
+    raise FightRefusal("combat.d20.error.no_botte", name=c.name)
+
+
 def _malus_terms(doc: Doc, c: Combatant, *, consume: bool) -> list[Any]:
     items = []
     h = _health(doc, c)
@@ -313,7 +357,8 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
     arm = pick_arm(doc, c, data.weapon)
     context = _context(arm)
     manoeuvre = _manoeuvre(data.special)
-    score = _score(doc, c, arm)
+    # line 92: a botte is a skill of its own, whatever the weapon's skill
+    score = _botte_score(doc, c) if manoeuvre is rules.Manoeuvre.BOTTE else _score(doc, c, arm)
     brawl_zone = None
     if context is rules.Context.BRAWL:
         where = fold(data.location or data.zone or "")
@@ -339,7 +384,8 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
     spend(scope, doc, c, "attaquer")
     own = rules.MANOEUVRES[manoeuvre][0]
     preview = list(mods) + ([term(SYSTEM, manoeuvre.value, own)] if own else [])
-    check = d20_checks.check(score, preview, rng=scope.rng, roll=data.roll, base_label="combat.d20.attack")
+    base = "combat.d20.botte_skill" if manoeuvre is rules.Manoeuvre.BOTTE else "combat.d20.attack"
+    check = d20_checks.check(score, preview, rng=scope.rng, roll=data.roll, base_label=base)
     hand = {
         "damage": parse_dice(data.damage, option="damage", sides=20, limit=4),
         "effects": parse_dice(data.effects, option="effects", sides=20, limit=4),
@@ -385,6 +431,7 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         description="\n".join(lines)[:4000],
         colour=Colour.NEUTRAL,
         buttons=buttons,
+        selects=reply_selects(scope, doc, payload),
         result=payload,
         kind="combat.attack",
     )
@@ -403,20 +450,35 @@ def _defence_score(doc: Doc, c: Combatant, choice: str) -> int:
             return int(arm["parry"])
         if arm.get("score") is not None:
             return int(arm["score"])
+        if arm["kind"] == "bare" and "bagarre" in skills:  # line 46: a bare-handed parry is Bagarre
+            return int(skills["bagarre"])
+    if not arms and "bagarre" in skills:
+        return int(skills["bagarre"])
     raise FightRefusal("combat.sys.error.no_defence_score", name=c.name, what="parade")
 
 
-def _take_initiative(doc: Doc, cid: str) -> bool:
-    """The defender's next slot of this round moves right after the current one (reading)."""
+def act_next(doc: Doc, cid: str) -> None:
+    """``cid`` acts next, before whoever was next (lines 31, 75: the defender takes the initiative;
+    line 87: the attacker attacks again). The turn has passed when a defence is resolved, so the
+    slot goes at the current position (after it when that slot has already acted). Readings: his
+    next slot of the round moves there; with none left this round he gets one more slot there."""
     state = doc.state
-    later = [i for i in range(state.turn + 1, len(state.order)) if state.order[i].combatant == cid]
-    if not later:
-        return False
+    at = min(state.turn + (1 if doc.data.get("slot_done") else 0), len(state.order))
     order = list(state.order)
-    slot = order.pop(later[0])
-    order.insert(state.turn + 1, slot)
+    if at < len(order) and order[at].combatant == cid:
+        return
+    later = [i for i in range(at, len(order)) if order[i].combatant == cid]
+    if later:
+        slot = order.pop(later[0])
+    else:
+        mine = [x for x in order if x.combatant == cid]
+        value = order[at].value if at < len(order) else (order[-1].value if order else Fraction(0))
+        slot = Slot(cid, len(mine) + 1, value)
+        c = state.get(cid)
+        if c.attacks_left() <= 0:  # the extra slot comes with the action it is for
+            state = state.put(replace(c, actions=replace(c.actions, used=c.actions.used - 1)))
+    order.insert(at, slot)
     doc.state = replace(state, order=tuple(order))
-    return True
 
 
 async def resolve(
@@ -435,7 +497,13 @@ async def resolve(
     kind = {"parer": rules.DefenceKind.PARRY, "esquiver": rules.DefenceKind.DODGE}.get(choice)
     if choice not in ("parer", "esquiver", "encaisser"):
         raise FightRefusal("combat.error.bad_choice")
-    score = _defence_score(doc, defender, choice) if kind is not None else None
+    skills = doc.meta.get(defender.id, {}).get("skills") or {}
+    special_skill = rules.SPECIALIST_SKILLS.get(context)
+    specialist = kind is rules.DefenceKind.PARRY and special_skill is not None and special_skill in skills
+    if specialist and special_skill is not None:  # line 107: Parer Flèche / Parer Projectile Lancé
+        score: int | None = int(skills[special_skill])
+    else:
+        score = _defence_score(doc, defender, choice) if kind is not None else None
     defence_mods = _malus_terms(doc, defender, consume=kind is not None) if kind is not None else []
     bare_defender = all(
         a["kind"] == "bare" for a in doc.meta.get(defender.id, {}).get("arms") or [BARE_HANDS]
@@ -450,6 +518,7 @@ async def resolve(
         defence_kind=kind,
         manoeuvre=rules.Manoeuvre(pending["manoeuvre"]),
         bare_hands_defender=bare_defender and context is not rules.Context.BRAWL,
+        specialist=specialist,
         attack_modifiers=[Modifier(str(m["label"]), int(m["value"])) for m in pending.get("mods", [])],
         defence_modifiers=defence_mods,
         damage_table=table,
@@ -482,9 +551,12 @@ async def resolve(
         )
     elif choice == "encaisser":
         lines.append(w.t("combat.defence.takes", name=defender.name))
-    lines.append(
-        w.t(f"combat.d20.case.{exchange.case.value}", attacker=attacker.name, defender=defender.name)
-    )
+    case = exchange.case.value
+    if melee.attacker_again and exchange.case is rules.Case.ATTACKER_LOWER:
+        case = "both_succeed_dodged"  # line 87: the dodger does not take the initiative
+    if exchange.case is rules.Case.UNDEFENDED and context in RANGED_CONTEXTS:
+        case = "undefended_missile"  # the index is the d20 + weapon of lines 102, 113, not the MR
+    lines.append(w.t(f"combat.d20.case.{case}", attacker=attacker.name, defender=defender.name))
     store = doc.data.setdefault("d20", {}).setdefault("malus", {})
     if exchange.attacker_malus:
         store[attacker.id] = int(store.get(attacker.id, 0)) + exchange.attacker_malus
@@ -495,8 +567,14 @@ async def resolve(
         )
     if melee.defender_next_action_malus:
         store[defender.id] = int(store.get(defender.id, 0)) + melee.defender_next_action_malus
-    if exchange.initiative_to_defender and _take_initiative(doc, defender.id):
+    if exchange.initiative_to_defender:
+        act_next(doc, defender.id)
+        payload["acts_next"] = defender.id
         lines.append(w.t("combat.d20.initiative", name=defender.name))
+    if melee.attacker_again:
+        act_next(doc, attacker.id)
+        payload["acts_next"] = attacker.id
+        lines.append(w.t("combat.d20.dodged_blade", attacker=attacker.name, defender=defender.name))
     if melee.riposte:
         lines.append(w.t("combat.d20.riposte", name=defender.name))
     if not exchange.hit:
@@ -505,6 +583,88 @@ async def resolve(
     lines.extend(_blow(scope, doc, pending, exchange, payload, table))
     new_event(scope, doc, "hit", defender.id, payload)
     return lines
+
+
+class _Feed:
+    """Dice typed by hand (``degats``), handed out in order to whatever the blow needs."""
+
+    def __init__(self, values: Any) -> None:
+        self.values = [int(v) for v in values or ()]
+
+    def take(self) -> int | None:
+        return self.values.pop(0) if self.values else None
+
+    def take_many(self, n: int) -> list[int]:
+        out, self.values = self.values[:n], self.values[n:]
+        return out
+
+
+RANGED_CONTEXTS: Final = (rules.Context.THROWN, rules.Context.ARROW, rules.Context.FIRED)
+
+
+def _random_part(scope: Scope, arm: Mapping[str, Any], feed: _Feed) -> tuple[int, int | None]:
+    """A projectile's ``pen=12+1d6``: (fixed rate, the random part rolled or typed, or None)."""
+    text = str(arm.get("pen") or "").lstrip("+")
+    fixed, _, dice = text.partition("+")
+    if "d" in fixed:
+        fixed, dice = "", fixed
+    rate = int(fixed) if fixed else 0
+    if not dice:
+        return rate, None
+    count = int(dice.split("d")[0])
+    rolled = roll_dice(dice, scope.rng, feed.take_many(count))
+    return rate, rolled.total
+
+
+def _missile(
+    scope: Scope,
+    context: rules.Context,
+    arm: Mapping[str, Any],
+    exchange: rules.Exchange,
+    bf: int,
+    aimed: str,
+    feed: _Feed,
+    zones: _Feed,
+    payload: dict[str, Any],
+) -> tuple[rules.Blow, list[str]]:
+    """Thrown and fired weapons (lines 100-102, 109-116, 142-148): the attacker's MR band places the
+    impact around the aimed point, a d20 + the weapon's modifiers is the damage index; thrown
+    penetration is BF + the weapon's modifiers, a fired projectile's its rate + a random part, and
+    the shock is the projectile's fixed shock rate."""
+    w = scope.words
+    bonus = int(arm.get("bonus") or 0)
+    impact = rules.resolve_impact(
+        exchange.attack,
+        aimed,
+        weapon_modifier=bonus,
+        rng=scope.rng,
+        zone_roll=zones.take(),
+        damage_roll=feed.take(),
+    )
+    assert impact is not None  # a hit means the attack succeeded
+    payload["impact"] = impact.to_dict()
+    if impact.exact:
+        lines = [w.t("combat.d20.impact.band_exact", mr=impact.mr, aimed=aimed)]
+    else:
+        lines = [w.t("combat.d20.impact.band_scatter", mr=impact.mr, die=impact.die, roll=impact.zone_roll)]
+    lines.append(
+        w.t(
+            "combat.d20.impact.missile_index",
+            d20=impact.damage_roll.total if impact.damage_roll else "?",
+            bonus=f"{bonus:+d}",
+            index=impact.damage_index,
+        )
+    )
+    rate, random_part = _random_part(scope, arm, feed)
+    shock_rate = int(arm.get("shock") or 0)
+    if context is rules.Context.THROWN:
+        blow = rules.thrown_blow(bf, bonus, rate=rate, random_part=random_part, shock_rate=shock_rate)
+    elif arm.get("pen") or shock_rate:
+        blow = rules.projectile_blow(rate, random_part, shock_rate)
+    else:
+        blow = rules.Blow((), 0, (), 0)
+        lines.append(w.t("combat.d20.no_rates", weapon=arm["name"]))
+    return replace(blow, damage_index=impact.damage_index), lines
 
 
 def _blow(
@@ -520,56 +680,36 @@ def _blow(
     defender = doc.state.get(str(pending["defender"]))
     arm = pending["weapon"]
     hand = pending.get("hand") or {}
-    dice = list(hand.get("damage") or [])
-    effects = list(hand.get("effects") or [])
+    feed, zones = _Feed(hand.get("damage")), _Feed(hand.get("effects"))
     mr = exchange.attack.margin
     bf = attacker.stat("BF")
     bonus = int(arm.get("bonus") or 0)
     index = exchange.damage_index
-    lines = [w.t("combat.d20.index", terms=w.terms(exchange.terms, index))]
     context = _context(arm)
-    if context is rules.Context.FIRED:
-        impact = rules.resolve_impact(
-            exchange.attack,
-            str(pending.get("aimed") or "?"),
-            weapon_modifier=bonus,
-            rng=scope.rng,
-            zone_roll=effects[0] if effects else None,
-            damage_roll=dice[0] if dice else None,
-        )
-        if impact is not None:
-            payload["impact"] = impact.to_dict()
-            where = (
-                w.t("combat.d20.impact.exact", aimed=impact.zone)
-                if impact.exact
-                else w.t("combat.d20.impact.scatter", die=impact.die, roll=impact.zone_roll)
-            )
-            lines.append(where)
-            index = impact.damage_index
-            lines.append(
-                w.t(
-                    "combat.d20.impact.index",
-                    d20=impact.damage_roll.total if impact.damage_roll else "?",
-                    bonus=bonus,
-                    index=index,
-                )
-            )
-        blow = rules.Blow((), 0, (), 0, index)
-    elif pending.get("brawl"):
-        blow = rules.brawl_shock(
-            rules.BrawlLocation(pending["brawl"]),
-            bf,
-            mr,
-            bonus,
-            critical=exchange.attack.critical_success,
-            rng=scope.rng,
-            die=dice[0] if dice else None,
-        )
-    elif arm["kind"] in ("blunt", "shield"):
-        blow = rules.blunt_blow(bonus, mr, bf, rng=scope.rng, die=dice[0] if dice else None)
-    else:
-        blow = rules.edged_blow(bonus, mr, bf, index)
+    blunt = arm["kind"] in ("blunt", "shield")
+    lines: list[str] = []
+    if context in RANGED_CONTEXTS:
+        aimed = str(pending.get("aimed") or "?")
+        blow, missile_lines = _missile(scope, context, arm, exchange, bf, aimed, feed, zones, payload)
+        lines.extend(missile_lines)
         index = blow.damage_index
+    else:
+        lines.append(w.t("combat.d20.index", terms=w.terms(exchange.terms, index)))
+        if pending.get("brawl"):
+            blow = rules.brawl_shock(
+                rules.BrawlLocation(pending["brawl"]),
+                bf,
+                mr,
+                bonus,
+                critical=exchange.attack.critical_success,
+                rng=scope.rng,
+                die=feed.take(),
+            )
+        elif blunt:
+            blow = rules.blunt_blow(bonus, mr, bf, rng=scope.rng, die=feed.take())
+        else:
+            blow = rules.edged_blow(bonus, mr, bf, index)
+            index = blow.damage_index
     payload["blow"] = blow.to_dict()
     if blow.penetration_terms:
         lines.append(w.t("combat.d20.penetration", terms=w.terms(blow.penetration_terms, blow.penetration)))
@@ -579,9 +719,10 @@ def _blow(
         rules.Protection(x["name"], x["rp"], x["rc"], x["sr"])
         for x in doc.meta.get(defender.id, {}).get("armour") or []
     ]
+    body_sr = doc.meta.get(defender.id, {}).get("body_sr")
     shock = blow.shock
-    if layers and (blow.penetration or blow.shock):
-        armour = rules.resolve_armour(blow, layers, blunt=arm["kind"] in ("blunt", "shield"))
+    if (layers and (blow.penetration or blow.shock)) or (blunt and body_sr is not None):
+        armour = rules.resolve_armour(blow, layers, blunt=blunt, body_sr=body_sr)
         payload["armour"] = armour.to_dict()
         for layer in armour.layers:
             lines.append(
@@ -595,20 +736,125 @@ def _blow(
                 )
                 + (" " + w.t("combat.d20.ruptured") if layer.ruptured or layer.blunt_rupture else "")
             )
+        if armour.fracture:
+            lines.append(w.t("combat.d20.fracture", name=defender.name, shock=armour.shock, sr=body_sr))
         shock = armour.shock
+    if pending.get("brawl") and exchange.attack.critical_success:
+        lines.append(w.t("combat.d20.brawl_critical"))
     row = damage_row(scope, table, index) if index is not None else None
     pv = 0
-    if index is not None:
+    if index is not None and row is None:  # item: the GM picks the PV lost from the hit's reply
+        payload[PV_SELECT] = {"seq": int(pending["seq"]), "index": index}
+        doc.data.setdefault("d20", {}).setdefault("pv_asked", {})[str(pending["seq"])] = defender.id
+    if index is not None and row is None:
+        lines.append(w.t("combat.d20.no_table_menu", index=index))
+    elif index is not None:
         lines.extend(row_lines(scope, index, row))
         if row is not None:
             pv = row.pv
             shock += row.pc
-    lines.extend(
-        apply_health(
-            scope, doc, defender, pv=pv, pc=shock, payload=payload, effect=row.effect if row else None
-        )
-    )
+    effect = row.effect if row else None
+    if exchange.attack.critical_success and context in rules.CRITICAL_CONTEXTS:
+        extra_pv, extra_pc, extra_effect, crit_lines = _critical(scope, doc, arm, row, table, feed, payload)
+        lines.extend(crit_lines)
+        pv += extra_pv
+        shock += extra_pc
+        effect = max(effect, extra_effect, key=lambda e: {None: 0, "unconscious": 1, "dead": 2}[e])
+    lines.extend(apply_health(scope, doc, defender, pv=pv, pc=shock, payload=payload, effect=effect))
     return lines
+
+
+def _critical(
+    scope: Scope,
+    doc: Doc,
+    arm: Mapping[str, Any],
+    row: DamageRow | None,
+    table: Mapping[int, Any] | None,
+    feed: _Feed,
+    payload: dict[str, Any],
+) -> tuple[int, int, str | None, list[str]]:
+    """Lines 85, 105, 118: a second wound on the table, or the PV lost doubled (fight option
+    ``critique:seconde|double``). Returns the extra PV, PC, a table effect and the lines."""
+    w = scope.words
+    bonus = int(arm.get("bonus") or 0)
+    mode = _critical_mode(doc)
+    crit = rules.critical_wound(
+        mode,
+        weapon_modifier=bonus,
+        first_pv=row.pv if row else None,
+        table=table,
+        row_pv=lambda r: (r.get("pv") or 0) if isinstance(r, Mapping) else r,
+        rng=scope.rng,
+        die=feed.take() if mode is rules.CriticalMode.SECOND_WOUND else None,
+    )
+    payload["d20_critical"] = crit.to_dict()
+    if mode is rules.CriticalMode.DOUBLE_PV:
+        if row is None:
+            return 0, 0, None, [w.t("combat.d20.critical.double_gm")]
+        return row.pv, 0, None, [w.t("combat.d20.critical.double", pv=row.pv, total=2 * row.pv)]
+    lines = [
+        w.t("combat.d20.critical.second", d20=crit.second_roll, bonus=f"{bonus:+d}", index=crit.second_index)
+    ]
+    assert crit.second_index is not None
+    second = damage_row(scope, table, crit.second_index)
+    lines.extend(row_lines(scope, crit.second_index, second))
+    if second is None:
+        return 0, 0, None, lines
+    return second.pv, second.pc, second.effect, lines
+
+
+# --- the PV a hit costs, asked of the GM when the server has no damage table ---------------------
+
+PV_SELECT: Final = "pv_select"  # the payload's note that the reply carries the « PV perdus » menu
+PV_CHOICES: Final = 25  # Discord's select menu: at most 25 options
+
+
+def pv_select(scope: Scope, doc: Doc, seq: int, index: int) -> Select:
+    """The seed names a damage-by-location table it does not print: the GM picks the PV the hit costs
+    (1 to 25; more with ``/combat corriger champ:PV``)."""
+    options = tuple(SelectOption(str(n), str(n)) for n in range(1, PV_CHOICES + 1))
+    return Select(
+        custom_id(doc.row.id, "dpv", seq),
+        options,
+        placeholder=scope.t("combat.d20.pv_select", index=index),
+    )
+
+
+def reply_selects(scope: Scope, doc: Doc, payload: Mapping[str, Any]) -> tuple[Select, ...]:
+    """The select menus of a hit's reply (the shared defence reply asks its system for them)."""
+    asked = payload.get(PV_SELECT)
+    if not asked:
+        return ()
+    return (pv_select(scope, doc, int(asked["seq"]), int(asked["index"])),)
+
+
+async def lose_pv(ctx: AppContext, caller: Caller, *, fight_id: int, seq: int, value: int) -> FightOutcome:
+    """The GM's pick on a hit's « PV perdus » menu: the PV come off the victim once (a second pick
+    on the same hit is refused)."""
+
+    async def work(scope: Scope) -> FightOutcome:
+        row = await scope.session.get(Fight, fight_id)
+        if row is None or row.guild_id != scope.guild_id or row.status != "open":
+            raise FightRefusal("combat.error.no_fight")
+        scope.ruleset = SYSTEM
+        doc = Doc.load(row)
+        require_gm(scope)
+        if not 1 <= value <= PV_CHOICES:
+            raise FightRefusal("combat.error.bad_choice")
+        asked = doc.data.setdefault("d20", {}).setdefault("pv_asked", {})
+        victim = asked.pop(str(seq), None)
+        if victim is None:
+            raise FightRefusal("combat.d20.pv_done")
+        defender = doc.state.get(str(victim))
+        payload: dict[str, Any] = {"fight_id": doc.row.id, "seq": seq, "pv": value}
+        lines = [scope.t("combat.d20.pv_taken", name=defender.name, pv=value)]
+        lines.extend(apply_health(scope, doc, defender, pv=value, pc=0, payload=payload))
+        new_event(scope, doc, "pv", defender.id, payload)
+        doc.save()
+        reply = Reply(description="\n".join(lines), colour=Colour.NEUTRAL, result=payload, kind="combat.fix")
+        return outcome(scope, doc, reply)
+
+    return await run(ctx, caller, work)
 
 
 # --- hooks shared with the special fire of :mod:`bot.services.fights.systems.d20_fire` ---------------------

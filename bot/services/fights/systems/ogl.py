@@ -30,6 +30,7 @@ from typing import Any, Final
 from bot.rules.checks.common import Modifier
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import Timing, ordered_slots, term
+from bot.rules.combat.effects import Condition
 from bot.rules.combat.state import Combatant
 from bot.rules.grammar import is_digits, is_int, parse_int
 from bot.rules.ogl import checks as ogl_checks
@@ -67,7 +68,14 @@ from bot.services.fights.kit import (
     situation_tokens,
     spend,
 )
-from bot.services.fights.rounds import close_open_round, named_entries, round_outcome, start_system_round
+from bot.services.fights.rounds import (
+    _pass_turn,
+    _settle_turn,
+    close_open_round,
+    named_entries,
+    round_outcome,
+    start_system_round,
+)
 from bot.services.fights.systems import ogl_area, ogl_ledger, ogl_wounds
 from bot.services.house_rules import table_in_force
 from bot.ui.reply import Colour, Reply
@@ -179,20 +187,28 @@ def due_test(
     scope: Scope, doc: Doc, c: Combatant, prompt: Mapping[str, Any], roll: int | None
 ) -> FightOutcome:
     skills = doc.meta.get(c.id, {}).get("skills") or {}
-    score = int(skills.get("endurance", c.stat("CON") * 5))
-    check = rules.endurance_test(score, rng=scope.rng, roll=d100_or_none(roll))
     decides = str(prompt.get("decides", "unconscious"))
+    if decides == "prone":  # after a knockback: Acrobatie (reading: else DEX × 5, as CON × 5)
+        score = int(skills.get("acrobatie", skills.get("acrobaties", c.stat("DEX") * 5)))
+        check = rules.acrobatics_test(score, rng=scope.rng, roll=d100_or_none(roll))
+    else:
+        score = int(skills.get("endurance", c.stat("CON") * 5))
+        check = rules.endurance_test(score, rng=scope.rng, roll=d100_or_none(roll))
     ogl_ledger.remember_test(doc, c.id, check, decides, doc.state.get(c.id).to_dict())
     lines = [
         scope.t(f"combat.ogl.test.{decides}", name=c.name) + " : " + check_line(scope.words, check, " %")
     ]
     if not check.success:
-        if decides == "death":
+        if decides == "prone":
+            victim = doc.state.get(c.id)
+            if not victim.has("prone"):
+                fall = Condition("prone", "ogl.knockback", until="stands_up")
+                doc.state = doc.state.put(replace(victim, conditions=(*victim.conditions, fall)))
+            lines.append(scope.t("combat.ogl.knocked_down", name=c.name))
+        elif decides == "death":
             set_dead(doc, c.id, "ogl.endurance")
             lines.append(scope.t("combat.effect.dead", name=c.name))
         else:
-            from bot.rules.combat.effects import Condition
-
             victim = doc.state.get(c.id)
             doc.state = doc.state.put(
                 replace(
@@ -266,6 +282,20 @@ async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
     return round_outcome(scope, doc, lines, notes, [r.to_dict() for _, r in ranks])
 
 
+OWN_ACTIONS: Final = ("viser", "en_defense", "attendre")
+ACTION_WORDS: Final[dict[str, str]] = {
+    "viser": "viser",
+    "aim": "viser",
+    "en_defense": "en_defense",
+    "defense": "en_defense",
+    "defensive": "en_defense",
+    "attendre": "attendre",
+    "wait": "attendre",
+    "interrompre": "interrompre",
+    "interrupt": "interrompre",
+}
+
+
 async def simple_action(
     scope: Scope,
     doc: Doc,
@@ -277,9 +307,56 @@ async def simple_action(
     roll: int | None,
     target_roll: int | None,
 ) -> FightOutcome:
-    ogl_ledger.require_free(scope, doc, actor(scope, doc, who))
-    c, notes = generic_action(scope, doc, action, who, SIMPLE)
-    return action_reply(scope, doc, c, action, notes)
+    c = actor(scope, doc, who)
+    ogl_ledger.require_free(scope, doc, c)
+    own = ACTION_WORDS.get(fold(action).replace(" ", "_"))
+    if own is None:
+        c, notes = generic_action(scope, doc, action, who, SIMPLE)
+        ogl_ledger.drop_aim(doc, c.id)
+        return action_reply(scope, doc, c, action, [*ogl_ledger.end_defensive(scope, doc, c), *notes])
+    foe = doc.find(target) if target else None
+    if foe is not None and foe.id == c.id:
+        raise FightRefusal("combat.error.self_attack")
+    if own == "interrompre":
+        if foe is None:
+            raise FightRefusal("combat.ogl.error.wait_needs_target")
+        lines = ogl_ledger.interrupt(
+            scope,
+            doc,
+            c,
+            foe,
+            _first_score(doc, c),
+            _first_score(doc, foe),
+            d100_or_none(roll),
+            d100_or_none(target_roll),
+        )
+        lines.extend(_settle_turn(scope, doc))
+        return action_reply(scope, doc, c, own, lines)
+    if own == "attendre":
+        if foe is None:
+            raise FightRefusal("combat.ogl.error.wait_needs_target")
+        ogl_ledger.drop_aim(doc, c.id)
+        lines = ogl_ledger.wait_for(scope, doc, c, foe)
+        lines.extend(_settle_turn(scope, doc))
+        return action_reply(scope, doc, c, own, lines)
+    spend(scope, doc, c, "action_speciale")
+    ending = ogl_ledger.end_defensive(scope, doc, c)
+    if own == "viser":
+        lines = ogl_ledger.aim(scope, doc, c, foe)
+    else:
+        ogl_ledger.drop_aim(doc, c.id)
+        lines = ogl_ledger.go_defensive(scope, doc, c)
+    lines.extend(_pass_turn(scope, doc))  # the reply adds whose turn it is
+    return action_reply(scope, doc, c, own, [*ending, *lines])
+
+
+def _first_score(doc: Doc, c: Combatant) -> int:
+    """The skill of the fighter's first weapon: the interrupting action's test (reading: an attack)."""
+    arms = doc.meta.get(c.id, {}).get("arms") or []
+    for arm in arms:
+        if arm.get("score") is not None:
+            return int(arm["score"])
+    raise FightRefusal("combat.sys.error.no_score", name=c.name, weapon=str(arms[0]["name"]) if arms else "?")
 
 
 def _score(doc: Doc, c: Combatant, arm: Mapping[str, Any]) -> int:
@@ -291,16 +368,47 @@ def _score(doc: Doc, c: Combatant, arm: Mapping[str, Any]) -> int:
     raise FightRefusal("combat.sys.error.no_score", name=c.name, weapon=str(arm["name"]))
 
 
-def _precise(text: str | None) -> rules.Precise | None:
-    if not text:
-        return None
-    word = fold(text).replace(" ", "_")
-    for p in rules.Precise:
-        if word == p.value:
-            return p
-    raise FightRefusal(
-        "combat.sys.error.bad_special", text=text[:30], accepted=", ".join(p.value for p in rules.Precise)
-    )
+SPECIAL_WORDS: Final[dict[str, str]] = {
+    "charge": "charge",
+    "charger": "charge",
+    "nuee": "flurry",
+    "nuee_de_coups": "flurry",
+    "flurry": "flurry",
+}
+
+
+def _specials(text: str | None) -> tuple[rules.Precise | None, bool, bool]:
+    """``speciale:`` — a precise attack, ``charge``, ``nuee`` (Nuée de Coups), comma-separated."""
+    precise: rules.Precise | None = None
+    charge = flurry = False
+    for word, _ in situation_tokens(text):
+        kind = SPECIAL_WORDS.get(word)
+        if kind == "charge":
+            charge = True
+        elif kind == "flurry":
+            flurry = True
+        elif word in {p.value for p in rules.Precise}:
+            precise = rules.Precise(word)
+        else:
+            accepted = ", ".join([*(p.value for p in rules.Precise), "charge", "nuee"])
+            raise FightRefusal("combat.sys.error.bad_special", text=word[:30], accepted=accepted)
+    if precise is not None and (charge or flurry):  # line 15
+        raise RefusedError(Refusal("combat.ogl.refusal.precise_not_in_charge_or_flurry"))
+    return precise, charge, flurry
+
+
+def situation_modifiers(
+    text: str | None, side: rules.Side, reaction: rules.Reaction | None = None
+) -> list[Modifier]:
+    """``situation:`` of the attack (the attacker's test) or of the defence (the defender's)."""
+    try:
+        return list(rules.situational((k for k, _ in situation_tokens(text)), side=side, reaction=reaction))
+    except (KeyError, ValueError):
+        raise FightRefusal(
+            f"combat.ogl.error.bad_situation.{side.value}",
+            text=(text or "")[:30],
+            accepted=", ".join(rules.situation_ids(side, reaction)),
+        ) from None
 
 
 async def attack(
@@ -326,22 +434,41 @@ async def attack(
         raise FightRefusal("combat.ogl.error.no_dice", weapon=str(arm["name"]))
     score = _score(doc, c, arm)
     location = ogl_wounds.location(data.location)
-    precise = _precise(data.special)
-    try:
-        mods = list(rules.situational(k for k, _ in situation_tokens(data.situation)))
-    except (KeyError, ValueError):
-        raise FightRefusal(
-            "combat.sys.error.bad_situation",
-            text=(data.situation or "")[:30],
-            accepted=", ".join(rules.SITUATIONAL),
-        ) from None
+    precise, charge, flurry = _specials(data.special)
+    ranged = arm["kind"] in RANGED_KINDS
+    if charge and ranged:  # line 6: « une Attaque au Corps à Corps peut être portée »
+        raise FightRefusal("combat.ogl.error.charge_is_melee", weapon=str(arm["name"]))
+    mods = situation_modifiers(data.situation, rules.Side.ATTACK)
     if not free:
         ogl_ledger.require_free(scope, doc, c)
+    disabled = rules.disabled_locations(c.conditions)
+    if disabled:  # lines 33-35: what a useless limb forbids or costs
+        arms = [a for a in doc.meta.get(c.id, {}).get("arms") or [] if a["kind"] != "bare"]
+        index = next((i for i, a in enumerate(arms) if a["id"] == arm["id"]), 0)
+        refusal = rules.arm_refusal(
+            disabled,
+            index,
+            two_handed="two_handed" in (arm.get("flags") or []),
+            natural=arm["kind"] == "bare" or "natural" in (arm.get("flags") or []),
+        )
+        if refusal is not None:
+            raise RefusedError(refusal)
+        mods.extend(rules.limb_modifiers(disabled, "weapon"))
     mods.extend(ogl_ledger.attack_modifiers(doc, c, foe, arm))
     mods.extend(extra)
+    flurry = flurry or ogl_ledger.in_flurry(doc, c.id)
+    if flurry and precise is not None:
+        raise RefusedError(Refusal("combat.ogl.refusal.precise_not_in_charge_or_flurry"))
+    if flurry:  # line 6: « un malus de -20% sur les compétences d'Arme des coups donnés »
+        mods.append(term(SYSTEM, "flurry", rules.FLURRY_MALUS))
+    aim = ogl_ledger.take_aim(doc, c.id, foe.id) if ranged else None
+    ogl_ledger.drop_aim(doc, c.id)
+    if aim:
+        mods.append(rules.aim_bonus(aim))
     if not free:
         spend(scope, doc, c, "attaquer")
-    ranged = arm["kind"] in RANGED_KINDS
+        head = [*head, *ogl_ledger.end_defensive(scope, doc, c)]
+    flurry_lines = ogl_ledger.start_flurry(scope, doc, c) if flurry and not free else []
     if precise is not None:
         mods.append(term(SYSTEM, f"precise.{precise.value}", rules.PRECISE_MALUS))
     check = ogl_checks.check(
@@ -359,7 +486,9 @@ async def attack(
     )
     lines = [
         *head,
+        *([w.t("combat.ogl.charge_line", name=c.name, target=foe.name)] if charge else []),
         w.t("combat.ogl.attack_line", weapon=arm["name"]) + " : " + check_line(w, check, " %"),
+        *flurry_lines,
     ]
     payload = {"tag": tag, **attack_payload(doc, seq, c.id, foe.id, {"check": check.to_dict()})}
     pending = pending_defence(
@@ -378,6 +507,7 @@ async def attack(
         rank=int(doc.state.current_slot.value) if doc.state.current_slot else 0,
         hand=hand,
         tag=tag,
+        charge=charge,
     )
     buttons: tuple[Any, ...] = ()
     if not check.success or foe.has("unconscious"):
@@ -427,6 +557,7 @@ async def resolve(
     prompts_before = {int(p["id"]) for p in doc.prompts}
     lines: list[str] = []
     if reaction is not None:
+        ogl_ledger.require_not_aiming(doc, defender)
         trigger = rules.Trigger.RANGED_ATTACK if pending.get("ranged") else rules.Trigger.MELEE_ATTACK
         rank = int(float(pending.get("rank") or 0))
         event = str(pending["seq"])
@@ -442,6 +573,10 @@ async def resolve(
         defence_mods = ogl_ledger.defence_modifiers(
             doc, defender, attacker, reaction, ranged=bool(pending.get("ranged"))
         )
+        defence_mods.extend(ogl_ledger.stance_modifiers(doc, defender, reaction))
+        test = "dodge" if reaction in (rules.Reaction.DODGE, rules.Reaction.DIVE) else "weapon"
+        defence_mods.extend(rules.limb_modifiers(rules.disabled_locations(defender.conditions), test))
+        defence_mods.extend(situation_modifiers(rolls.situation, rules.Side.DEFENCE, reaction))
     melee = rules.resolve_attack(
         int(pending["score"]),
         score,
@@ -464,6 +599,16 @@ async def resolve(
             w.t(f"combat.ogl.reaction.{reaction.value}", name=defender.name)
             + " : "
             + check_line(w, melee.defence, " %")
+        )
+    if melee.diminished is not None:
+        who = attacker if melee.diminished.side == "attack" else defender
+        lines.append(
+            w.t(
+                "combat.ogl.diminished",
+                name=who.name,
+                before=w.t(f"combat.ogl.level.{melee.diminished.before}"),
+                after=w.t(f"combat.ogl.level.{melee.diminished.after}"),
+            )
         )
     elif choice == "encaisser" and melee.attack.success:
         lines.append(w.t("combat.defence.takes", name=defender.name))

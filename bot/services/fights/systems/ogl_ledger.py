@@ -20,13 +20,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.rules.checks.common import CheckResult, Modifier
+from bot.rules import opposed
+from bot.rules.checks.common import CheckResult, Modifier, System
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.effects import Condition
 from bot.rules.combat.state import Combatant
+from bot.rules.ogl import checks as ogl_checks
 from bot.rules.ogl import combat as rules
 from bot.services.fights._core import Doc, FightOutcome, FightRefusal, Scope, fight_here, outcome
-from bot.services.fights.kit import RANGED_KINDS, set_dead
+from bot.services.fights.kit import RANGED_KINDS, check_line, set_dead
 from bot.ui.reply import Colour, Reply
 
 NS: Final = "ogl_manoeuvres"
@@ -233,6 +235,148 @@ def off_hand_score(doc: Doc, c: Combatant) -> int:
     if value is None:
         raise FightRefusal("combat.sys.error.no_defence_score", name=c.name, what=str(arm["name"]))
     return int(value)
+
+
+# --- combat actions: aim, En Défense, Nuée de Coups, Attendre (seed lines 5-6) --------------------
+
+
+def aim(scope: Scope, doc: Doc, c: Combatant, foe: Combatant | None) -> list[str]:
+    """Line 5: each action spent aiming: +10 % to the ranged weapon, up to +30 %, on the first attack
+    against the target aimed at. Aiming at another target starts again."""
+    ranged = [a for a in doc.meta.get(c.id, {}).get("arms") or [] if a["kind"] in RANGED_KINDS]
+    if not ranged:
+        raise FightRefusal("combat.ogl.error.aim_needs_ranged", name=c.name)
+    store = manoeuvre_data(doc).setdefault("aim", {})
+    current = store.get(c.id) or {}
+    target = foe.id if foe is not None else None
+    actions = int(current.get("actions", 0)) + 1 if current.get("target") == target else 1
+    store[c.id] = {"target": target, "actions": actions}
+    bonus = rules.aim_bonus(actions).value
+    key = "combat.ogl.aiming.at" if foe is not None else "combat.ogl.aiming.any"
+    return [scope.t(key, name=c.name, target=foe.name if foe else "", actions=actions, bonus=bonus)]
+
+
+def take_aim(doc: Doc, cid: str, target: str) -> int:
+    """The actions spent aiming that count for a ranged attack on ``target`` (0: none)."""
+    current = manoeuvre_data(doc).get("aim", {}).get(cid) or {}
+    if current.get("target") not in (None, target):
+        return 0
+    return int(current.get("actions", 0))
+
+
+def drop_aim(doc: Doc, cid: str) -> None:
+    manoeuvre_data(doc).get("aim", {}).pop(cid, None)
+
+
+def require_not_aiming(doc: Doc, c: Combatant) -> None:
+    """Line 5: « Un personnage ne peut accomplir aucune Action de Combat ou de Réaction pendant qu'il
+    vise. »"""
+    if manoeuvre_data(doc).get("aim", {}).get(c.id):
+        raise FightRefusal("combat.ogl.refusal.aiming", name=c.name)
+
+
+def go_defensive(scope: Scope, doc: Doc, c: Combatant) -> list[str]:
+    manoeuvre_data(doc).setdefault("defensive", {})[c.id] = True
+    return [scope.t("combat.ogl.defensive.on", name=c.name, bonus=rules.DEFENSIVE_BONUS)]
+
+
+def end_defensive(scope: Scope, doc: Doc, c: Combatant) -> list[str]:
+    """Line 6: En Défense lasts « jusqu'au début de sa prochaine action de Combat »: it ends when he
+    acts again (reading: when he takes his next combat action, not when his slot comes — a reaction
+    to an attack declared just before his slot still has it)."""
+    if manoeuvre_data(doc).get("defensive", {}).pop(c.id, None):
+        return [scope.t("combat.ogl.defensive.over", name=c.name)]
+    return []
+
+
+def stance_modifiers(doc: Doc, c: Combatant, reaction: rules.Reaction) -> list[Modifier]:
+    """En Défense: +20 % to Esquive and Parade (line 6)."""
+    if reaction in (rules.Reaction.DODGE, rules.Reaction.PARRY) and manoeuvre_data(doc).get(
+        "defensive", {}
+    ).get(c.id):
+        return list(rules.situational(["en_defense"], side=rules.Side.DEFENCE, reaction=reaction))
+    return []
+
+
+def in_flurry(doc: Doc, cid: str) -> bool:
+    return cid in (round_data(doc).get("flurry") or ())
+
+
+def start_flurry(scope: Scope, doc: Doc, c: Combatant) -> list[str]:
+    """Line 6: Nuée de Coups — « toutes ses Actions de Combat en un seul coup, avec un malus de -20% ».
+    Reading: his combat actions left this round are his next slots, at once (each blow at −20 %)."""
+    data = round_data(doc)
+    if c.id in (data.get("flurry") or ()):
+        return []
+    data.setdefault("flurry", []).append(c.id)
+    state = doc.state
+    order = list(state.order)
+    here = state.turn + 1
+    later = [s for s in order[here:] if s.combatant == c.id]
+    rest = [s for s in order[here:] if s.combatant != c.id]
+    doc.state = replace(state, order=(*order[:here], *later, *rest))
+    return [scope.t("combat.ogl.flurry_line", name=c.name, n=len(later))] if later else []
+
+
+def wait_for(scope: Scope, doc: Doc, c: Combatant, foe: Combatant) -> list[str]:
+    """Line 5: Attendre — « il attend jusqu'à ce que ce personnage ait fini son Action de Combat. Le
+    Rang d'Action du personnage est alors modifié ». His current slot moves right after ``foe``'s
+    next slot this round (refused when ``foe`` has none left)."""
+    state = doc.state
+    slot = state.current_slot
+    if slot is None or slot.combatant != c.id or doc.data.get("slot_done"):
+        raise FightRefusal("combat.error.not_your_turn", name=c.name)
+    order = list(state.order)
+    later = [i for i in range(state.turn + 1, len(order)) if order[i].combatant == foe.id]
+    if not later:
+        raise FightRefusal("combat.ogl.error.wait_no_slot", name=foe.name)
+    mine = order.pop(state.turn)
+    after = later[0]  # one place earlier now that his slot is out
+    order.insert(after, replace(mine, value=order[after - 1].value))
+    doc.state = replace(state, order=tuple(order))
+    round_data(doc)["slot"] = None  # his slot has moved, not passed: the new current slot starts
+    return [scope.t("combat.ogl.wait", name=c.name, other=foe.name)]
+
+
+def interrupt(
+    scope: Scope,
+    doc: Doc,
+    c: Combatant,
+    foe: Combatant,
+    score: int,
+    foe_score: int,
+    roll: int | None,
+    foe_roll: int | None,
+) -> list[str]:
+    """Line 5: « Si un personnage souhaite attendre pour interrompre l'action d'un autre personnage
+    pendant qu'elle se produit […] il doit réussir un test de compétence appropriée à son action
+    d'interruption […] L'effet déclencheur […] peut s'opposer à cela par un Test d'Opposition […]
+    Celui qui gagne le Test d'Opposition agit en premier. » ``foe``'s slot must be the current one
+    and ``c`` must still have a slot this round (he waited); the winner of the opposed weapon tests
+    acts first: ``c``'s next slot moves before ``foe``'s."""
+    state = doc.state
+    slot = state.current_slot
+    if slot is None or slot.combatant != foe.id or doc.data.get("slot_done"):
+        raise FightRefusal("combat.ogl.error.interrupt_not_acting", name=foe.name)
+    later = [i for i in range(state.turn + 1, len(state.order)) if state.order[i].combatant == c.id]
+    if not later:
+        raise FightRefusal("combat.ogl.error.interrupt_no_slot", name=c.name)
+    mine = ogl_checks.check(score, rng=scope.rng, roll=roll, base_label="combat.ogl.weapon")
+    theirs = ogl_checks.check(foe_score, rng=scope.rng, roll=foe_roll, base_label="combat.ogl.weapon")
+    verdict, _ = opposed.compare(mine, theirs, opposed.rules_for(System.OGL))
+    lines = [
+        scope.t("combat.ogl.interrupt.try", name=c.name, other=foe.name),
+        f"{c.name} : " + check_line(scope.words, mine, " %"),
+        f"{foe.name} : " + check_line(scope.words, theirs, " %"),
+    ]
+    if verdict is not opposed.Verdict.A:
+        return [*lines, scope.t("combat.ogl.interrupt.failed", name=c.name, other=foe.name)]
+    order = list(state.order)
+    moved = order.pop(later[0])
+    order.insert(state.turn, replace(moved, value=order[state.turn].value))
+    doc.state = replace(state, order=tuple(order))
+    round_data(doc)["slot"] = None  # his slot comes now: ``foe``'s has not passed, it waits
+    return [*lines, scope.t("combat.ogl.interrupt.won", name=c.name, other=foe.name)]
 
 
 # --- what a second chance or a graze needs to remember ------------------------------------------

@@ -12,6 +12,7 @@ wound, conditions and Endurance tests due, and the undo of recorded damage a sec
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
@@ -33,6 +34,11 @@ KINDS: Final[dict[str, str]] = {
     "bras_g": "arm",
     "tete": "head",
 }
+
+
+def dice_count(expression: str) -> int:
+    """How many dice ``1d8+1d4`` rolls (2): the hand-typed ``degats`` are shared out in order."""
+    return sum(int(n) for n in re.findall(r"([0-9]+)d[0-9]+", expression))
 
 
 def threshold(doc: Doc) -> rules.MajorThreshold:
@@ -83,25 +89,42 @@ def wound(
     arm = pending["weapon"]
     hand = pending.get("hand") or {}
     dice = list(hand.get("damage") or [])
+    # ``degats``: the weapon's dice (none on a critical: maximised), then the damage modifier's
+    # (line 11: « résolu normalement »), then the charge's 1d4 (line 6) — a fight replays exactly
+    weapon_n = 0 if critical else dice_count(str(arm["dice"]))
+    md_n = dice_count(str(arm["md"])) if arm.get("md") else 0
+    charge = bool(pending.get("charge"))
+    rest = dice[weapon_n + md_n :]
     damage = rules.roll_damage(
         str(arm["dice"]),
         damage_modifier=arm.get("md"),
         critical=critical,
         impaling="impaling" in (arm.get("flags") or []),
+        charge=charge,
         rng=scope.rng,
-        dice=dice,
-        modifier_dice=dice[len(dice) - 1 :] if arm.get("md") and critical else (),
+        dice=dice[:weapon_n],
+        modifier_dice=dice[weapon_n : weapon_n + md_n],
+        charge_die=rest[0] if charge and rest else None,
     )
     payload["damage"] = damage.to_dict()
     lines = [w.t("combat.ogl.damage_line", terms=w.terms(damage.terms, damage.total))]
     if critical:
         lines.insert(0, w.t("combat.ogl.critical"))
-    if damage.impaled:
+    if damage.impaled:  # line 12: the weapon stays in the wound until pulled out (/manoeuvre retirer)
         lines.append(w.t("combat.ogl.impaled"))
-    knock = rules.knockback(damage.total, defender.stat("SIZ"))
+        ogl_ledger.manoeuvre_data(doc).setdefault("impaled", {})[defender.id] = {
+            "wielder": str(pending["attacker"]),
+            "weapon": dict(arm),
+            "location": str(pending["location"]),
+        }
+    knock = rules.knockback(damage.total, defender.stat("SIZ"), charge=charge)
     if knock.metres:
         payload["knockback"] = knock.to_dict()
-        lines.append(w.t("combat.ogl.knockback", name=defender.name, metres=knock.metres))
+        key = "combat.ogl.knockback_charge" if knock.doubled else "combat.ogl.knockback"
+        lines.append(w.t(key, name=defender.name, metres=knock.metres))
+        if not defender.has("prone"):  # line 35: an Acrobatie test or he ends prone
+            add_endurance_prompt(doc, defender.id, "prone")
+            lines.append(w.t("combat.ogl.test_due.prone", name=defender.name))
     more, wound, step = damage_with_undo(
         scope,
         doc,

@@ -324,7 +324,9 @@ async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
             line += " " + scope.t("combat.v1.round.lost", n=len(result.lost))
         lines.append(line)
     order = order_of(t for r in results for t in r.timings())
-    start_system_round(doc, order, "v1", {"prepared": {}, "defence": {}})
+    # a parry prepared late in the round is still there for the attacks of the next (line 64)
+    kept = {k: True for k, v in ((doc.data.get("v1") or {}).get("prepared") or {}).items() if v}
+    start_system_round(doc, order, "v1", {"prepared": kept, "defence": {}})
     notes.extend(settle(scope, doc))
     new_event(scope, doc, "round", None, {"initiative": [r.to_dict() for r in results]})
     doc.save()
@@ -402,6 +404,53 @@ def _special(text: str | None) -> str | None:
     raise FightRefusal("combat.sys.error.bad_special", text=text[:30], accepted="assommer, desarmer")
 
 
+def _shots(doc: Doc) -> dict[str, Any]:
+    """Shots declared and waiting for their preparation rounds (kept across rounds)."""
+    value: dict[str, Any] = doc.data.setdefault("v1_shots", {})
+    return value
+
+
+def _declare_shot(
+    scope: Scope,
+    doc: Doc,
+    c: Combatant,
+    foe: Combatant,
+    arm: Mapping[str, Any],
+    shot: dict[str, Any],
+    preparation: int,
+    head: list[str],
+) -> FightOutcome:
+    """Lines 87, 93: an aimed or extreme-range shot is declared now (this attack is spent preparing
+    it), the preparation rounds pass, then ``/combat attaque`` with the same target and aim fires it."""
+    spend(scope, doc, c, "attaquer")
+    ready = doc.state.round + preparation
+    _shots(doc)[c.id] = {**shot, "declared": doc.state.round, "ready": ready, "preparation": preparation}
+    w = scope.words
+    key = "combat.v1.shot.declared_aimed" if shot["location"] else "combat.v1.shot.declared_extreme"
+    lines = [*head, w.t(key, name=c.name, target=foe.name, weapon=arm["name"], round=ready)]
+    result = {"declared_shot": _shots(doc)[c.id], "attacker": c.id, "target": foe.id}
+    new_event(scope, doc, "action", c.id, result)
+    lines.extend(pass_turn(scope, doc))
+    doc.save()
+    reply = Reply(
+        title=f"🎯 {c.name} → {foe.name} ({arm['name']})",
+        description="\n".join(lines)[:4000],
+        colour=Colour.INFO,
+        result={"fight_id": doc.row.id, **result},
+        kind="combat.action",
+    )
+    return outcome(scope, doc, reply)
+
+
+def _guard_down(scope: Scope, doc: Doc, c: Combatant) -> list[str]:
+    """A prepared parry lasts until it is used or its fighter attacks (reading of line 64: it is paid
+    by the next attack, so it is kept across the round's end for a fighter who acts late)."""
+    prepared = (doc.data.get("v1") or {}).get("prepared", {})
+    if prepared.pop(c.id, None):
+        return [scope.t("combat.v1.parry_dropped", name=c.name)]
+    return []
+
+
 def _location_name(scope: Scope, loc: rules.Location) -> str:
     return loc.name["en"] if scope.words.en else loc.name["fr"]
 
@@ -427,6 +476,23 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
     location_id = _location_id(tables, data)
     if location_id is not None and not ranged:
         raise FightRefusal("combat.v1.error.aim_melee")
+    if location_id is not None and band is not rules.RangeBand.SHORT:
+        raise RefusedError(Refusal("combat.v1.refusal.aimed_short_range_only"))
+    head = _guard_down(scope, doc, c)
+    preparation = rules.shot_preparation(tables, band, aimed=location_id is not None) if ranged else 0
+    shot = {"target": foe.id, "weapon": arm["id"], "location": location_id, "band": band.value}
+    declared = _shots(doc).get(c.id)
+    if declared is not None and {k: declared.get(k) for k in shot} != shot:
+        _shots(doc).pop(c.id)
+        head.append(w.t("combat.v1.shot.dropped", name=c.name))
+        declared = None
+    if preparation and declared is None:
+        return _declare_shot(scope, doc, c, foe, arm, shot, preparation, head)
+    if declared is not None:
+        if doc.state.round < int(declared["ready"]):
+            raise FightRefusal("combat.v1.error.shot_not_ready", name=c.name, round=int(declared["ready"]))
+        _shots(doc).pop(c.id)
+        head.append(w.t("combat.v1.shot.released", name=c.name, round=int(declared["declared"])))
     spend(scope, doc, c, "attaquer")
     bare = arm["kind"] == "bare"
     if ranged:
@@ -468,7 +534,8 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         )
     )
     lines = [
-        w.t("combat.attack.test", test="CT" if ranged else "CC") + " : " + check_line(w, result.check, " %")
+        *head,
+        w.t("combat.attack.test", test="CT" if ranged else "CC") + " : " + check_line(w, result.check, " %"),
     ]
     payload = attack_payload(doc, seq, c.id, foe.id, result.to_dict())
     buttons: tuple[Any, ...] = ()
