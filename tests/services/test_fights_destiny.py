@@ -24,9 +24,9 @@ from bot.services.fights.defence import defend
 from bot.services.fights.destiny import offer, spend
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
-from bot.services.fights.rounds import advance, new_round
+from bot.services.fights.rounds import new_round
 
-from .fight_context import ctx, ok
+from .fight_context import ctx, ok, skip_turn
 
 __all__ = ["ctx"]
 
@@ -185,8 +185,8 @@ async def test_a_death_timer_running_out_offers_the_point_in_that_reply(ctx: App
     fight_id = await fight(ctx)
     # corps 13 with the E test passed (10): the death timer alone, 1d10/2 rounds (a 2 → 1 round)
     ok(await hit(ctx, fight_id, "Grimli", "corps", "5", 85, effects="10", durations="2"))
-    ok(await advance(ctx, GM))  # Grimli's slot
-    ended = await advance(ctx, GM)  # Élise's slot: the round ends, the timer runs out
+    ok(await skip_turn(ctx, GM))  # Grimli's slot
+    ended = await skip_turn(ctx, GM)  # Élise's slot: the round ends, the timer runs out
     text = ended.reply.description or ""
     assert "☠️ Grimli n'a pas été soigné à temps et meurt." in text
     assert "💫 Grimli peut dépenser un point de destin pour échapper à la mort (il lui en reste 2)" in text

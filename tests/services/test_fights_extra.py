@@ -232,7 +232,7 @@ async def test_mort_subite_for_an_npc(ctx: AppContext, d100: int, damage: int) -
     assert ("dead" in kinds(victim)) == (outcome == "dies" or killed_by_table)
     assert taken.tracker is not None
     names = [f.name for f in taken.tracker.fields]
-    assert ("💀 ~~Gobelin 2~~ · PNJ" in names) == (outcome == "dies")
+    assert ("💀 ~~Gobelin 2~~ · Bande 2" in names) == (outcome == "dies")
 
 
 async def test_mort_subite_is_for_npcs_only_and_optional(ctx: AppContext) -> None:
@@ -435,7 +435,7 @@ async def test_a_death_timer_running_out_kills(ctx: AppContext) -> None:
     assert "Gobelin 3 n'a pas été soigné" not in text
     assert "dead" in kinds(await combatant(ctx, "gobelin-2"))
     assert "dead" not in kinds(await combatant(ctx, "gobelin-3"))
-    assert any(f.name == "💀 ~~Gobelin 2~~ · PNJ" for f in (await show(ctx, GM)).reply.fields)
+    assert any(f.name == "💀 ~~Gobelin 2~~ · Bande 2" for f in (await show(ctx, GM)).reply.fields)
     # the dead roll no initiative and have no slot
     nxt = ok(await next_round(ctx, GM, dice="Gobelin 1: 10 10 10; Gobelin 3: 1 1 1"))
     assert [i["combatant"] for i in nxt["initiative"]] == ["gobelin-1", "gobelin-3"]

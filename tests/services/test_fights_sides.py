@@ -215,7 +215,7 @@ async def test_the_gm_on_a_pcs_turn_is_asked_which_fighter_acts(ctx: AppContext)
     number = ok(asked)["ask"]
     refused(
         await fights_attacks.answer_ask(ctx, GM, fight_id=fid, number=number, accept=True, actor="bretteur"),
-        "Ce n'est pas le tour de Bretteur",
+        "Ce n'est pas à Bretteur de jouer : c'est au tour de Grimli.",
     )
     # the GM plays Grimli's turn for Bob: Élise is his ally, so the second question follows
     ally = ok(

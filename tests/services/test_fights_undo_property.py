@@ -157,16 +157,16 @@ async def _random_action(
         return "destiny", FightOutcome(result.reply, tracker=board.reply if board is not None else None)
     roll = rng.random()
     if roll < 0.08 or not doc["fight"].get("round"):
-        return "round", await new_round(ctx, gm)
+        return "round", await _round(ctx, gm)
     if roll < 0.5 and len(alive) >= 2:
         attacker = _current(doc) or rng.choice(alive)
         targets = [n for n in alive if n != attacker]
         if not targets:
-            return "next", await advance(ctx, gm)
+            return "next", await _next(ctx, gm)
         data = AttackInput(target=rng.choice(targets), attacker=attacker)
         return "attack", await fights_attacks.attack(ctx, gm, data)
     if roll < 0.55:
-        return "next", await advance(ctx, gm)
+        return "next", await _next(ctx, gm)
     if roll < 0.65 and alive:
         who = rng.choice(alive)
         caller = table.players.get(who, gm)
@@ -196,7 +196,27 @@ async def _random_action(
     if prompts:
         who = next((c["name"] for c in fighters if c["id"] == prompts[0].get("combatant")), names[0])
         return "test", await roll_due_test(ctx, gm, who=who)
-    return "next", await advance(ctx, gm)
+    return "next", await _next(ctx, gm)
+
+
+async def _next(ctx: AppContext, gm: Caller) -> FightOutcome:
+    """``/combat suivant`` and its confirmation (the question alone is not an action)."""
+    asked = await advance(ctx, gm)
+    data = asked.reply.result or {}
+    if asked.reply.is_error or not data.get("confirm"):
+        return asked
+    return await advance(
+        ctx, gm, fight_id=int(data["fight_id"]), confirmed=(data["turn"][0], data["turn"][1])
+    )
+
+
+async def _round(ctx: AppContext, gm: Caller) -> FightOutcome:
+    """``/combat round``, confirmed when it ends a round with fighters or defences to come."""
+    asked = await new_round(ctx, gm)
+    data = asked.reply.result or {}
+    if asked.reply.is_error or not data.get("confirm"):
+        return asked
+    return await new_round(ctx, gm, fight_id=int(data["fight_id"]), confirmed=int(data["round"]))
 
 
 async def _fight_id(ctx: AppContext, table: Table) -> int:
@@ -234,6 +254,7 @@ async def _play(ctx: AppContext, n: int, stats: Counter[str]) -> None:
         if result.reply.kind == "combat.ask":  # an ally as the target: a question first, not an action
             after, snap = await _read(ctx, table)
             assert snap.doc == stack[-1].doc and snap.sheets == stack[-1].sheets
+            before = after  # the question is stored (not journaled): a refused answer writes nothing more
             stats["asked"] += 1
             number, fid = int((result.reply.result or {})["ask"]), await _fight_id(ctx, table)
             accept = rng.random() < 0.5

@@ -18,7 +18,7 @@ from bot.services.fights.defence import defend
 from bot.services.fights.ending import show
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
-from bot.services.fights.rounds import new_round, set_posture
+from bot.services.fights.rounds import set_posture
 from bot.services.fights.systems import v1 as v1_adapter  # registers the adapters (run alone)
 
 from .fight_context import next_round
@@ -227,7 +227,7 @@ async def test_options_units_digit_threshold_and_stun_disarm_shot(ctx: AppContex
     # préparation » (seed line 87) — the shot goes off next round
     declared = ok(await attack(ctx, ALICE, AttackInput(target="Orque 2", weapon="Arc", location="tete")))
     assert declared["declared_shot"]["ready"] == 3 and declared["declared_shot"]["preparation"] == 1
-    ok(await new_round(ctx, GM))
+    ok(await next_round(ctx, GM))
     # CT 40 − 20 = 20, roll 10 → head; no defence against a shot; 1d6 2 → units digit 0 → 10
     shot = ok(
         await attack(
