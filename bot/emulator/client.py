@@ -230,6 +230,11 @@ class Player:
         if command is None:
             known = sorted(c["name"] for c in commands)
             raise ClientRefused(f"no command /{tokens[0]} (synced: {known})")
+        if channel.type == DM and (
+            command.get("dm_permission") is False
+            or (command.get("contexts") is not None and 1 not in command["contexts"])
+        ):
+            raise ClientRefused(f"/{command['name']} is offered in servers only")
         data: Json = {"id": command["id"], "name": command["name"], "type": 1, "options": []}
         if command.get("guild_id"):
             data["guild_id"] = command["guild_id"]
