@@ -578,6 +578,14 @@ class Player:
         await self.emu._dispatch_message("MESSAGE_CREATE", message, target)
         return message
 
+    async def start_thread(
+        self, name: str, *, channel: str | Channel | None = None, auto_archive_duration: int = 1440
+    ) -> Channel:
+        """Create a public thread as this user (THREAD_CREATE), as a player does in the client."""
+        return await self.emu.add_thread(
+            self._channel(channel), name, owner=self.user, auto_archive_duration=auto_archive_duration
+        )
+
 
 class Table:
     """A guild seen from the tests: users, channels, threads, DMs, pins."""

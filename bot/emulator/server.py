@@ -963,7 +963,12 @@ class Emulator:
             self.record_failure("invalid_message", "; ".join(errors.messages), interaction.id)
             raise ApiError.invalid(errors)
         original = self.messages.get(interaction.original_message_id or "")
-        if original is not None and original.loading and interaction.response_type == 5:
+        if (
+            original is not None
+            and original.loading
+            and not original.deleted
+            and interaction.response_type == 5
+        ):
             # After a "thinking" defer the first followup replaces the loading message (Discord).
             self._edit(original, data, body)
             interaction.followup_ids.append(original.id)
@@ -1447,6 +1452,29 @@ class Emulator:
             "THREAD_CREATE", {**payload, "newly_created": True}, intent=Intents.GUILDS
         )
         return payload
+
+    async def add_thread(
+        self, parent: Channel, name: str, *, owner: User, auto_archive_duration: int = 1440
+    ) -> Channel:
+        """A public thread a user created (not the bot): THREAD_CREATE, the owner a member."""
+        thread = Channel(
+            id=self.ids.next(),
+            type=PUBLIC_THREAD,
+            name=name,
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=owner.id,
+            auto_archive_duration=auto_archive_duration,
+            thread_member_ids=[owner.id],
+            last_activity=self.clock(),
+        )
+        self.channels[thread.id] = thread
+        self.notify()
+        payload = self._channel_payload(thread)
+        await self.gateway.dispatch(
+            "THREAD_CREATE", {**payload, "newly_created": True}, intent=Intents.GUILDS
+        )
+        return thread
 
     def _thread(self, request: web.Request) -> Channel:
         channel = self._get_channel(request)

@@ -1,0 +1,176 @@
+"""The bot on a Discord as strict as the real one (issue 22): Pin Messages, per-channel
+permissions, threads that auto-archive, the tracker's edit order under rate limits, hour-old
+edits, threads the GM made, the first-followup ephemeral rule."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from bot.emulator.server import EmulatorConfig
+from bot.emulator.state import Message, Perm
+
+from .harness import E2E
+
+DAY = 24 * 3600
+
+
+def _text(message: Message | dict[str, object]) -> str:
+    embeds = message.embeds if isinstance(message, Message) else message.get("embeds")
+    return json.dumps(embeds, ensure_ascii=False)
+
+
+def _tracker(emu: E2E, thread_name: str) -> Message:
+    [tracker] = emu.pins(emu.thread(thread_name))
+    return tracker
+
+
+async def _open(emu: E2E, name: str) -> Message:
+    opened = await emu.user("gm").slash("combat ouvrir", nom=name)
+    await opened.wait_followup()
+    return _tracker(emu, name)
+
+
+async def _end(emu: E2E, name: str) -> None:
+    thread = emu.thread(name)
+    await emu.user("gm").slash("combat fin", channel=thread)
+    await emu.emu.wait_until(lambda: thread.archived, timeout=10, what="the thread to be archived")
+
+
+class TestWithoutPinMessages:
+    @pytest.fixture
+    def emu_config(self) -> EmulatorConfig:
+        # The invite the README asked for before: Manage Messages, which no longer allows pinning.
+        return EmulatorConfig(bot_permissions=Perm.OLD_INVITE)
+
+    async def test_the_gm_is_told_privately_that_the_tracker_is_not_pinned(self, emu: E2E) -> None:
+        gm = emu.user("gm")
+        opened = await gm.slash("combat ouvrir", nom="Sans épingle")
+        public = await opened.wait_followup()
+        assert not public.ephemeral and "Sans épingle" in _text(public)
+        warning = await opened.wait_followup(2)
+        assert warning.ephemeral
+        assert "il me manque la permission « Épingler des messages »" in _text(warning)
+        # The bot did not try what Discord would refuse (the teardown fails on any refusal).
+        assert not emu.pins(emu.thread("Sans épingle"))
+        await _end(emu, "Sans épingle")
+
+
+async def test_no_thread_permission_is_refused_privately_before_anything_is_opened(emu: E2E) -> None:
+    gm = emu.user("gm")
+    bot_role = emu.guild.role(emu.emu.config.bot_name)
+    emu.emu.set_overwrite("partie", bot_role, deny=Perm.CREATE_PUBLIC_THREADS)
+    await emu.emu.update_channel("partie")
+    refused = await gm.slash("combat ouvrir", nom="Interdit")
+    assert refused.callback_type == 4 and refused.ephemeral  # refused before any defer: private
+    assert refused.message is not None and "« Créer des fils publics »" in _text(refused.message)
+    assert not [t for t in emu.threads if t.name == "Interdit"]
+    # Nothing half-opened: once allowed, the same channel opens a fight.
+    emu.emu.set_overwrite("partie", bot_role, allow=Perm.CREATE_PUBLIC_THREADS)
+    await emu.emu.update_channel("partie")
+    await _open(emu, "Permis")
+    await _end(emu, "Permis")
+
+
+async def test_a_quiet_fight_thread_stays_open_and_comes_back_when_archived(emu: E2E) -> None:
+    gm = emu.user("gm")
+    tracker = await _open(emu, "Siège")
+    thread = emu.thread("Siège")
+    assert thread.auto_archive_duration == 10080  # the longest Discord offers
+    await gm.slash("combat ajouter", qui="2 gobelins", channel=thread)
+    await emu.emu.wait_until(lambda: "Gobelin 2" in _text(tracker), timeout=10, what="the tracker edit")
+    await emu.emu.advance(2 * DAY)
+    assert not thread.archived
+    # A week without a message: Discord archives it; the GM carries on from the parent channel.
+    await emu.emu.advance(8 * DAY)
+    assert thread.archived
+    round1 = await gm.slash("combat round", des="Gobelin 1: 5 5 5; Gobelin 2: 4 4 4")
+    assert not round1.failed and "Gobelin 1" in _text(round1.message or {})
+
+    # The bot unarchived its thread to bring the tracker up to date there (a fresh one: the old
+    # message is days old), pinned as before.
+    def shows_round_1() -> bool:
+        pins = emu.pins(thread)
+        return len(pins) == 1 and "Round 1" in _text(pins[0])
+
+    await emu.emu.wait_until(shows_round_1, timeout=10, what="the tracker to show round 1, alone pinned")
+    assert not thread.archived
+    await _end(emu, "Siège")
+
+
+class TestUnderRateLimits:
+    @pytest.fixture
+    def emu_config(self) -> EmulatorConfig:
+        return EmulatorConfig(rate_limits={"PATCH /channels/{cid}/messages/{mid}": (2, 2.0)})
+
+    async def test_the_tracker_ends_on_the_newest_state_and_never_goes_back(self, emu: E2E) -> None:
+        gm = emu.user("gm")
+        tracker = await _open(emu, "Cohue")
+        thread = emu.thread("Cohue")
+        names = ["Gobelin", "Orque", "Humain", "Halfling", "Spadassin", "Homme bête"]
+        mark = len(emu.emu.requests)
+        results = await asyncio.gather(*(gm.slash("combat ajouter", qui=n, channel=thread) for n in names))
+        assert all(not r.failed for r in results)
+        # Replies are immediate: none waited behind the tracker's rate limit.
+        assert all(r.interaction.callbacks[0].at - r.interaction.created_at < 3 for r in results)
+
+        def shows_everyone() -> bool:
+            return all(n in _text(tracker) for n in names)
+
+        await emu.emu.wait_until(shows_everyone, timeout=15, what="the tracker to show every fighter")
+        edits = [
+            r
+            for r in emu.emu.requests[mark:]
+            if r.method == "PATCH" and r.path.endswith(f"/messages/{tracker.id}") and r.status == 200
+        ]
+        assert len(edits) < len(names)  # what piled up was merged
+        shown = [*tracker.history, tracker]
+        counts = [sum(n in _text(version) for n in names) for version in shown]
+        assert counts == sorted(counts) and counts[-1] == len(names)  # never backwards
+        await _end(emu, "Cohue")
+
+
+class TestHourOldEdits:
+    @pytest.fixture
+    def emu_config(self) -> EmulatorConfig:
+        return EmulatorConfig(old_message_edits=0)
+
+    async def test_the_tracker_is_reposted_and_repinned_before_it_is_an_hour_old(self, emu: E2E) -> None:
+        gm = emu.user("gm")
+        first = await _open(emu, "Longue")
+        thread = emu.thread("Longue")
+        await gm.slash("combat ajouter", qui="Gobelin", channel=thread)
+        await emu.emu.wait_until(lambda: "Gobelin" in _text(first), timeout=10, what="the first edit")
+        await emu.emu.advance(56 * 60)
+        await gm.slash("combat ajouter", qui="Orque", channel=thread)
+
+        def new_tracker() -> Message | None:
+            pins = emu.pins(thread)
+            return pins[0] if len(pins) == 1 and pins[0].id != first.id else None
+
+        second = await emu.emu.wait_until(new_tracker, timeout=10, what="a fresh pinned tracker")
+        assert "Orque" in _text(second) and "Gobelin" in _text(second)
+        await emu.emu.wait_until(lambda: first.deleted, timeout=10, what="the old tracker to be deleted")
+        # Later actions edit the new tracker.
+        await gm.slash("combat ajouter", qui="Humain", channel=thread)
+        await emu.emu.wait_until(lambda: "Humain" in _text(second), timeout=10, what="the new tracker's edit")
+        await _end(emu, "Longue")
+
+
+async def test_ending_a_fight_opened_in_the_gms_own_thread_leaves_it_open(emu: E2E) -> None:
+    gm = emu.user("gm")
+    thread = await gm.start_thread("Table de Gorak")
+    opened = await gm.slash("combat ouvrir", nom="Dans le fil", channel=thread)
+    await opened.wait_followup()
+    [tracker] = emu.pins(thread)
+    ended = await gm.slash("combat fin", channel=thread)
+    assert not ended.failed
+    await emu.emu.wait_until(lambda: "Combat terminé" in _text(tracker), timeout=10)
+    # A thread the GM made is theirs: the bot does not archive it (nor did it create another).
+    # The bot as it was archived it right after this last tracker edit: give it a moment to.
+    with pytest.raises(TimeoutError):
+        await emu.emu.wait_for_request("PATCH", rf"^/channels/{thread.id}$", timeout=1.5)
+    assert not thread.archived
+    assert [t.name for t in emu.threads] == ["Table de Gorak"]
