@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
@@ -174,3 +175,27 @@ async def test_ending_a_fight_opened_in_the_gms_own_thread_leaves_it_open(emu: E
         await emu.emu.wait_for_request("PATCH", rf"^/channels/{thread.id}$", timeout=1.5)
     assert not thread.archived
     assert [t.name for t in emu.threads] == ["Table de Gorak"]
+
+
+async def test_a_failed_command_sync_does_not_keep_the_bot_offline(tmp_path: Path) -> None:
+    harness = E2E(tmp_path)
+    await harness.start(bot=False)
+    try:
+        harness.emu.inject_error(
+            "PUT", "/applications/{app}/guilds/{guild}/commands", 503, 0, "Service Unavailable"
+        )
+        await harness.start_bot()  # connects although Discord answered the sync with a 503
+        [failed] = harness.sync_requests()
+        assert failed.status == 503
+        # The next start tries again (nothing was recorded), and the start after it does not
+        # sync an unchanged tree.
+        await harness.restart_bot()
+        assert [r.status for r in harness.sync_requests()] == [503, 200]
+        await harness.restart_bot()
+        assert [r.status for r in harness.sync_requests()] == [503, 200]
+        rolled = await harness.user("alice").slash("lancer", expression="1d6")
+        assert not rolled.failed
+        assert harness.bot is not None and "command sync failed" in harness.bot.log_text()
+    finally:
+        await harness.close()
+    assert not harness.problems()
