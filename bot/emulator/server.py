@@ -147,8 +147,9 @@ def effective_mentions(content: str, allowed: Json | None) -> tuple[bool, list[s
     """Who a message really pings: (everyone/here, role ids, user ids), per allowed_mentions."""
     parse = {"everyone", "roles", "users"} if allowed is None else set(allowed.get("parse") or [])
     everyone = "everyone" in parse and ("@everyone" in content or "@here" in content)
-    listed_roles = set((allowed or {}).get("roles") or [])
-    listed_users = set((allowed or {}).get("users") or [])
+    # Snowflakes may come as strings or integers (discord.py sends integers).
+    listed_roles = {str(r) for r in (allowed or {}).get("roles") or []}
+    listed_users = {str(u) for u in (allowed or {}).get("users") or []}
     roles = [r for r in _ROLE_MENTION.findall(content) if "roles" in parse or r in listed_roles]
     users = [u for u in _USER_MENTION.findall(content) if "users" in parse or u in listed_users]
     return everyone, roles, users

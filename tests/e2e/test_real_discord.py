@@ -199,3 +199,25 @@ async def test_a_failed_command_sync_does_not_keep_the_bot_offline(tmp_path: Pat
     finally:
         await harness.close()
     assert not harness.problems()
+
+
+async def test_the_attacked_player_is_really_notified(emu: E2E) -> None:
+    gm, alice, bob = emu.user("gm"), emu.user("alice"), emu.user("bob")
+    await alice.slash("perso creer", nom="Albert", caracs="CC:45 CT:30 F:35 E:40 Ag:38 Int:31 FM:29 Soc:33")
+    await alice.slash("perso equiper", arme="epee")
+    await bob.slash("perso creer", nom="Bertha", caracs="CC:30 CT:45 F:30 E:35 Ag:40 Int:31 FM:35 Soc:33")
+    await bob.slash("perso equiper", arme="epee")
+    await _open(emu, "Duel")
+    thread = emu.thread("Duel")
+    await alice.slash("combat ajouter", qui="Albert", channel=thread)
+    await bob.slash("combat ajouter", qui="Bertha", channel=thread)
+    await gm.slash("combat round", des="Albert: 15 12 10; Bertha: 10 10 10", channel=thread)
+    attack = await alice.slash("combat attaque", cible="Bertha", jet=20, degats="5", channel=thread)
+    assert attack.message is not None and attack.components, attack.embed
+    payload = emu.emu.message_payload(attack.message)
+    # Discord notifies only mentions in the content that allowed_mentions lets through.
+    assert [u["id"] for u in payload["mentions"]] == [bob.id]
+    assert attack.message.content == bob.mention
+    assert emu.pinged_everyone() == []
+    await bob.click("Encaisser", message=attack.message)
+    await _end(emu, "Duel")
