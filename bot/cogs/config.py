@@ -31,8 +31,13 @@ SCOPE_CHOICES = [
 ]
 
 
+@app_commands.guild_only()  # server settings: Discord does not offer the group in DMs
+class ConfigGroup(app_commands.Group):
+    pass
+
+
 class ConfigCog(commands.Cog):
-    config = app_commands.Group(name="config", description="Server settings: ruleset, GM role, GM channel")
+    config = ConfigGroup(name="config", description="Server settings: ruleset, GM role, GM channel")
 
     def __init__(self, bot: MeleeBot) -> None:
         self.bot = bot

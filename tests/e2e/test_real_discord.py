@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.emulator.client import ClientRefused
 from bot.emulator.server import EmulatorConfig
 from bot.emulator.state import Message, Perm
 
@@ -221,3 +222,14 @@ async def test_the_attacked_player_is_really_notified(emu: E2E) -> None:
     assert emu.pinged_everyone() == []
     await bob.click("Encaisser", message=attack.message)
     await _end(emu, "Duel")
+
+
+async def test_server_only_commands_are_not_offered_in_dms(emu: E2E) -> None:
+    synced = {c["name"]: c for c in emu.emu.commands[emu.guild.id]}
+    for name in ("config", "simulate", "combat"):
+        assert synced[name]["contexts"] == [0], name  # guild only: Discord hides it in DMs
+    # Synced globally (production), the client would not offer them in a DM.
+    emu.emu.commands[None] = [synced["config"], synced["roll"]]
+    alice = emu.user("alice")
+    with pytest.raises(ClientRefused, match="servers only"):
+        await alice.slash("config voir", channel="dm")
