@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import discord
@@ -64,17 +66,72 @@ def _message_kwargs(reply: Reply) -> dict[str, Any]:
     return kwargs
 
 
+# Secret results go out first; if they take longer than this, the table's notice goes out and is
+# corrected afterwards should the delivery fail (Discord's 3-second deadline comes first).
+DELIVERY_HEAD_START = 1.0
+
+
 async def send_reply(interaction: Interaction, reply: Reply) -> None:
-    """Answer the interaction (or follow up if already answered), then the extra deliveries."""
+    """Answer the interaction (or follow up if already answered) and make the extra deliveries
+    (secret results to the GM). Deliveries go first: the table is never told a result reached the
+    GM when it did not — the notice then says so, and the roller is told privately why."""
     kwargs = _message_kwargs(reply)
+    pending: asyncio.Future[list[str]] | None = None
+    failures: list[str] = []
+    if reply.also:
+        pending = asyncio.ensure_future(_deliver_all(interaction, reply))
+        done, _ = await asyncio.wait({pending}, timeout=DELIVERY_HEAD_START)
+        if done:
+            failures, pending = pending.result(), None
+            if failures:
+                kwargs = _message_kwargs(_undelivered(interaction, reply))
+    sent: discord.WebhookMessage | None = None
     if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=reply.ephemeral, wait=True, **kwargs)
+        sent = await interaction.followup.send(ephemeral=reply.ephemeral, wait=True, **kwargs)
     else:
         await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
-    for delivery in reply.also:
-        await _deliver(interaction, delivery.reply, user_id=delivery.user_id, channel_id=delivery.channel_id)
+    if pending is not None:
+        failures = await pending
+        if failures:
+            corrected = to_embed(_undelivered(interaction, reply))
+            try:
+                if sent is not None:
+                    await sent.edit(embed=corrected)
+                else:
+                    await interaction.edit_original_response(embed=corrected)
+            except discord.HTTPException:
+                log.warning("could not correct the notice of an undelivered secret result")
+    if failures:
+        await _tell_undelivered(interaction, failures)
     # Last, so an observer (the console) knows every message of this reply has been sent.
     interaction.client.ctx.observe(interaction.id, reply)
+
+
+def _undelivered(interaction: Interaction, reply: Reply) -> Reply:
+    text = interaction.client.ctx.catalog.t(locale_of(interaction), "discord.secret.not_delivered")
+    description = f"{reply.description}\n{text}" if reply.description else text
+    return replace(reply, description=description, also=())
+
+
+async def _tell_undelivered(interaction: Interaction, failures: list[str]) -> None:
+    catalog, locale = interaction.client.ctx.catalog, locale_of(interaction)
+    why = catalog.t(locale, f"discord.secret.why.{failures[0]}")
+    note = error_reply(catalog.t(locale, "discord.secret.tell_roller", why=why))
+    try:
+        await interaction.followup.send(ephemeral=True, wait=True, **_message_kwargs(note))
+    except discord.HTTPException:
+        log.warning("could not tell the roller that a secret result was not delivered")
+
+
+async def _deliver_all(interaction: Interaction, reply: Reply) -> list[str]:
+    failures = []
+    for delivery in reply.also:
+        problem = await _deliver(
+            interaction, delivery.reply, user_id=delivery.user_id, channel_id=delivery.channel_id
+        )
+        if problem is not None:
+            failures.append(problem)
+    return failures
 
 
 async def edit_reply(interaction: Interaction, reply: Reply) -> None:
@@ -95,7 +152,9 @@ async def edit_reply(interaction: Interaction, reply: Reply) -> None:
 
 async def _deliver(
     interaction: Interaction, reply: Reply, *, user_id: int | None, channel_id: int | None
-) -> None:
+) -> str | None:
+    """Send one delivery; None when it arrived, else why not: ``dm_closed``, ``gone`` (the
+    channel was deleted), ``no_access`` (the bot may not post there) or ``failed``."""
     kwargs = _message_kwargs(reply)
     try:
         if user_id is not None:
@@ -103,10 +162,16 @@ async def _deliver(
             await user.send(**kwargs)
         elif channel_id is not None:
             channel = interaction.client.get_channel(channel_id)
-            if isinstance(channel, discord.abc.Messageable):
-                await channel.send(**kwargs)
-    except discord.HTTPException:
-        log.warning("could not deliver a message to user=%s channel=%s", user_id, channel_id)
+            if not isinstance(channel, discord.abc.Messageable):
+                log.warning("secret result for channel %s: the channel is gone", channel_id)
+                return "gone"
+            await channel.send(**kwargs)
+    except discord.HTTPException as exc:
+        log.warning("could not deliver a message to user=%s channel=%s (%s)", user_id, channel_id, exc)
+        return {50007: "dm_closed", 10003: "gone", 50001: "no_access", 50013: "no_access"}.get(
+            exc.code, "failed"
+        )
+    return None
 
 
 def _command_name(interaction: Interaction) -> str:

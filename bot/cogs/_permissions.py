@@ -33,8 +33,12 @@ def permission_list(interaction: discord.Interaction[Any], names: Iterable[str])
     return t(locale, "discord.perms.many", names=joined)
 
 
-def permissions_reply(interaction: discord.Interaction[Any], names: Iterable[str], purpose: str) -> Reply:
+def permissions_reply(
+    interaction: discord.Interaction[Any], names: Iterable[str], purpose: str, **params: Any
+) -> Reply:
     """A private message saying what the bot needs in this channel, and how to grant it."""
     catalog = ctx_of(interaction).catalog
     perms = permission_list(interaction, names)
-    return error_reply(catalog.t(str(interaction.locale), f"discord.missing.{purpose}", perms=perms))
+    return error_reply(
+        catalog.t(str(interaction.locale), f"discord.missing.{purpose}", perms=perms, **params)
+    )

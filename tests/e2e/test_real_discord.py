@@ -233,3 +233,42 @@ async def test_server_only_commands_are_not_offered_in_dms(emu: E2E) -> None:
     alice = emu.user("alice")
     with pytest.raises(ClientRefused, match="servers only"):
         await alice.slash("config voir", channel="dm")
+
+
+async def test_a_secret_result_the_gm_cannot_receive_is_not_announced_as_delivered(emu: E2E) -> None:
+    alice, carol = emu.user("alice"), emu.user("carol")
+    emu.expect_failures = True  # Discord refuses the DM: that is the point
+    emu.emu.config.dm_closed.add(carol.id)  # the owner (who gets secret results) closed their DMs
+    notice = await alice.slash("test", competence="Perception", carac="40", jet=35)
+    assert not notice.ephemeral
+    assert "n'a pas pu être remis au MJ" in _text(notice.message or {})
+    private = await notice.wait_followup()
+    assert private.ephemeral and private.visible_to == alice.id
+    assert "n'accepte pas les messages privés" in _text(private) and "35 sous" not in _text(private)
+    assert [f.kind for f in emu.emu.failures] == ["dm_closed"]
+
+
+async def test_the_gm_channel_must_be_writable_and_is_forgotten_once_deleted(emu: E2E) -> None:
+    alice, gm, carol = emu.user("alice"), emu.user("gm"), emu.user("carol")
+    bot_role = emu.guild.role(emu.emu.config.bot_name)
+    emu.emu.set_overwrite("hors-jeu", bot_role, deny=Perm.VIEW_CHANNEL)
+    await emu.emu.update_channel("hors-jeu")
+    refused = await gm.slash("config canal-mj", canal="hors-jeu")
+    assert refused.ephemeral and "« Voir le salon »" in _text(refused.message or {})
+    emu.emu.set_overwrite("hors-jeu", bot_role, allow=Perm.VIEW_CHANNEL)
+    await emu.emu.update_channel("hors-jeu")
+    accepted = await gm.slash("config canal-mj", canal="hors-jeu")
+    assert not accepted.ephemeral
+    # The channel is deleted: the bot forgets it, secret results go back to the owner's DMs.
+    gone = emu.emu.channel("hors-jeu")
+    await emu.emu.delete_channel(gone)
+    for _ in range(20):  # the bot handles CHANNEL_DELETE on its own time
+        shown = await gm.slash("config voir")
+        if f"<#{gone.id}>" not in _text(shown.message or {}):
+            break
+    else:
+        raise AssertionError("the deleted GM channel is still configured")
+    notice = await alice.slash("test", competence="Perception", carac="40", jet=35)
+    assert "n'a pas pu" not in _text(notice.message or {})
+    await emu.emu.wait_until(lambda: carol.dm_messages, what="the owner's DM")
+    assert "35 sous 40" in _text(carol.dm_messages[-1])
