@@ -87,6 +87,8 @@ async def send_reply(interaction: Interaction, reply: Reply) -> None:
                 kwargs = _message_kwargs(_undelivered(interaction, reply))
     sent: discord.WebhookMessage | None = None
     if interaction.response.is_done():
+        if reply.ephemeral:
+            await _drop_public_thinking(interaction)
         sent = await interaction.followup.send(ephemeral=reply.ephemeral, wait=True, **kwargs)
     else:
         await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
@@ -105,6 +107,20 @@ async def send_reply(interaction: Interaction, reply: Reply) -> None:
         await _tell_undelivered(interaction, failures)
     # Last, so an observer (the console) knows every message of this reply has been sent.
     interaction.client.ctx.observe(interaction.id, reply)
+
+
+async def _drop_public_thinking(interaction: Interaction) -> None:
+    """Discord ignores the ephemeral flag on the first followup of a deferred response: it fills
+    the "thinking" message, public if the defer was. A private answer after a public defer
+    removes that message first, so it stays private."""
+    if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
+        return
+    try:
+        original = await interaction.original_response()
+        if original.flags.loading and not original.flags.ephemeral:
+            await original.delete()
+    except discord.HTTPException:
+        log.warning("could not remove a public 'thinking' message before a private answer")
 
 
 def _undelivered(interaction: Interaction, reply: Reply) -> Reply:

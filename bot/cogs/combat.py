@@ -8,7 +8,6 @@ id and the pending attack's sequence number: they work after a restart, the stat
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -351,14 +350,8 @@ class CombatCog(commands.Cog):
             await attach_thread(ctx, caller, result.fight_id, thread_id=thread.id, message_id=tracker.id)
         except (discord.HTTPException, discord.InvalidData):
             await abandon(ctx, result.fight_id)
-            # The first followup of a public defer is public whatever its flag: remove the
-            # "thinking" message, and the refusal that follows stays private.
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.delete_original_response()
-            await interaction.followup.send(
-                ephemeral=True,
-                **message_kwargs(error_reply(ctx.catalog.t(caller.locale, "combat.error.no_thread"))),
-            )
+            # Private although the defer was public (send_reply removes the "thinking" message).
+            await send_reply(interaction, error_reply(ctx.catalog.t(caller.locale, "combat.error.no_thread")))
             return
         reply = result.reply
         description = ctx.catalog.t(caller.locale, "combat.open.thread", thread=thread.mention)

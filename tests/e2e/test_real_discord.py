@@ -272,3 +272,19 @@ async def test_the_gm_channel_must_be_writable_and_is_forgotten_once_deleted(emu
     assert "n'a pas pu" not in _text(notice.message or {})
     await emu.emu.wait_until(lambda: carol.dm_messages, what="the owner's DM")
     assert "35 sous 40" in _text(carol.dm_messages[-1])
+
+
+async def test_a_refusal_after_a_public_defer_stays_private(emu: E2E) -> None:
+    gm = emu.user("gm")
+    # Discord refuses the thread although the permissions said yes (a race with an admin's edit).
+    emu.emu.inject_error("POST", "/channels/{cid}/threads", 403, 50013, "Missing Permissions")
+    opened = await gm.slash("combat ouvrir", nom="Raté")
+    assert opened.callback_type == 5  # deferred publicly: the fight's opening is public
+    refusal = await opened.wait_followup()
+    assert refusal.ephemeral and refusal.visible_to == gm.id
+    assert "Impossible de créer le fil" in _text(refusal)
+    public = [m for m in emu.channel_messages("partie") if "Impossible" in _text(m) or m.loading]
+    assert public == []
+    # Nothing half-opened: the next try opens the fight.
+    await _open(emu, "Réussi")
+    await _end(emu, "Réussi")
