@@ -288,3 +288,51 @@ async def test_a_refusal_after_a_public_defer_stays_private(emu: E2E) -> None:
     # Nothing half-opened: the next try opens the fight.
     await _open(emu, "Réussi")
     await _end(emu, "Réussi")
+
+
+class TestTwoHourFight:
+    @pytest.fixture
+    def emu_config(self) -> EmulatorConfig:
+        return EmulatorConfig(
+            rate_limits={"PATCH /channels/{cid}/messages/{mid}": (5, 5.0)},
+            latency=0.2,
+            old_message_edits=0,  # no edit at all of an hour-old message
+        )
+
+    async def test_the_tracker_ends_pinned_in_the_thread_on_the_last_state(self, emu: E2E) -> None:
+        gm, alice, bob = emu.user("gm"), emu.user("alice"), emu.user("bob")
+        await alice.slash(
+            "perso creer", nom="Albert", caracs="CC:45 CT:30 F:35 E:40 Ag:38 Int:31 FM:29 Soc:33"
+        )
+        await alice.slash("perso equiper", arme="epee")
+        await bob.slash("perso creer", nom="Bertha", caracs="CC:30 CT:45 F:30 E:35 Ag:40 Int:31 FM:35 Soc:33")
+        await bob.slash("perso equiper", arme="epee")
+        await _open(emu, "Marathon")
+        thread = emu.thread("Marathon")
+        await alice.slash("combat ajouter", qui="Albert", channel=thread)
+        await bob.slash("combat ajouter", qui="Bertha", channel=thread)
+        await gm.slash("combat ajouter", qui="Gobelin", channel=thread)
+        rounds = 12
+        for number in range(1, rounds + 1):
+            await gm.slash(
+                "combat round", des="Albert: 15 12 10; Bertha: 10 10 10; Gobelin: 5 5 5", channel=thread
+            )
+            await alice.slash("combat attaque", cible="Gobelin", jet=90, channel=thread)
+            await bob.slash("combat attaque", cible="Gobelin", jet=91, channel=thread)
+            if number < rounds:
+                await gm.slash("combat suivant", channel=thread)
+                await emu.emu.advance(10 * 60)  # ten minutes of talk at the table
+
+        def last_state_pinned() -> Message | None:
+            pins = emu.pins(thread)
+            if len(pins) == 1 and f"Round {rounds}" in _text(pins[0]) and "Gobelin" in _text(pins[0]):
+                return pins[0]
+            return None
+
+        tracker = await emu.emu.wait_until(last_state_pinned, timeout=30, what="the last state, pinned")
+        assert tracker.channel_id == thread.id and not tracker.deleted
+        replies = [i for i in emu.emu.interactions.values() if i.callbacks]
+        assert all(i.callbacks[0].at - i.created_at < 3 for i in replies)
+        assert len(replies) >= 4 * rounds
+        await _end(emu, "Marathon")
+        assert "Combat terminé" in _text(emu.pins(thread)[0])
