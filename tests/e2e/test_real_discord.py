@@ -336,3 +336,20 @@ class TestTwoHourFight:
         assert len(replies) >= 4 * rounds
         await _end(emu, "Marathon")
         assert "Combat terminé" in _text(emu.pins(thread)[0])
+
+
+async def test_a_chase_in_a_channel_the_bot_cannot_read_tells_who_plays(emu: E2E) -> None:
+    gm = emu.user("gm")
+    bot_role = emu.guild.role(emu.emu.config.bot_name)
+    emu.emu.set_overwrite("hors-jeu", bot_role, deny=Perm.VIEW_CHANNEL)
+    await emu.emu.update_channel("hors-jeu")
+    opened = await gm.slash("poursuite ouvrir", avance=10, channel="hors-jeu")
+    assert not opened.ephemeral  # the board itself (an interaction answer needs no permission)
+    warning = await opened.wait_followup()
+    assert warning.ephemeral and "« Voir le salon »" in _text(warning)
+    for role, name in (("fuyard", "Abel"), ("poursuivant", "Garde")):
+        await gm.slash("poursuite ajouter", role=role, nom=name, m=4, be=3, e=35, ag=40, channel="hors-jeu")
+    ran = await gm.slash("poursuite courir", nom="Abel", jet=30, channel="hors-jeu")
+    frozen = await ran.wait_followup()
+    assert frozen.ephemeral and "`/poursuite tableau`" in _text(frozen)
+    await gm.slash("poursuite fin", channel="hors-jeu")
