@@ -121,7 +121,9 @@ class MeleeBot(commands.AutoShardedBot):
         self.engine = db_session.create_engine(self.settings.database_url)
         if not await db_session.is_up_to_date(self.engine):
             await db_session.upgrade(self.engine)
-        sessions = db_session.create_sessionmaker(self.engine)
+        # Tests only: a distant database (seconds before each transaction starts).
+        delay = float(os.environ.get("MELEE_DB_DELAY") or 0)
+        sessions = db_session.create_sessionmaker(self.engine, delay=delay)
         fight_systems.check_complete()
         roll_log = RollLogWriter(sessions)
         roll_log.start()

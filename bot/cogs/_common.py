@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -64,6 +65,29 @@ def _message_kwargs(reply: Reply) -> dict[str, Any]:
     if view is not None:
         kwargs["view"] = view
     return kwargs
+
+
+DEFER_AFTER = 1.5  # seconds; Discord wants a first answer within 3 s
+
+
+async def answer_in_time(interaction: Interaction, pending: Awaitable[Reply]) -> bool:
+    """Send the reply ``pending`` gives; if it is slow to come (a distant database), defer first
+    so Discord's 3-second deadline is met (publicly: a private refusal then stays private, see
+    :func:`send_reply`). False when Discord refused the answer (the caller may undo its work)."""
+    task = asyncio.ensure_future(pending)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    alive = True
+    if not done and not interaction.response.is_done():
+        try:
+            await interaction.response.defer(thinking=True)
+        except discord.HTTPException:
+            log.warning("could not defer interaction %s in time", interaction.id)
+            alive = False
+    reply = await task
+    if not alive:
+        return False
+    await send_reply(interaction, reply)
+    return True
 
 
 # Secret results go out first; if they take longer than this, the table's notice goes out and is

@@ -325,11 +325,29 @@ class CombatCog(commands.Cog):
         if blocking:
             await send_reply(interaction, permissions_reply(interaction, blocking, "open"))
             return
-        result = await open_fight(ctx, caller, name=name, mort_subite=sudden_death, options=options)
+        # A distant database can make the fight's row slow to come: defer in time (publicly; a
+        # refusal still ends private), and undo the row if Discord refused the deferral.
+        task = asyncio.ensure_future(
+            open_fight(ctx, caller, name=name, mort_subite=sudden_death, options=options)
+        )
+        done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+        alive = True
+        if not done:
+            try:
+                await interaction.response.defer(thinking=True)
+            except discord.HTTPException:
+                log.warning("could not defer /combat ouvrir in time")
+                alive = False
+        result = await task
+        if not alive:
+            if result.fight_id is not None:
+                await abandon(ctx, result.fight_id)
+            return
         if result.reply.is_error or result.fight_id is None or result.tracker is None:
             await send_reply(interaction, result.reply)
             return
-        await interaction.response.defer(thinking=True)
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
         pinned = False
         try:
             if thread is None:

@@ -123,6 +123,8 @@ class E2E(Table):
         self.bot: BotProcess | None = None
         # Set by tests that provoke refusals on purpose; otherwise teardown fails on any.
         self.expect_failures = False
+        # More environment for the bot process (e.g. MELEE_DB_DELAY: a distant database).
+        self.extra_env: dict[str, str] = {}
         emu.health_checks.append(self._bot_health)
 
     def _bot_health(self) -> str | None:
@@ -148,6 +150,7 @@ class E2E(Table):
             PYTHONUNBUFFERED="1",
             PYTHONDONTWRITEBYTECODE="1",
         )
+        env.update(self.extra_env)
         return env
 
     # -- lifecycle -----------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -353,3 +354,40 @@ async def test_a_chase_in_a_channel_the_bot_cannot_read_tells_who_plays(emu: E2E
     frozen = await ran.wait_followup()
     assert frozen.ephemeral and "`/poursuite tableau`" in _text(frozen)
     await gm.slash("poursuite fin", channel="hors-jeu")
+
+
+@pytest.fixture
+async def distant(tmp_path: Path) -> AsyncIterator[E2E]:
+    """The bot on a database 3.2 s away per transaction: without deferring, answers come late."""
+    harness = E2E(tmp_path)
+    harness.extra_env["MELEE_DB_DELAY"] = "3.2"
+    try:
+        await harness.start()
+        yield harness
+    finally:
+        await harness.close()
+    problems = harness.problems()
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+async def test_a_distant_database_still_answers_within_three_seconds(distant: E2E) -> None:
+    alice, gm = distant.user("alice"), distant.user("gm")
+    created = await alice.slash(
+        "perso creer", nom="Albert", caracs="CC:45 CT:30 F:35 E:40 Ag:38 Int:31 FM:29 Soc:33"
+    )
+    assert created.callback_type == 5  # deferred in time
+    sheet = await created.wait_followup(timeout=20)
+    assert not sheet.ephemeral and "Albert" in _text(sheet)
+    refused = await alice.slash("combat ouvrir", nom="Pas MJ")
+    assert refused.callback_type == 5
+    refusal = await refused.wait_followup(timeout=20)
+    assert refusal.ephemeral  # a refusal after the (public) deferral stays private
+    opened = await gm.slash("combat ouvrir", nom="Lointain")
+    assert opened.callback_type == 5
+    await opened.wait_followup(timeout=30)
+    assert distant.pins(distant.thread("Lointain"))
+    late = [
+        i for i in distant.emu.interactions.values() if i.callbacks and i.callbacks[0].at - i.created_at >= 3
+    ]
+    assert late == []
