@@ -391,3 +391,16 @@ async def test_a_distant_database_still_answers_within_three_seconds(distant: E2
         i for i in distant.emu.interactions.values() if i.callbacks and i.callbacks[0].at - i.created_at >= 3
     ]
     assert late == []
+
+
+async def test_the_interrogation_form_uses_labels(emu: E2E) -> None:
+    gm = emu.user("gm")
+    form = await gm.slash("interrogatoire ouvrir", sujet="Hans", fm=30, reticent=False)
+    assert form.modal is not None
+    rows = form.modal["components"]
+    # Discord's current form: each text input inside a Label (type 18), not an action row.
+    assert [r["type"] for r in rows] == [18] * 5
+    assert rows[0]["label"] == "Sujet" and rows[0]["component"]["type"] == 4
+    assert rows[0]["component"].get("label") is None
+    opened = await gm.submit_modal(sujet="Hans", tier_0="Il a vu un homme.")
+    assert not opened.ephemeral and "Il a vu un homme." in _text(opened.message or {})
