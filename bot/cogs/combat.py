@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
 from bot.cogs._common import _message_kwargs as message_kwargs
+from bot.cogs._fight_thread import reply_in_thread
 from bot.cogs._permissions import missing_permissions, permissions_reply
 from bot.cogs._tracker_updater import updater_of
 from bot.context import AppContext
@@ -142,7 +143,8 @@ async def apply_outcome(interaction: discord.Interaction[Any], result: FightOutc
 
 
 async def answer(interaction: discord.Interaction[Any], result: FightOutcome) -> None:
-    await send_reply(interaction, result.reply)
+    if not await reply_in_thread(interaction, result):  # a public result goes to the fight's thread
+        await send_reply(interaction, result.reply)
     if not result.reply.is_error:
         await apply_outcome(interaction, result)
 

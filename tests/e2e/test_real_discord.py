@@ -90,7 +90,10 @@ async def test_a_quiet_fight_thread_stays_open_and_comes_back_when_archived(emu:
     await emu.emu.advance(8 * DAY)
     assert thread.archived
     round1 = await gm.slash("combat round", des="Gobelin 1: 5 5 5; Gobelin 2: 4 4 4")
-    assert not round1.failed and "Gobelin 1" in _text(round1.message or {})
+    # The result is posted in the thread (which that unarchives); the GM gets a private link.
+    assert round1.ephemeral and f"<#{thread.id}>" in _text(round1.message or {})
+    assert any("Round 1 — initiative" in _text(m) for m in emu.channel_messages(thread))
+    assert not any("Round 1 — initiative" in _text(m) for m in emu.channel_messages("partie"))
 
     # The bot unarchived its thread to bring the tracker up to date there (a fresh one: the old
     # message is days old), pinned as before.
