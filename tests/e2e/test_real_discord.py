@@ -407,3 +407,16 @@ async def test_the_interrogation_form_uses_labels(emu: E2E) -> None:
     assert rows[0]["component"].get("label") is None
     opened = await gm.submit_modal(sujet="Hans", tier_0="Il a vu un homme.")
     assert not opened.ephemeral and "Il a vu un homme." in _text(opened.message or {})
+
+
+async def test_with_a_gm_channel_interrogation_secrets_go_there_too(emu: E2E) -> None:
+    gm = emu.user("gm")
+    await gm.slash("config canal-mj", canal="hors-jeu")
+    await gm.slash("interrogatoire ouvrir", sujet="Hans", fm=30, reticent=False)
+    await gm.submit_modal(tier_0="Il a vu un homme.", tier_1="Il boitait.")
+
+    def in_gm_channel() -> bool:
+        return any("Il boitait." in _text(m) for m in emu.channel_messages("hors-jeu"))
+
+    await emu.emu.wait_until(in_gm_channel, what="the secret summary in the GM channel")
+    assert not any("Il boitait." in _text(m) for m in emu.dms(gm))
