@@ -148,9 +148,11 @@ async def _drop_public_thinking(interaction: Interaction) -> None:
 
 
 def _undelivered(interaction: Interaction, reply: Reply) -> Reply:
-    text = interaction.client.ctx.catalog.t(locale_of(interaction), "discord.secret.not_delivered")
-    description = f"{reply.description}\n{text}" if reply.description else text
-    return replace(reply, description=description, also=())
+    """The table's notice, saying the secret result did not reach the GM (never that it did)."""
+    text = interaction.client.ctx.catalog.t(
+        locale_of(interaction), "discord.secret.not_delivered", user=interaction.user.mention
+    )
+    return replace(reply, description=text, also=())
 
 
 async def _tell_undelivered(interaction: Interaction, failures: list[str]) -> None:

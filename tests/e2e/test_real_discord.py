@@ -246,6 +246,7 @@ async def test_a_secret_result_the_gm_cannot_receive_is_not_announced_as_deliver
     notice = await alice.slash("test", competence="Perception", carac="40", jet=35)
     assert not notice.ephemeral
     assert "n'a pas pu être remis au MJ" in _text(notice.message or {})
+    assert "est parti au MJ" not in _text(notice.message or {})
     private = await notice.wait_followup()
     assert private.ephemeral and private.visible_to == alice.id
     assert "n'accepte pas les messages privés" in _text(private) and "35 sous" not in _text(private)
