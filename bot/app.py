@@ -251,6 +251,11 @@ class MeleeBot(commands.AutoShardedBot):
     async def close(self) -> None:
         if self.health_beat.is_running():
             self.health_beat.cancel()
+        updater = getattr(self, "_melee_tracker_updater", None)  # bot.cogs._tracker_updater
+        if updater is not None:
+            # The trackers' last edits go out before the connection closes (bounded wait).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(updater.idle(), 5.0)
         await super().close()
         if self._ctx is not None:
             await self._ctx.roll_log.close()  # a clean shutdown loses no roll

@@ -110,6 +110,8 @@ class TrackerUpdater:
                 log.exception("tracker update of fight %s failed", item.fight_id)
             state.sent_version = item.version
             state.history.append(item.version)
+            if item.archive and state.pending is None:
+                self.fights.pop(item.fight_id, None)  # the fight is over: forget it
 
     async def _channel(self, thread_id: int) -> discord.abc.GuildChannel | discord.Thread | None:
         channel = self.client.get_channel(thread_id)
