@@ -251,6 +251,11 @@ async def test_a_secret_result_the_gm_cannot_receive_is_not_announced_as_deliver
     assert private.ephemeral and private.visible_to == alice.id
     assert "n'accepte pas les messages privés" in _text(private) and "35 sous" not in _text(private)
     assert [f.kind for f in emu.emu.failures] == ["dm_closed"]
+    # As the roller is told: the GM finds it in the history (others do not see it there).
+    history = await emu.user("gm").slash("historique")
+    assert "**35** — Perception 🔒" in _text(history.message or {})
+    others = await emu.user("bob").slash("historique")
+    assert "Perception" not in _text(others.message or {})
 
 
 async def test_the_gm_channel_must_be_writable_and_is_forgotten_once_deleted(emu: E2E) -> None:
