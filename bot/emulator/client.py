@@ -364,6 +364,9 @@ class Player:
     ) -> Result:
         """Run ``/command [sub [subsub]]`` with options by (localised) name; waits for the first callback."""
         target = self._channel(channel)
+        if target.is_thread and target.archived:
+            # Discord: "Users cannot ... use application commands ... in archived threads".
+            raise ClientRefused(f"#{target.name} is archived: commands cannot be used there")
         _, data, out, definitions = self._resolve(command, target)
         resolved = self._fill_options(definitions, options, out, target)
         if resolved:

@@ -8,7 +8,9 @@ import time
 from typing import Any
 
 import aiohttp
+import pytest
 
+from bot.emulator.client import ClientRefused, Table
 from bot.emulator.server import Emulator, EmulatorConfig
 from bot.emulator.state import FLAG_EPHEMERAL, FakeClock, Perm
 
@@ -196,3 +198,13 @@ async def test_first_followup_after_a_public_defer_ignores_the_ephemeral_flag(em
     assert not first["flags"] & FLAG_EPHEMERAL  # public, as the defer was
     _, second, _ = await _api(emu, "POST", hook, {"content": "private", "flags": FLAG_EPHEMERAL})
     assert second["flags"] & FLAG_EPHEMERAL
+
+
+async def test_no_command_in_an_archived_thread(emu: Emulator) -> None:
+    table = Table(emu, channel="partie")
+    gm = table.user("gm")
+    thread = await gm.start_thread("Vieux fil", auto_archive_duration=60)
+    await emu.advance(3600)
+    assert thread.archived
+    with pytest.raises(ClientRefused, match="archived"):
+        await gm.slash("lancer", expression="1d6", channel=thread)
