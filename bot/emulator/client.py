@@ -80,9 +80,15 @@ class Result:
 
     @property
     def message(self) -> Message | None:
-        """The response message (for type 6/7 on a component: the message that was updated)."""
+        """The response message (for type 6/7 on a component: the message that was updated); if
+        the bot deleted it (a public "thinking" message before a private answer), the first
+        followup, which is what the user sees instead."""
         mid = self.interaction.original_message_id
-        return self.emu.messages.get(mid) if mid else None
+        message = self.emu.messages.get(mid) if mid else None
+        if message is not None and message.deleted:
+            live = [m for m in self.followups if not m.deleted]
+            return live[0] if live else message
+        return message
 
     def _msg(self) -> Message:
         message = self.message
