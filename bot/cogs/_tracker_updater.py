@@ -76,13 +76,7 @@ class TrackerUpdater:
             return
         from bot.cogs._common import caller_of
 
-        state = self.fights.setdefault(outcome.fight_id, FightTracker())
-        now = interaction.created_at
-        state.now = now if state.now is None or now > state.now else state.now
-        newest = state.pending.version if state.pending is not None else state.sent_version
-        if outcome.tracker_version <= newest:
-            return  # an older state than the one shown (or about to be): never go backwards
-        state.pending = Rendering(
+        rendering = Rendering(
             version=outcome.tracker_version,
             tracker=outcome.tracker,
             thread_id=outcome.thread_id,
@@ -91,6 +85,17 @@ class TrackerUpdater:
             caller=caller_of(interaction),
             fight_id=outcome.fight_id,
         )
+        self.queue(rendering, interaction.created_at)
+
+    def queue(self, rendering: Rendering, now: datetime) -> None:
+        """Keep ``rendering`` if it is newer than what is shown or waiting; start the fight's
+        single edit loop if it is not running."""
+        state = self.fights.setdefault(rendering.fight_id, FightTracker())
+        state.now = now if state.now is None or now > state.now else state.now
+        newest = state.pending.version if state.pending is not None else state.sent_version
+        if rendering.version <= newest:
+            return  # an older state than the one shown (or about to be): never go backwards
+        state.pending = rendering
         if state.task is None or state.task.done():
             state.task = asyncio.get_running_loop().create_task(self._run(state))
 
