@@ -210,17 +210,24 @@ class TrackerUpdater:
             return
         state.message_id = message.id
         state.edits += 1
-        with contextlib.suppress(discord.HTTPException):
-            await message.pin()
+        if self._may_pin(channel):  # the GM was told at /combat ouvrir when it may not
+            with contextlib.suppress(discord.HTTPException):
+                await message.pin()
         await attach_thread(
             self.client_ctx(), item.caller, item.fight_id, thread_id=channel.id, message_id=message.id
         )
         if old_id is not None:
             old = channel.get_partial_message(old_id)
-            with contextlib.suppress(discord.HTTPException):
-                await old.unpin()
+            if self._may_pin(channel):
+                with contextlib.suppress(discord.HTTPException):
+                    await old.unpin()
             with contextlib.suppress(discord.HTTPException):
                 await old.delete()
+
+    @staticmethod
+    def _may_pin(channel: discord.Thread | discord.TextChannel) -> bool:
+        me = channel.guild.me
+        return me is None or channel.permissions_for(me).pin_messages
 
     def client_ctx(self) -> Any:
         return getattr(self.client, "ctx")  # noqa: B009 - MeleeBot.ctx, without importing bot.app

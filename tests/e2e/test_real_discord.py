@@ -56,8 +56,19 @@ class TestWithoutPinMessages:
         warning = await opened.wait_followup(2)
         assert warning.ephemeral
         assert "il me manque la permission « Épingler des messages »" in _text(warning)
-        # The bot did not try what Discord would refuse (the teardown fails on any refusal).
-        assert not emu.pins(emu.thread("Sans épingle"))
+        # The bot did not try what Discord would refuse (the teardown fails on any refusal),
+        # not even when it posts a fresh tracker an hour later.
+        thread = emu.thread("Sans épingle")
+        assert not emu.pins(thread)
+        [first] = emu.channel_messages(thread)
+        await emu.emu.advance(56 * 60)
+        await gm.slash("combat ajouter", qui="Gobelin", channel=thread)
+
+        def fresh_tracker() -> bool:
+            trackers = [m for m in emu.channel_messages(thread) if m.interaction_metadata is None]
+            return first.deleted and len(trackers) == 1 and "Gobelin" in _text(trackers[0])
+
+        await emu.emu.wait_until(fresh_tracker, timeout=10, what="a fresh tracker")
         await _end(emu, "Sans épingle")
 
 
