@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 import ctypes
 import gc
+import hashlib
+import json
 import logging
 import os
 import random
@@ -14,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
@@ -22,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.config import Settings
 from bot.context import AppContext
 from bot.data_loading import load_all, release_validators
+from bot.db import command_sync
 from bot.db import session as db_session
 from bot.db.roll_log import RollLogWriter
 from bot.i18n import Catalog, default_catalog
@@ -117,7 +121,9 @@ class MeleeBot(commands.AutoShardedBot):
         self.engine = db_session.create_engine(self.settings.database_url)
         if not await db_session.is_up_to_date(self.engine):
             await db_session.upgrade(self.engine)
-        sessions = db_session.create_sessionmaker(self.engine)
+        # Tests only: a distant database (seconds before each transaction starts).
+        delay = float(os.environ.get("MELEE_DB_DELAY") or 0)
+        sessions = db_session.create_sessionmaker(self.engine, delay=delay)
         fight_systems.check_complete()
         roll_log = RollLogWriter(sessions)
         roll_log.start()
@@ -142,15 +148,48 @@ class MeleeBot(commands.AutoShardedBot):
             trim_heap()
         log.info("set up in %.2f s (%d data tables)", time.perf_counter() - started, len(tables))
 
+    async def command_digest(self, guild: discord.abc.Snowflake | None) -> str:
+        """A hash of exactly what ``tree.sync`` would PUT (localisations included)."""
+        commands_ = self.tree._get_all_commands(guild=guild)
+        translator = self.tree.translator
+        if translator is not None:
+            payload = [await command.get_translated_payload(self.tree, translator) for command in commands_]
+        else:
+            payload = [command.to_dict(self.tree) for command in commands_]
+        text = json.dumps([self.application_id, payload], sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
     async def sync_commands(self) -> None:
+        """Sync the command tree if it changed since the last sync (a hash kept in the database,
+        one process at a time). A failed sync is logged and the bot connects anyway: the commands
+        Discord already has keep working, and the next start tries again."""
+        guild: discord.Object | None = None
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
+        scope = f"guild:{guild.id}" if guild is not None else "global"
+        sessions = self.ctx.sessions
+        try:
+            digest = await self.command_digest(guild)
+            if not await command_sync.claim(sessions, scope, digest):
+                log.info("commands unchanged since the last sync (%s): not syncing", scope)
+                return
+        except Exception:
+            log.exception("could not compare the command tree with the last sync; syncing")
+            digest = ""
+        recorded: str | None = None
+        try:
             synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to the development server", len(synced))
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d global commands", len(synced))
+            recorded = digest or None
+            if guild is not None:
+                log.info("synced %d commands to the development server", len(synced))
+            else:
+                log.info("synced %d global commands", len(synced))
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+            log.error("command sync failed (%s); connecting with the commands Discord already has", exc)
+        finally:
+            with contextlib.suppress(Exception):
+                await command_sync.done(sessions, scope, recorded)
 
     @tasks.loop(seconds=HEALTH_INTERVAL_SECONDS)
     async def health_beat(self) -> None:
@@ -212,6 +251,11 @@ class MeleeBot(commands.AutoShardedBot):
     async def close(self) -> None:
         if self.health_beat.is_running():
             self.health_beat.cancel()
+        updater = getattr(self, "_melee_tracker_updater", None)  # bot.cogs._tracker_updater
+        if updater is not None:
+            # The trackers' last edits go out before the connection closes (bounded wait).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(updater.idle(), 5.0)
         await super().close()
         if self._ctx is not None:
             await self._ctx.roll_log.close()  # a clean shutdown loses no roll

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import discord
@@ -64,17 +67,113 @@ def _message_kwargs(reply: Reply) -> dict[str, Any]:
     return kwargs
 
 
+DEFER_AFTER = 1.5  # seconds; Discord wants a first answer within 3 s
+
+
+async def answer_in_time(interaction: Interaction, pending: Awaitable[Reply]) -> bool:
+    """Send the reply ``pending`` gives; if it is slow to come (a distant database), defer first
+    so Discord's 3-second deadline is met (publicly: a private refusal then stays private, see
+    :func:`send_reply`). False when Discord refused the answer (the caller may undo its work)."""
+    task = asyncio.ensure_future(pending)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    alive = True
+    if not done and not interaction.response.is_done():
+        try:
+            await interaction.response.defer(thinking=True)
+        except discord.HTTPException:
+            log.warning("could not defer interaction %s in time", interaction.id)
+            alive = False
+    reply = await task
+    if not alive:
+        return False
+    await send_reply(interaction, reply)
+    return True
+
+
+# Secret results go out first; if they take longer than this, the table's notice goes out and is
+# corrected afterwards should the delivery fail (Discord's 3-second deadline comes first).
+DELIVERY_HEAD_START = 1.0
+
+
 async def send_reply(interaction: Interaction, reply: Reply) -> None:
-    """Answer the interaction (or follow up if already answered), then the extra deliveries."""
+    """Answer the interaction (or follow up if already answered) and make the extra deliveries
+    (secret results to the GM). Deliveries go first: the table is never told a result reached the
+    GM when it did not — the notice then says so, and the roller is told privately why."""
     kwargs = _message_kwargs(reply)
+    pending: asyncio.Future[list[str]] | None = None
+    failures: list[str] = []
+    if reply.also:
+        pending = asyncio.ensure_future(_deliver_all(interaction, reply))
+        done, _ = await asyncio.wait({pending}, timeout=DELIVERY_HEAD_START)
+        if done:
+            failures, pending = pending.result(), None
+            if failures:
+                kwargs = _message_kwargs(_undelivered(interaction, reply))
+    sent: discord.WebhookMessage | None = None
     if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=reply.ephemeral, wait=True, **kwargs)
+        if reply.ephemeral:
+            await _drop_public_thinking(interaction)
+        sent = await interaction.followup.send(ephemeral=reply.ephemeral, wait=True, **kwargs)
     else:
         await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
-    for delivery in reply.also:
-        await _deliver(interaction, delivery.reply, user_id=delivery.user_id, channel_id=delivery.channel_id)
+    if pending is not None:
+        failures = await pending
+        if failures:
+            corrected = to_embed(_undelivered(interaction, reply))
+            try:
+                if sent is not None:
+                    await sent.edit(embed=corrected)
+                else:
+                    await interaction.edit_original_response(embed=corrected)
+            except discord.HTTPException:
+                log.warning("could not correct the notice of an undelivered secret result")
+    if failures:
+        await _tell_undelivered(interaction, failures)
     # Last, so an observer (the console) knows every message of this reply has been sent.
     interaction.client.ctx.observe(interaction.id, reply)
+
+
+async def _drop_public_thinking(interaction: Interaction) -> None:
+    """Discord ignores the ephemeral flag on the first followup of a deferred response: it fills
+    the "thinking" message, public if the defer was. A private answer after a public defer
+    removes that message first, so it stays private."""
+    if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
+        return
+    try:
+        original = await interaction.original_response()
+        if original.flags.loading and not original.flags.ephemeral:
+            await original.delete()
+    except discord.HTTPException:
+        log.warning("could not remove a public 'thinking' message before a private answer")
+
+
+def _undelivered(interaction: Interaction, reply: Reply) -> Reply:
+    """The table's notice, saying the secret result did not reach the GM (never that it did)."""
+    text = interaction.client.ctx.catalog.t(
+        locale_of(interaction), "discord.secret.not_delivered", user=interaction.user.mention
+    )
+    return replace(reply, description=text, also=())
+
+
+async def _tell_undelivered(interaction: Interaction, failures: list[str]) -> None:
+    catalog, locale = interaction.client.ctx.catalog, locale_of(interaction)
+    why = catalog.t(locale, f"discord.secret.why.{failures[0]}")
+    note = error_reply(catalog.t(locale, "discord.secret.tell_roller", why=why))
+    try:
+        await interaction.followup.send(ephemeral=True, wait=True, **_message_kwargs(note))
+    except discord.HTTPException:
+        log.warning("could not tell the roller that a secret result was not delivered")
+
+
+async def _deliver_all(interaction: Interaction, reply: Reply) -> list[str]:
+    failures = []
+    for delivery in reply.also:
+        problem = await _deliver(
+            interaction, delivery.reply, user_id=delivery.user_id, channel_id=delivery.channel_id
+        )
+        if problem is not None:
+            failures.append(problem)
+    return failures
 
 
 async def edit_reply(interaction: Interaction, reply: Reply) -> None:
@@ -95,7 +194,9 @@ async def edit_reply(interaction: Interaction, reply: Reply) -> None:
 
 async def _deliver(
     interaction: Interaction, reply: Reply, *, user_id: int | None, channel_id: int | None
-) -> None:
+) -> str | None:
+    """Send one delivery; None when it arrived, else why not: ``dm_closed``, ``gone`` (the
+    channel was deleted), ``no_access`` (the bot may not post there) or ``failed``."""
     kwargs = _message_kwargs(reply)
     try:
         if user_id is not None:
@@ -103,10 +204,16 @@ async def _deliver(
             await user.send(**kwargs)
         elif channel_id is not None:
             channel = interaction.client.get_channel(channel_id)
-            if isinstance(channel, discord.abc.Messageable):
-                await channel.send(**kwargs)
-    except discord.HTTPException:
-        log.warning("could not deliver a message to user=%s channel=%s", user_id, channel_id)
+            if not isinstance(channel, discord.abc.Messageable):
+                log.warning("secret result for channel %s: the channel is gone", channel_id)
+                return "gone"
+            await channel.send(**kwargs)
+    except discord.HTTPException as exc:
+        log.warning("could not deliver a message to user=%s channel=%s (%s)", user_id, channel_id, exc)
+        return {50007: "dm_closed", 10003: "gone", 50001: "no_access", 50013: "no_access"}.get(
+            exc.code, "failed"
+        )
+    return None
 
 
 def _command_name(interaction: Interaction) -> str:

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
+from bot.cogs._common import Interaction, answer_in_time, caller_of, ctx_of, send_reply
 from bot.services import characters as service
 from bot.services.characters import CAREER_MAX, NAME_MAX, NOTES_MAX
 from bot.ui.discord_render import to_embed
@@ -143,7 +143,7 @@ class CharactersCog(commands.Cog):
         race: str | None = None,
         career: app_commands.Range[str, 1, CAREER_MAX] | None = None,
     ) -> None:
-        reply = await service.create_character(
+        created = service.create_character(
             ctx_of(interaction),
             caller_of(interaction),
             name=name,
@@ -153,7 +153,7 @@ class CharactersCog(commands.Cog):
             race=race,
             career=career,
         )
-        await send_reply(interaction, reply)
+        await answer_in_time(interaction, created)  # a distant database: deferred in time
 
     @character.command(name="show", description="Show a character sheet")
     @app_commands.describe(

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
 from bot.cogs._common import _message_kwargs as message_kwargs
+from bot.cogs._permissions import missing_permissions, permissions_reply
 from bot.services.flows import chase as service
 from bot.services.flows.common import Board, FlowResult
 from bot.ui.discord_render import content_of, to_embed, to_view
@@ -29,18 +30,44 @@ ROLE_CHOICES = [
 
 
 async def edit_board(interaction: discord.Interaction[Any], board: Board | None) -> None:
-    """Edit the chase's live board message (if it was posted and still exists)."""
+    """Edit the chase's live board message (if it was posted and still exists). A channel the bot
+    may not read (403) leaves the board as it is: whoever acted is told privately, with the way
+    to see the distances."""
     if board is None or board.message_id is None:
         return
+    if interaction.channel_id == board.channel_id and missing_permissions(interaction, BOARD_PERMISSIONS):
+        await _board_frozen(interaction, None)  # Discord would refuse the edit (403 50001)
+        return
     channel = interaction.client.get_channel(board.channel_id)
+    if channel is None:
+        try:
+            channel = await interaction.client.fetch_channel(board.channel_id)
+        except discord.HTTPException as exc:
+            await _board_frozen(interaction, exc)
+            return
     if not isinstance(channel, discord.TextChannel | discord.Thread):
         return
     try:
         await channel.get_partial_message(board.message_id).edit(
             embed=to_embed(board.reply), view=to_view(board.reply), content=content_of(board.reply)
         )
+    except discord.HTTPException as exc:
+        log.warning("could not edit the chase board %s (%s)", board.message_id, exc)
+        await _board_frozen(interaction, exc)
+
+
+BOARD_PERMISSIONS = ("view_channel", "read_message_history")
+
+
+async def _board_frozen(interaction: discord.Interaction[Any], exc: discord.HTTPException | None) -> None:
+    if exc is not None and exc.code not in (50001, 50013):
+        return
+    missing = missing_permissions(interaction, BOARD_PERMISSIONS) or BOARD_PERMISSIONS[:1]
+    note = permissions_reply(interaction, missing, "chase_board")
+    try:
+        await interaction.followup.send(ephemeral=True, wait=True, **message_kwargs(note))
     except discord.HTTPException:
-        log.warning("could not edit the chase board %s", board.message_id)
+        log.warning("could not tell that the chase board is frozen")
 
 
 async def answer(interaction: discord.Interaction[Any], result: FlowResult) -> None:
@@ -104,6 +131,11 @@ class ChaseCog(commands.Cog):
         try:
             message = await interaction.original_response()
             await service.set_board_message(ctx, caller, result.session_id, message.id)
+            missing = missing_permissions(interaction, BOARD_PERMISSIONS)
+            if missing:
+                # The bot cannot edit messages in a channel it may not read: the GM is told now.
+                note = permissions_reply(interaction, missing, "chase_board")
+                await interaction.followup.send(ephemeral=True, wait=True, **message_kwargs(note))
         finally:
             ctx.observe(interaction.id, result.reply)
 

@@ -20,6 +20,9 @@ from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
 from bot.cogs._common import _message_kwargs as message_kwargs
+from bot.cogs._fight_thread import reply_in_thread
+from bot.cogs._permissions import missing_permissions, permissions_reply
+from bot.cogs._tracker_updater import updater_of
 from bot.context import AppContext
 from bot.rules.sheets import fold
 from bot.services.caller import Caller
@@ -44,7 +47,6 @@ from bot.services.fights.systems import d20 as d20_fight
 from bot.services.fights.undo import MAX_UNDO
 from bot.services.fights.undo import preview as undo_preview
 from bot.services.fights.undo import undo as undo_actions
-from bot.ui.discord_render import content_of, to_embed, to_view
 from bot.ui.reply import error_reply
 
 if TYPE_CHECKING:
@@ -52,7 +54,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES: Final = 1440
+# The longest auto-archive Discord offers (7 days): the bot's own edits are no activity.
+THREAD_ARCHIVE_MINUTES: Final = 10080
 
 
 def _choice(label: str, value: str, key: str) -> app_commands.Choice[str]:
@@ -155,35 +158,14 @@ def _static_choices(
 
 
 async def apply_outcome(interaction: discord.Interaction[Any], result: FightOutcome) -> None:
-    """Edit the pinned tracker (and archive the thread at the end)."""
-    if result.tracker is None or result.thread_id is None:
-        return
-    channel = interaction.client.get_channel(result.thread_id)
-    if channel is None:
-        try:
-            channel = await interaction.client.fetch_channel(result.thread_id)
-        except discord.HTTPException:
-            return
-    if not isinstance(channel, discord.Thread | discord.TextChannel):
-        return
-    if result.tracker_message_id is not None:
-        try:
-            await channel.get_partial_message(result.tracker_message_id).edit(
-                embed=to_embed(result.tracker),
-                view=to_view(result.tracker),
-                content=content_of(result.tracker),
-            )
-        except discord.HTTPException:
-            log.warning("could not edit the tracker %s", result.tracker_message_id)
-    if result.archive and isinstance(channel, discord.Thread):
-        try:
-            await channel.edit(archived=True)
-        except discord.HTTPException:
-            log.warning("could not archive the thread %s", channel.id)
+    """Hand the tracker's new rendering to the fight's updater (newest only, one edit at a time,
+    never backwards; the thread is archived at the end if the bot made it). Returns at once."""
+    updater_of(interaction.client).submit(interaction, result)
 
 
 async def answer(interaction: discord.Interaction[Any], result: FightOutcome) -> None:
-    await send_reply(interaction, result.reply)
+    if not await reply_in_thread(interaction, result):  # a public result goes to the fight's thread
+        await send_reply(interaction, result.reply)
     if not result.reply.is_error:
         await apply_outcome(interaction, result)
 
@@ -455,15 +437,42 @@ class CombatCog(commands.Cog):
         npc_defence: str | None = None,
     ) -> None:
         ctx, caller = ctx_of(interaction), caller_of(interaction)
-        result = await open_fight(
-            ctx, caller, name=name, mort_subite=sudden_death, options=options, npc_defence=npc_defence
+        channel = interaction.channel
+        thread: discord.Thread | None = channel if isinstance(channel, discord.Thread) else None
+        # What the bot must be allowed here (Discord sends its permissions in this channel); refuse
+        # before anything is created or deferred, so the refusal stays private.
+        needed: tuple[str, ...] = () if thread is not None else ("create_public_threads",)
+        needed += ("send_messages_in_threads", "embed_links", "read_message_history")
+        blocking = missing_permissions(interaction, needed)
+        if blocking:
+            await send_reply(interaction, permissions_reply(interaction, blocking, "open"))
+            return
+        # A distant database can make the fight's row slow to come: defer in time (publicly; a
+        # refusal still ends private), and undo the row if Discord refused the deferral.
+        task = asyncio.ensure_future(
+            open_fight(
+                ctx, caller, name=name, mort_subite=sudden_death, options=options, npc_defence=npc_defence
+            )
         )
+        done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+        alive = True
+        if not done:
+            try:
+                await interaction.response.defer(thinking=True)
+            except discord.HTTPException:
+                log.warning("could not defer /combat ouvrir in time")
+                alive = False
+        result = await task
+        if not alive:
+            if result.fight_id is not None:
+                await abandon(ctx, result.fight_id)
+            return
         if result.reply.is_error or result.fight_id is None or result.tracker is None:
             await send_reply(interaction, result.reply)
             return
-        await interaction.response.defer(thinking=True)
-        channel = interaction.channel
-        thread: discord.Thread | None = channel if isinstance(channel, discord.Thread) else None
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+        pinned = False
         try:
             if thread is None:
                 if not isinstance(channel, discord.TextChannel):
@@ -474,13 +483,16 @@ class CombatCog(commands.Cog):
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 )
             tracker = await thread.send(**message_kwargs(result.tracker))
-            try:
-                await tracker.pin()
-            except discord.HTTPException:
-                log.warning("could not pin the tracker of fight %s", result.fight_id)
+            if not missing_permissions(interaction, ("pin_messages",)):
+                try:
+                    await tracker.pin()
+                    pinned = True
+                except discord.HTTPException:
+                    log.warning("could not pin the tracker of fight %s", result.fight_id)
             await attach_thread(ctx, caller, result.fight_id, thread_id=thread.id, message_id=tracker.id)
         except (discord.HTTPException, discord.InvalidData):
             await abandon(ctx, result.fight_id)
+            # Private although the defer was public (send_reply removes the "thinking" message).
             await send_reply(interaction, error_reply(ctx.catalog.t(caller.locale, "combat.error.no_thread")))
             return
         reply = result.reply
@@ -491,6 +503,9 @@ class CombatCog(commands.Cog):
             interaction,
             replace(reply, description=description, result={**(reply.result or {}), "thread_id": thread.id}),
         )
+        if not pinned:
+            # The fight works without the pin; the GM is told, privately, what to grant.
+            await send_reply(interaction, permissions_reply(interaction, ("pin_messages",), "pin"))
 
     @combat.command(name="add", description="Add fighters: a character by name, or NPCs like “3 goblins”")
     @app_commands.describe(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 import discord
@@ -10,10 +11,13 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
+from bot.cogs._permissions import permissions_reply
 from bot.services import config as config_service
 
 if TYPE_CHECKING:
     from bot.app import MeleeBot
+
+log = logging.getLogger(__name__)
 
 RULESET_CHOICES = [
     app_commands.Choice(
@@ -31,8 +35,13 @@ SCOPE_CHOICES = [
 ]
 
 
+@app_commands.guild_only()  # server settings: Discord does not offer the group in DMs
+class ConfigGroup(app_commands.Group):
+    pass
+
+
 class ConfigCog(commands.Cog):
-    config = app_commands.Group(name="config", description="Server settings: ruleset, GM role, GM channel")
+    config = ConfigGroup(name="config", description="Server settings: ruleset, GM role, GM channel")
 
     def __init__(self, bot: MeleeBot) -> None:
         self.bot = bot
@@ -76,10 +85,26 @@ class ConfigCog(commands.Cog):
     @config.command(name="gm-channel", description="Set where secret results go (none: the GM's DMs)")
     @app_commands.describe(channel="The GM's channel; leave empty to send secret results by DM")
     async def gm_channel(self, interaction: Interaction, channel: discord.TextChannel | None = None) -> None:
+        if channel is not None:
+            # Secret results must be able to reach it: check the bot's permissions there first.
+            me = channel.guild.me
+            granted = channel.permissions_for(me) if me is not None else None
+            needed = ("view_channel", "send_messages", "embed_links")
+            missing = tuple(n for n in needed if granted is None or not getattr(granted, n))
+            if missing:
+                refusal = permissions_reply(interaction, missing, "gm_channel", channel=channel.mention)
+                await send_reply(interaction, refusal)
+                return
         reply = await config_service.set_gm_channel(
             ctx_of(interaction), caller_of(interaction), channel_id=channel.id if channel else None
         )
         await send_reply(interaction, reply)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A deleted GM channel is forgotten: secret results go back to the GM's DMs."""
+        if await config_service.forget_channel(self.bot.ctx, channel.guild.id, channel.id):
+            log.info("the GM channel %s of server %s was deleted: forgotten", channel.id, channel.guild.id)
 
     @config.command(name="show", description="Show the server's settings and the ruleset in force here")
     async def show(self, interaction: Interaction) -> None:

@@ -51,24 +51,29 @@ class InterrogationForm(discord.ui.Modal):
         super().__init__(
             title=t(ctx, caller, "flows.interrogation.form.title")[:45], custom_id=form_id, timeout=None
         )
+        # Each text input inside a Label (component type 18), the form Discord documents now
+        # (action rows of text inputs are the deprecated one).
         self.subject: discord.ui.TextInput[InterrogationForm] = discord.ui.TextInput(
-            label=t(ctx, caller, "flows.interrogation.form.subject")[:45],
             custom_id="subject",
             default=subject[: service.SUBJECT_MAX],
             max_length=service.SUBJECT_MAX,
         )
-        self.add_item(self.subject)
+        self.add_item(
+            discord.ui.Label(
+                text=t(ctx, caller, "flows.interrogation.form.subject")[:45], component=self.subject
+            )
+        )
         self.tiers: list[discord.ui.TextInput[InterrogationForm]] = []
         for tier in range(4):
             field: discord.ui.TextInput[InterrogationForm] = discord.ui.TextInput(
-                label=t(ctx, caller, f"flows.interrogation.form.tier_{tier}")[:45],
                 custom_id=f"tier_{tier}",
                 style=discord.TextStyle.paragraph,
                 required=tier == 0,
                 max_length=service.LINE_MAX,
             )
             self.tiers.append(field)
-            self.add_item(field)
+            label = t(ctx, caller, f"flows.interrogation.form.tier_{tier}")[:45]
+            self.add_item(discord.ui.Label(text=label, component=field))
 
 
 async def submit_form(interaction: discord.Interaction[Any], match: re.Match[str]) -> None:

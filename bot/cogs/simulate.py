@@ -42,6 +42,7 @@ class SimulateCog(commands.Cog):
     @app_commands.command(
         name="simulate", description="GM: simulate duels between two fighters (win odds, criticals)"
     )
+    @app_commands.guild_only()  # a GM command of a server: not offered in DMs
     @app_commands.describe(
         a="First fighter: a character, a creature, or a profile like CC=45 F=35 E=40 arme=epee",
         b="Second fighter: a character, a creature, or a profile",

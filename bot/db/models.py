@@ -130,6 +130,7 @@ class ActiveCharacter(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
 
 
+from bot.db import command_sync as command_sync  # noqa: E402
 from bot.db import fight_models as fight_models  # noqa: E402
 from bot.db import flow_models as flow_models  # noqa: E402
 from bot.db import house_rules_models as house_rules_models  # noqa: E402

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,8 +58,21 @@ def create_engine(url: str) -> AsyncEngine:
     return engine
 
 
-def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
-    return async_sessionmaker(engine, expire_on_commit=False)
+def create_sessionmaker(engine: AsyncEngine, *, delay: float = 0.0) -> async_sessionmaker[AsyncSession]:
+    """``delay`` (tests: ``MELEE_DB_DELAY``) makes every transaction wait that many seconds
+    first, as a distant database would (a few round trips before the first query answers)."""
+    sessions = async_sessionmaker(engine, expire_on_commit=False)
+    if delay > 0:
+        begin = sessions.begin
+
+        @contextlib.asynccontextmanager
+        async def slow_begin() -> AsyncIterator[AsyncSession]:
+            await asyncio.sleep(delay)
+            async with begin() as session:
+                yield session
+
+        sessions.begin = slow_begin  # type: ignore[method-assign,assignment]
+    return sessions
 
 
 def alembic_config(url: str | None = None) -> Config:

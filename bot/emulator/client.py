@@ -80,9 +80,15 @@ class Result:
 
     @property
     def message(self) -> Message | None:
-        """The response message (for type 6/7 on a component: the message that was updated)."""
+        """The response message (for type 6/7 on a component: the message that was updated); if
+        the bot deleted it (a public "thinking" message before a private answer), the first
+        followup, which is what the user sees instead."""
         mid = self.interaction.original_message_id
-        return self.emu.messages.get(mid) if mid else None
+        message = self.emu.messages.get(mid) if mid else None
+        if message is not None and message.deleted:
+            live = [m for m in self.followups if not m.deleted]
+            return live[0] if live else message
+        return message
 
     def _msg(self) -> Message:
         message = self.message
@@ -230,6 +236,11 @@ class Player:
         if command is None:
             known = sorted(c["name"] for c in commands)
             raise ClientRefused(f"no command /{tokens[0]} (synced: {known})")
+        if channel.type == DM and (
+            command.get("dm_permission") is False
+            or (command.get("contexts") is not None and 1 not in command["contexts"])
+        ):
+            raise ClientRefused(f"/{command['name']} is offered in servers only")
         data: Json = {"id": command["id"], "name": command["name"], "type": 1, "options": []}
         if command.get("guild_id"):
             data["guild_id"] = command["guild_id"]
@@ -359,6 +370,9 @@ class Player:
     ) -> Result:
         """Run ``/command [sub [subsub]]`` with options by (localised) name; waits for the first callback."""
         target = self._channel(channel)
+        if target.is_thread and target.archived:
+            # Discord: "Users cannot ... use application commands ... in archived threads".
+            raise ClientRefused(f"#{target.name} is archived: commands cannot be used there")
         _, data, out, definitions = self._resolve(command, target)
         resolved = self._fill_options(definitions, options, out, target)
         if resolved:
@@ -572,6 +586,14 @@ class Player:
         self.emu._store_message(message, dispatch=False)
         await self.emu._dispatch_message("MESSAGE_CREATE", message, target)
         return message
+
+    async def start_thread(
+        self, name: str, *, channel: str | Channel | None = None, auto_archive_duration: int = 1440
+    ) -> Channel:
+        """Create a public thread as this user (THREAD_CREATE), as a player does in the client."""
+        return await self.emu.add_thread(
+            self._channel(channel), name, owner=self.user, auto_archive_duration=auto_archive_duration
+        )
 
 
 class Table:

@@ -436,7 +436,8 @@ def validate_modal(data: Json) -> ValidationErrors:
         for sub, child in children:
             cpath = (*path, *sub)
             if child.get("type") == 4:
-                if "label" in child:
+                # Inside a Label the input's own label is deprecated: discord.py sends null.
+                if "label" in child and not (row.get("type") == 18 and child["label"] is None):
                     _length(errors, (*cpath, "label"), child.get("label"), 1, TEXT_INPUT_LABEL_MAX)
                 _max_length(errors, (*cpath, "value"), child.get("value"), TEXT_INPUT_VALUE_MAX)
                 _max_length(errors, (*cpath, "placeholder"), child.get("placeholder"), 100)

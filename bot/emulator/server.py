@@ -17,6 +17,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from aiohttp import BodyPartReader, web
@@ -57,6 +58,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 INITIAL_RESPONSE_DEADLINE = 3.0
+OLD_MESSAGE_SECONDS = 3600.0
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 TOKEN_LIFETIME = 15 * 60.0
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
@@ -72,6 +75,16 @@ class EmulatorConfig:
     dm_closed: set[str] = field(default_factory=set)
     # The shard count GET /gateway/bot recommends (bots that set SHARD_COUNT never ask).
     shards: int = 1
+    # Per-route rate limits, off by default so the suite stays fast: "METHOD template" (e.g.
+    # "PATCH /channels/{cid}/messages/{mid}") -> (requests, per seconds), counted per channel (or
+    # interaction token, or application); every answer on such a route carries X-RateLimit-*
+    # headers, and one over the limit gets 429 with retry_after, as on Discord.
+    rate_limits: dict[str, tuple[int, float]] = field(default_factory=dict)
+    # Seconds added before every REST answer (interaction callbacks included): a distant Discord.
+    latency: float = 0.0
+    # Edits allowed per message once it is an hour old (Discord's limit is undisclosed: error
+    # 30046 past it); None: unlimited.
+    old_message_edits: int | None = None
 
 
 class ApiError(Exception):
@@ -88,6 +101,20 @@ class ApiError(Exception):
     def invalid(cls, errors: ValidationErrors) -> ApiError:
         body = errors.body()
         return cls(400, body["code"], body["message"], body["errors"])
+
+
+class RateLimited(Exception):
+    """Over a route's limit: 429 with Discord's body and headers."""
+
+    def __init__(self, retry_after: float, headers: dict[str, str]) -> None:
+        super().__init__(f"rate limited for {retry_after:.3f}s")
+        self.retry_after = retry_after
+        self.headers = headers
+        self.body: Json = {
+            "message": "You are being rate limited.",
+            "retry_after": retry_after,
+            "global": False,
+        }
 
 
 def unknown(what: str, code: int) -> ApiError:
@@ -134,7 +161,10 @@ class Emulator:
     def __init__(self, config: EmulatorConfig | None = None, *, clock: Clock = time.monotonic) -> None:
         self.config = config or EmulatorConfig()
         self.clock = clock
-        self.ids = Snowflakes()
+        self._clock_origin = clock()
+        self._wall_origin = time.time()
+        # Ids (and so created_at) follow the emulator clock: a test that advances it ages messages.
+        self.ids = Snowflakes(wall=self.wall)
         self.application_id = self.ids.next()
         self.bot_user = User(id=self.application_id, username=self.config.bot_name, bot=True)
         self.owner_user = User(id=self.ids.next(), username="dev")
@@ -156,6 +186,9 @@ class Emulator:
         # Errors to inject: (method, route template) -> ApiError, used once each.
         self.injected: dict[tuple[str, str], list[ApiError]] = {}
         self.health_checks: list[Callable[[], str | None]] = []
+        # Rate-limit windows: (route key, resource) -> [reset at (clock), remaining].
+        self.buckets: dict[tuple[str, str], list[float]] = {}
+        self.deleted_channels: dict[str, Channel] = {}
         self.gateway = Gateway(self)
         self._waiters: list[asyncio.Future[None]] = []
         self._background: set[asyncio.Future[None]] = set()
@@ -166,6 +199,92 @@ class Emulator:
         self.app = self._build_app()
 
     # -- world ---------------------------------------------------------------------------
+
+    def wall(self) -> float:
+        """Seconds since 1970 by the emulator's clock (real time plus what a test advanced)."""
+        return self._wall_origin + (self.clock() - self._clock_origin)
+
+    def iso(self) -> str:
+        return datetime.fromtimestamp(self.wall(), UTC).isoformat()
+
+    def permissions_in(self, channel: Channel, user_id: str) -> int:
+        """A user's permissions in a channel (overwrites included; a thread follows its parent)."""
+        guild = self.guild_of(channel)
+        if guild is None:
+            return Perm.BOT_DEFAULT
+        parent = self.channels.get(channel.parent_id or "") if channel.is_thread else None
+        return guild.permissions_in(channel, user_id, parent)
+
+    def set_overwrite(
+        self, channel: str | Channel, target: str | User | Role, *, allow: int = 0, deny: int = 0
+    ) -> None:
+        """Add or replace a permission overwrite on a guild channel (a role, or a member)."""
+        ch = self.channel(channel)
+        if isinstance(target, User):
+            target_id, kind = target.id, 1
+        elif isinstance(target, Role):
+            target_id, kind = target.id, 0
+        else:
+            guild = self.guild_of(ch)
+            assert guild is not None
+            try:
+                target_id, kind = guild.role(target).id, 0
+            except KeyError:
+                target_id, kind = self.user_named(target).id, 1
+        ch.overwrites = [o for o in ch.overwrites if o["id"] != target_id]
+        ch.overwrites.append({"id": target_id, "type": kind, "allow": str(allow), "deny": str(deny)})
+        self.notify()
+
+    async def update_channel(self, channel: str | Channel) -> None:
+        """Tell the bot about a changed channel (its overwrites, say): CHANNEL_UPDATE."""
+        ch = self.channel(channel)
+        await self.gateway.dispatch("CHANNEL_UPDATE", self._channel_payload(ch), intent=Intents.GUILDS)
+
+    async def delete_channel(self, channel: str | Channel) -> None:
+        """Delete a channel (and its threads) as a server admin would: CHANNEL_DELETE / THREAD_DELETE."""
+        ch = self.channel(channel)
+        for thread in [c for c in self.channels.values() if c.is_thread and c.parent_id == ch.id]:
+            await self.delete_channel(thread)
+        self.channels.pop(ch.id, None)
+        self.deleted_channels[ch.id] = ch
+        guild = self.guild_of(ch)
+        if guild is not None and ch in guild.channels:
+            guild.channels.remove(ch)
+        self.notify()
+        if ch.is_thread:
+            data = {"id": ch.id, "guild_id": ch.guild_id, "parent_id": ch.parent_id, "type": ch.type}
+            await self.gateway.dispatch("THREAD_DELETE", data, intent=Intents.GUILDS)
+        else:
+            await self.gateway.dispatch("CHANNEL_DELETE", ch.payload(), intent=Intents.GUILDS)
+
+    async def advance(self, seconds: float) -> None:
+        """Move the emulator clock on (an OffsetClock or FakeClock), then archive idle threads."""
+        advance = getattr(self.clock, "advance", None)
+        assert advance is not None, "this emulator's clock cannot be advanced"
+        advance(seconds)
+        await self.archive_idle_threads()
+
+    async def archive_idle_threads(self) -> list[Channel]:
+        """Archive every thread without activity for its auto-archive duration (THREAD_UPDATE)."""
+        now = self.clock()
+        done = []
+        for thread in list(self.channels.values()):
+            if (
+                thread.is_thread
+                and not thread.archived
+                and now - thread.last_activity >= thread.auto_archive_duration * 60
+            ):
+                await self._set_archived(thread, True)
+                done.append(thread)
+        return done
+
+    async def _set_archived(self, thread: Channel, archived: bool) -> None:
+        thread.archived = archived
+        thread.archive_timestamp = self.iso()
+        if not archived:
+            thread.last_activity = self.clock()
+        self.notify()
+        await self.gateway.dispatch("THREAD_UPDATE", self._channel_payload(thread), intent=Intents.GUILDS)
 
     def add_user(self, username: str, *, locale: str = "fr") -> User:
         user = User(id=self.ids.next(), username=username, locale=locale)
@@ -440,8 +559,12 @@ class Emulator:
 
         async def run(request: web.Request) -> web.StreamResponse:
             body = await self._read_body(request)
+            if self.config.latency:
+                await asyncio.sleep(self.config.latency)
+            await self.archive_idle_threads()
             status = 200
             result: Any = None
+            limit_headers: dict[str, str] = {}
             try:
                 if (
                     not public
@@ -449,6 +572,7 @@ class Emulator:
                     and not request.headers.get("Authorization", "").startswith("Bot ")
                 ):
                     raise ApiError(401, 0, "401: Unauthorized")
+                limit_headers = self._rate_limit(request, template)
                 injected = self.injected.get((request.method, template))
                 if injected:
                     raise injected.pop(0)
@@ -457,9 +581,15 @@ class Emulator:
                     web.Response(status=204) if result is None else json_response(result)
                 )
                 status = response.status
+            except RateLimited as exc:
+                status, result = 429, exc.body
+                limit_headers = exc.headers
+                response = json_response(exc.body, 429)
+                response.headers["Retry-After"] = str(max(1, round(exc.retry_after)))
             except ApiError as exc:
                 status, result = exc.status, exc.body
                 response = json_response(exc.body, exc.status)
+            response.headers.update(limit_headers)
             self.requests.append(
                 RecordedRequest(
                     method=request.method,
@@ -476,6 +606,35 @@ class Emulator:
             return response
 
         return run
+
+    def _rate_limit(self, request: web.Request, template: str) -> dict[str, str]:
+        """Count the request in its route's window; raise RateLimited past the limit."""
+        key = f"{request.method} {template}"
+        rule = self.config.rate_limits.get(key)
+        if rule is None:
+            return {}
+        limit, per = rule
+        info = request.match_info
+        resource = info.get("cid") or info.get("token") or info.get("app") or ""
+        now = self.clock()
+        bucket = self.buckets.get((key, resource))
+        if bucket is None or now >= bucket[0]:
+            bucket = [now + per, float(limit)]
+            self.buckets[(key, resource)] = bucket
+        reset_after = max(bucket[0] - now, 0.001)
+        if bucket[1] <= 0:
+            raise RateLimited(reset_after, self._limit_headers(key, limit, 0, reset_after))
+        bucket[1] -= 1
+        return self._limit_headers(key, limit, int(bucket[1]), reset_after)
+
+    def _limit_headers(self, key: str, limit: int, remaining: int, reset_after: float) -> dict[str, str]:
+        return {
+            "X-RateLimit-Limit": str(limit),
+            "X-RateLimit-Remaining": str(remaining),
+            "X-RateLimit-Reset": f"{self.wall() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": f"{abs(hash(key)):x}",
+        }
 
     async def _read_body(self, request: web.Request) -> Body:
         files: dict[str, tuple[str, bytes, str]] = {}
@@ -621,6 +780,7 @@ class Emulator:
         locale: str | None = None,
     ) -> Interaction:
         """Send INTERACTION_CREATE as Discord would for ``user`` acting in ``channel``."""
+        await self.archive_idle_threads()
         interaction_id = self.ids.next()
         token = new_token()
         guild = self.guild_of(channel)
@@ -632,7 +792,10 @@ class Emulator:
             "token": token,
             "version": 1,
             "locale": locale or user.locale,
-            "app_permissions": str(guild.permissions_of(self.bot_user.id) if guild else Perm.BOT_DEFAULT),
+            # The bot's permissions in this channel (overwrites included), as Discord sends them.
+            "app_permissions": str(
+                self.permissions_in(channel, self.bot_user.id) if guild else Perm.BOT_DEFAULT
+            ),
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
             "entitlements": [],
             "authorizing_integration_owners": {"0": guild.id} if guild else {"1": user.id},
@@ -647,7 +810,7 @@ class Emulator:
             payload["guild_id"] = guild.id
             payload["guild"] = {"id": guild.id, "locale": guild.preferred_locale, "features": []}
             payload["guild_locale"] = guild.preferred_locale
-            payload["member"] = member.payload(permissions=guild.permissions_of(user.id))
+            payload["member"] = member.payload(permissions=self.permissions_in(channel, user.id))
         else:
             payload["user"] = user.payload()
         if message is not None:
@@ -801,7 +964,12 @@ class Emulator:
             self.record_failure("invalid_message", "; ".join(errors.messages), interaction.id)
             raise ApiError.invalid(errors)
         original = self.messages.get(interaction.original_message_id or "")
-        if original is not None and original.loading and interaction.response_type == 5:
+        if (
+            original is not None
+            and original.loading
+            and not original.deleted
+            and interaction.response_type == 5
+        ):
             # After a "thinking" defer the first followup replaces the loading message (Discord).
             self._edit(original, data, body)
             interaction.followup_ids.append(original.id)
@@ -840,6 +1008,9 @@ class Emulator:
 
     async def edit_webhook_message(self, request: web.Request, body: Body) -> Any:
         interaction, message = self._webhook_message(request)
+        if not message.ephemeral:
+            self._refuse_if_archived(message, "edit interaction message")
+            self._count_old_edit(message)
         data: Json = body.json or {}
         errors = limits.validate_message(data)
         if errors:
@@ -955,9 +1126,17 @@ class Emulator:
         return message
 
     def _store_message(self, message: Message, *, dispatch: bool) -> None:
+        message.created_clock = self.clock()
+        message.timestamp = self.iso()
         self.messages[message.id] = message
         self.channel_message_ids.setdefault(message.channel_id, []).append(message.id)
         channel = self.channels[message.channel_id]
+        if channel.is_thread:
+            # A new message is activity, and unarchives an unlocked thread (Discord).
+            channel.last_activity = self.clock()
+            if channel.archived and not channel.locked:
+                self._spawn(self._set_archived(channel, False))
+                channel.archived = False
         if not message.ephemeral:
             channel.last_message_id = message.id
         if dispatch and not message.ephemeral:
@@ -981,7 +1160,7 @@ class Emulator:
                 int(data["flags"]) & ~FLAG_EPHEMERAL & ~FLAG_LOADING
             )
         message.flags &= ~FLAG_LOADING
-        message.edited_timestamp = iso_now()
+        message.edited_timestamp = self.iso()
         if not message.ephemeral:
             self._spawn(self._dispatch_message("MESSAGE_UPDATE", message, self.channels[message.channel_id]))
         self.notify()
@@ -1018,24 +1197,47 @@ class Emulator:
         channel = self.channels.get(request.match_info["cid"])
         if channel is None:
             raise unknown("channel", 10003)
+        if channel.guild_id is not None and not self.permissions_in(channel, self.bot_user.id):
+            # A channel the bot cannot view: every REST call there is refused, as on Discord.
+            self.record_failure("missing_access", f"{request.method} in #{channel.name} (no View Channel)")
+            raise ApiError(403, 50001, "Missing Access")
         return channel
 
     def _require(self, channel: Channel, permission: int, what: str) -> None:
-        guild = self.guild_of(channel)
-        if guild is None:
+        """The bot needs every bit of ``permission`` in ``channel`` (its overwrites included)."""
+        if self.guild_of(channel) is None:
             return
-        if not guild.permissions_of(self.bot_user.id) & (permission | Perm.ADMINISTRATOR):
+        perms = self.permissions_in(channel, self.bot_user.id)
+        if not perms & Perm.VIEW_CHANNEL:
+            self.record_failure("missing_access", f"{what} in #{channel.name}")
+            raise ApiError(403, 50001, "Missing Access")
+        if perms & permission != permission:
             self.record_failure("missing_permissions", f"{what} in #{channel.name}")
             raise ApiError(403, 50013, "Missing Permissions")
+
+    def _refuse_if_archived(self, message: Message, what: str) -> None:
+        """Discord: nobody edits messages in an archived thread (400 50083), the bot included."""
+        channel = self.channels.get(message.channel_id)
+        if channel is not None and channel.is_thread and channel.archived:
+            raise ApiError(400, 50083, "Thread is archived")
+
+    def _count_old_edit(self, message: Message) -> None:
+        limit = self.config.old_message_edits
+        if limit is None or self.clock() - message.created_clock < OLD_MESSAGE_SECONDS:
+            return
+        if message.old_edits >= limit:
+            raise ApiError(
+                400, 30046, "Maximum number of edits to messages older than 1 hour reached. Try again later"
+            )
+        message.old_edits += 1
 
     async def post_message(self, request: web.Request, body: Body) -> Any:
         channel = self._get_channel(request)
         data: Json = body.json or {}
         if channel.is_thread:
             self._require(channel, Perm.SEND_MESSAGES_IN_THREADS, "send message")
-            if channel.locked:
+            if channel.locked and channel.archived:
                 raise ApiError(400, 50083, "Thread is archived")
-            channel.archived = False  # Discord unarchives an unlocked thread on a new message.
         else:
             self._require(channel, Perm.SEND_MESSAGES, "send message")
         if channel.type == DM and channel.recipient and channel.recipient.id in self.config.dm_closed:
@@ -1073,6 +1275,8 @@ class Emulator:
         message = self._get_message(request)
         if message.author.id != self.bot_user.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        self._refuse_if_archived(message, "edit message")
+        self._count_old_edit(message)
         data: Json = body.json or {}
         errors = limits.validate_message(data)
         if errors:
@@ -1112,7 +1316,8 @@ class Emulator:
     async def pin(self, request: web.Request, body: Body) -> Any:
         message = self._get_message(request)
         channel = self.channels[message.channel_id]
-        self._require(channel, Perm.PIN_MESSAGES | Perm.MANAGE_MESSAGES, "pin")
+        # Since 2026-02-23 only Pin Messages allows it (Manage Messages alone no longer does).
+        self._require(channel, Perm.PIN_MESSAGES, "pin")
         if len(self.pins(channel)) >= 250 and not message.pinned:
             raise ApiError(400, 30003, "Maximum number of pins reached (250)")
         await self._set_pinned(message, True)
@@ -1120,7 +1325,7 @@ class Emulator:
 
     async def unpin(self, request: web.Request, body: Body) -> Any:
         message = self._get_message(request)
-        self._require(self.channels[message.channel_id], Perm.PIN_MESSAGES | Perm.MANAGE_MESSAGES, "unpin")
+        self._require(self.channels[message.channel_id], Perm.PIN_MESSAGES, "unpin")
         await self._set_pinned(message, False)
         return None
 
@@ -1170,9 +1375,17 @@ class Emulator:
                 self._require(channel, Perm.MANAGE_THREADS, "lock thread")
                 channel.locked = bool(data["locked"])
             if "archived" in data:
+                was = channel.archived
                 channel.archived = bool(data["archived"])
+                if was and not channel.archived:
+                    channel.last_activity = self.clock()  # unarchiving is activity
+                if channel.archived != was:
+                    channel.archive_timestamp = self.iso()
             if "auto_archive_duration" in data:
+                if int(data["auto_archive_duration"]) not in ARCHIVE_DURATIONS:
+                    raise ApiError(400, 50035, "Invalid Form Body")
                 channel.auto_archive_duration = int(data["auto_archive_duration"])
+                channel.last_activity = self.clock()
             if "invitable" in data:
                 channel.invitable = bool(data["invitable"])
         else:
@@ -1199,6 +1412,7 @@ class Emulator:
         else:
             kind = int(data.get("type") or PRIVATE_THREAD)
         if parent.type != GUILD_TEXT:
+            self.record_failure("thread_in_thread", f"thread created inside #{parent.name}")
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         self._require(
             parent,
@@ -1227,6 +1441,7 @@ class Emulator:
             auto_archive_duration=int(data.get("auto_archive_duration") or 1440),
             invitable=bool(data.get("invitable", True)),
             thread_member_ids=[self.bot_user.id],
+            last_activity=self.clock(),
             starter_message_id=starter.id if starter else None,
         )
         self.channels[thread.id] = thread
@@ -1238,6 +1453,29 @@ class Emulator:
             "THREAD_CREATE", {**payload, "newly_created": True}, intent=Intents.GUILDS
         )
         return payload
+
+    async def add_thread(
+        self, parent: Channel, name: str, *, owner: User, auto_archive_duration: int = 1440
+    ) -> Channel:
+        """A public thread a user created (not the bot): THREAD_CREATE, the owner a member."""
+        thread = Channel(
+            id=self.ids.next(),
+            type=PUBLIC_THREAD,
+            name=name,
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=owner.id,
+            auto_archive_duration=auto_archive_duration,
+            thread_member_ids=[owner.id],
+            last_activity=self.clock(),
+        )
+        self.channels[thread.id] = thread
+        self.notify()
+        payload = self._channel_payload(thread)
+        await self.gateway.dispatch(
+            "THREAD_CREATE", {**payload, "newly_created": True}, intent=Intents.GUILDS
+        )
+        return thread
 
     def _thread(self, request: web.Request) -> Channel:
         channel = self._get_channel(request)

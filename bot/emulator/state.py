@@ -82,22 +82,20 @@ class Perm:
         | CREATE_PRIVATE_THREADS
         | SEND_MESSAGES_IN_THREADS
     )
-    # What the bot's invite asks for: enough to post, thread, pin and DM.
+    # What the README's invite asks for: post, thread, pin (Pin Messages, not Manage Messages).
     BOT_DEFAULT = (
         VIEW_CHANNEL
         | SEND_MESSAGES
+        | SEND_MESSAGES_IN_THREADS
+        | CREATE_PUBLIC_THREADS
+        | MANAGE_THREADS
         | EMBED_LINKS
         | ATTACH_FILES
         | READ_MESSAGE_HISTORY
-        | ADD_REACTIONS
-        | USE_EXTERNAL_EMOJIS
-        | MANAGE_MESSAGES
         | PIN_MESSAGES
-        | MANAGE_THREADS
-        | CREATE_PUBLIC_THREADS
-        | CREATE_PRIVATE_THREADS
-        | SEND_MESSAGES_IN_THREADS
     )
+    # The invite the README asked for before Pin Messages existed (Manage Messages no longer pins).
+    OLD_INVITE = (BOT_DEFAULT & ~PIN_MESSAGES) | MANAGE_MESSAGES
 
 
 class Intents:
@@ -111,9 +109,12 @@ class Intents:
 
 
 class Snowflakes:
-    """Time-based snowflake ids, strictly increasing, so ``created_at`` and ordering are realistic."""
+    """Time-based snowflake ids, strictly increasing, so ``created_at`` and ordering are realistic.
 
-    def __init__(self) -> None:
+    ``wall`` gives the time in seconds since 1970 (the emulator's, which a test may push forward)."""
+
+    def __init__(self, wall: Callable[[], float] = time.time) -> None:
+        self.wall = wall
         self._lock = threading.Lock()
         self._last = 0
         self._increment = itertools.count()
@@ -121,7 +122,7 @@ class Snowflakes:
 
     def next(self) -> str:
         with self._lock:
-            ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+            ms = int(self.wall() * 1000) - DISCORD_EPOCH_MS
             value = (ms << 22) | (1 << 17) | (self._process << 12) | (next(self._increment) & 0xFFF)
             # Several ids in one millisecond could wrap the 12-bit increment: never go backwards.
             value = max(value, self._last + 1)
@@ -137,7 +138,7 @@ class Snowflakes:
         if not 0 <= shard_id < shard_count:
             raise ValueError(f"shard {shard_id} is not in 0..{shard_count - 1}")
         with self._lock:
-            ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+            ms = int(self.wall() * 1000) - DISCORD_EPOCH_MS
             ms -= (ms - shard_id) % shard_count
             value = (ms << 22) | (1 << 17) | (self._process << 12) | (next(self._increment) & 0xFFF)
             return str(value)
@@ -272,6 +273,12 @@ class Channel:
     created_at: str = field(default_factory=iso_now)
     thread_member_ids: list[str] = field(default_factory=list)
     starter_message_id: str | None = None
+    # Threads: the emulator clock at the last activity (a message, unarchiving, a new duration).
+    last_activity: float = 0.0
+    archive_timestamp: str | None = None
+    # Guild channels: role and member permission overwrites, Discord's shape
+    # ({"id", "type": 0 role / 1 member, "allow", "deny"} with the bit fields as strings).
+    overwrites: list[Json] = field(default_factory=list)
     # DMs.
     recipient: User | None = None
     last_message_id: str | None = None
@@ -309,7 +316,7 @@ class Channel:
                     "archived": self.archived,
                     "locked": self.locked,
                     "auto_archive_duration": self.auto_archive_duration,
-                    "archive_timestamp": self.created_at,
+                    "archive_timestamp": self.archive_timestamp or self.created_at,
                     "create_timestamp": self.created_at,
                     "invitable": self.invitable,
                 },
@@ -325,7 +332,7 @@ class Channel:
             "nsfw": False,
             "last_message_id": self.last_message_id,
             "rate_limit_per_user": 0,
-            "permission_overwrites": [],
+            "permission_overwrites": [dict(o) for o in self.overwrites],
             "flags": 0,
         }
 
@@ -351,7 +358,7 @@ class Guild:
         raise KeyError(f"no role {name!r} in guild {self.name!r}")
 
     def permissions_of(self, user_id: str) -> int:
-        """Guild-level permissions (channel overwrites are not modelled)."""
+        """Guild-level permissions (``permissions_in`` adds a channel's overwrites)."""
         if user_id == self.owner_id:
             return Perm.ALL
         member = self.members.get(user_id)
@@ -362,6 +369,36 @@ class Guild:
             if role.id in member.role_ids:
                 perms |= role.permissions
         return Perm.ALL if perms & Perm.ADMINISTRATOR else perms
+
+    def permissions_in(self, channel: Channel, user_id: str, parent: Channel | None = None) -> int:
+        """Discord's computation: base permissions, then the channel's @everyone, role and member
+        overwrites, in that order; no View Channel means no permission at all there. A thread uses
+        its parent's overwrites (``parent``)."""
+        base = self.permissions_of(user_id)
+        if base & Perm.ADMINISTRATOR or base == Perm.ALL:
+            return Perm.ALL
+        source = parent if channel.is_thread and parent is not None else channel
+        member = self.members.get(user_id)
+        if member is None:
+            return 0
+        perms = base
+        by_id = {str(o["id"]): o for o in source.overwrites}
+        everyone = by_id.get(self.id)
+        if everyone is not None:
+            perms = (perms & ~int(everyone.get("deny") or 0)) | int(everyone.get("allow") or 0)
+        allow = deny = 0
+        for role_id in member.role_ids:
+            overwrite = by_id.get(role_id)
+            if overwrite is not None and int(overwrite.get("type", 0)) == 0:
+                allow |= int(overwrite.get("allow") or 0)
+                deny |= int(overwrite.get("deny") or 0)
+        perms = (perms & ~deny) | allow
+        own = by_id.get(user_id)
+        if own is not None and int(own.get("type", 1)) == 1:
+            perms = (perms & ~int(own.get("deny") or 0)) | int(own.get("allow") or 0)
+        if not perms & Perm.VIEW_CHANNEL:
+            return 0
+        return perms
 
     def payload(self, threads: list[Json]) -> Json:
         return {
@@ -444,6 +481,9 @@ class Message:
     deleted: bool = False
     # Earlier versions, oldest first, so tests can check what an edit replaced.
     history: list[Json] = field(default_factory=list)
+    # The emulator clock when it was posted, and its edits once an hour old (error 30046).
+    created_clock: float = 0.0
+    old_edits: int = 0
 
     @property
     def ephemeral(self) -> bool:

@@ -419,3 +419,15 @@ async def set_gm_channel(ctx: AppContext, caller: Caller, *, channel_id: int | N
         kind="config",
         result={"gm_channel_id": channel_id},
     )
+
+
+async def forget_channel(ctx: AppContext, guild_id: int, channel_id: int) -> bool:
+    """A deleted channel (CHANNEL_DELETE): if it was the GM channel, secret results go back to
+    the GM's DMs. True when the setting was cleared."""
+    async with ctx.sessions.begin() as session:
+        config = await get_server_config(session, guild_id)
+        if config.gm_channel_id != channel_id:
+            return False
+        await update_server_config(session, guild_id, clear_gm_channel=True)
+    config_cache(ctx).invalidate()
+    return True

@@ -13,6 +13,7 @@ import asyncio
 import atexit
 import contextlib
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import IO
 from bot.emulator.client import Table
 from bot.emulator.gateway import GatewaySession
 from bot.emulator.server import Emulator, EmulatorConfig
-from bot.emulator.state import OffsetClock
+from bot.emulator.state import OffsetClock, RecordedRequest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30.0
@@ -122,6 +123,8 @@ class E2E(Table):
         self.bot: BotProcess | None = None
         # Set by tests that provoke refusals on purpose; otherwise teardown fails on any.
         self.expect_failures = False
+        # More environment for the bot process (e.g. MELEE_DB_DELAY: a distant database).
+        self.extra_env: dict[str, str] = {}
         emu.health_checks.append(self._bot_health)
 
     def _bot_health(self) -> str | None:
@@ -147,6 +150,7 @@ class E2E(Table):
             PYTHONUNBUFFERED="1",
             PYTHONDONTWRITEBYTECODE="1",
         )
+        env.update(self.extra_env)
         return env
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -166,12 +170,18 @@ class E2E(Table):
         await self.wait_ready(after=mark, timeout=timeout)
 
     async def wait_ready(self, *, after: int = 0, timeout: float = START_TIMEOUT) -> None:
-        sync = await self.emu.wait_for_request(
-            "PUT", r"^/applications/\d+(/guilds/\d+)?/commands$", after=after, timeout=timeout
-        )
-        if sync.status != 200:
-            raise AssertionError(f"command sync refused ({sync.status}): {sync.response}\n{self._log_tail()}")
+        """Wait for the gateway session (the bot syncs its commands before connecting, and only
+        when its tree changed since the last sync recorded in its database)."""
         await self.emu.wait_until(self._live_session, timeout=timeout, what="the bot's gateway session")
+        for sync in self.sync_requests(after=after):
+            if sync.status == 400:
+                raise AssertionError(
+                    f"command sync refused ({sync.status}): {sync.response}\n{self._log_tail()}"
+                )
+
+    def sync_requests(self, *, after: int = 0) -> list[RecordedRequest]:
+        pattern = re.compile(r"^/applications/\d+(/guilds/\d+)?/commands$")
+        return [r for r in self.emu.requests[after:] if r.method == "PUT" and pattern.search(r.path)]
 
     def _live_session(self) -> GatewaySession | None:
         for session in self.emu.gateway.sessions.values():

@@ -148,21 +148,23 @@ class Cluster:
         # Only now: until the new process exists, ``proc`` is the killed one (exit code -9), which
         # the health check must not take for a crash.
         node.stopping = False
-        await self.emu.wait_until(
-            lambda: self._synced(node, mark), timeout=timeout, what=f"{node.name} to sync its commands"
-        )
+        # Commands are synced before the gateway connects, by one process only when the tree
+        # changed (the processes share the database that records the last sync).
         await self.emu.wait_until(
             lambda: self._all_shards_live(node), timeout=timeout, what=f"{node.name}'s shards to connect"
         )
+        self._check_synced(node, mark)
         node.up.set()
 
-    def _synced(self, node: Node, mark: int) -> bool:
+    def _check_synced(self, node: Node, mark: int) -> None:
         for req in self.emu.requests[mark:]:
-            if req.port == node.port and req.method == "PUT" and "/commands" in req.path:
-                if req.status != 200:
-                    raise AssertionError(f"{node.name}: command sync refused ({req.status}): {req.response}")
-                return True
-        return False
+            if (
+                req.port == node.port
+                and req.method == "PUT"
+                and "/commands" in req.path
+                and req.status != 200
+            ):
+                raise AssertionError(f"{node.name}: command sync refused ({req.status}): {req.response}")
 
     def _all_shards_live(self, node: Node) -> bool:
         live = {s.shard[0] for s in self.emu.gateway.live_sessions(node.port)}

@@ -196,7 +196,7 @@ def outcome_of(emu_messages: dict[str, Message], interaction: Interaction) -> Ou
     messages: list[Message] = []
     for mid in [interaction.original_message_id, *interaction.followup_ids]:
         message = emu_messages.get(mid or "")
-        if message is not None and message not in messages:
+        if message is not None and not message.deleted and message not in messages:
             messages.append(message)
     return Outcome(interaction, messages)
 

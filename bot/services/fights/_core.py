@@ -6,6 +6,7 @@ the dispatch to the other rulesets' adapters (:func:`system_of`)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 import unicodedata
 import weakref
@@ -82,6 +83,8 @@ class FightOutcome:
     thread_id: int | None = None
     tracker_message_id: int | None = None
     archive: bool = False
+    # Taken under the fight's lock: a later version is a later state (the tracker never goes back).
+    tracker_version: int = 0
 
 
 @dataclass(slots=True)
@@ -414,6 +417,9 @@ def tracker_of(scope: Scope, doc: Doc) -> Reply:
     return render_tracker(view, scope.words)
 
 
+_TRACKER_VERSIONS = itertools.count(1)
+
+
 def outcome(scope: Scope, doc: Doc, reply: Reply, *, archive: bool = False) -> FightOutcome:
     """The reply and the tracker to edit; when the turn came to a player's fighter, the reply pings
     that player (in ``content``, exactly that user allowed) and offers the target select."""
@@ -431,6 +437,7 @@ def outcome(scope: Scope, doc: Doc, reply: Reply, *, archive: bool = False) -> F
         thread_id=doc.row.thread_id,
         tracker_message_id=doc.row.tracker_message_id,
         archive=archive,
+        tracker_version=next(_TRACKER_VERSIONS),
     )
 
 

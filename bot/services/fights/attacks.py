@@ -187,6 +187,7 @@ async def attack(
         ]
         payload = attack_payload(doc, seq, c.id, foe.id, result.to_dict())
         buttons: tuple[tuple[Button, ...], ...] = ()
+        ping: int | None = None
         victim = foe
         if result.hit and result.stray:
             lines.append(w.t("combat.attack.stray", roll=result.stray_roll or "?"))
@@ -236,6 +237,7 @@ async def attack(
             else:
                 doc.pending[str(seq)] = pending
                 payload["pending"] = True
+                ping = doc.owner(victim.id)  # the attacked player is notified (content, allowed)
                 lines.append(w.t("combat.defence.prompt", name=victim.name, owner=_mention(doc, victim.id)))
                 buttons = defence_buttons(scope, doc, pending)
         elif not result.hit:
@@ -257,6 +259,8 @@ async def attack(
             description="\n".join(lines)[:4000],
             colour=Colour.SUCCESS if result.hit else Colour.FAILURE,
             buttons=buttons,
+            content=f"<@{ping}>" if ping else None,
+            mentions=(ping,) if ping else (),
             result=payload,
             kind="combat.attack",
         )

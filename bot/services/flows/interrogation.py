@@ -213,16 +213,25 @@ async def open_interrogation(
         intro = t(ctx, caller, "flows.interrogation.opened", gm=f"<@{caller.user_id}>")
         board = _board(ctx, caller, row.id, state, intro=intro)
         summary = _gm_summary(ctx, caller, row.id, state)
-        return FlowResult(board, session_id=row.id, extra={"summary": summary})
+        extra = {"summary": summary, "gm_channel_id": scope.config.gm_channel_id}
+        return FlowResult(board, session_id=row.id, extra=extra)
 
     result = await run(ctx, caller, work)
     summary = result.extra.get("summary")
     if isinstance(summary, Reply):
         reply = result.reply
         return FlowResult(
-            replace(reply, also=(Delivery(summary, user_id=caller.user_id),)), session_id=result.session_id
+            # Every secret result goes to the same place: the GM channel when one is set.
+            replace(reply, also=(_to_gm(summary, result.extra.get("gm_channel_id"), caller.user_id),)),
+            session_id=result.session_id,
         )
     return result
+
+
+def _to_gm(reply: Reply, gm_channel_id: object, gm_id: int) -> Delivery:
+    if isinstance(gm_channel_id, int):
+        return Delivery(reply, channel_id=gm_channel_id)
+    return Delivery(reply, user_id=gm_id)
 
 
 async def _target(scope: Scope, skill: str, given: int | None, character: str | None) -> int:
@@ -355,7 +364,7 @@ async def question(
             public,
             result=public_result,
             footer=(public.footer or "") + " · " + t(ctx, caller, "flows.interrogation.secret_note"),
-            also=(Delivery(gm_reply, user_id=row.owner_id),),
+            also=(_to_gm(gm_reply, scope.config.gm_channel_id, row.owner_id),),
         )
         return FlowResult(public, session_id=row.id)
 
