@@ -111,7 +111,8 @@ def test_bestiary_and_destiny_in_french() -> None:
     assert "Élise n'a plus de point de destin pour échapper à la mort." in text(elise)
     assert not any("destin" in label for label in labels(elise))
     [tracker] = of(found, "/combat voir")
-    assert "💀 Élise" in text(tracker) and "💀 Grimli" not in text(tracker)
+    assert "💀 ~~Élise~~" in text(tracker) and "💀 ~~Grimli~~" not in text(tracker)
+    assert "Grimli · PJ" in text(tracker)
     [sheet] = of(found, "/perso voir")
     assert "PD 1" in text(sheet)
 
