@@ -138,6 +138,7 @@ D20_SCRIPT = f"""
 /combat attaque cible:Bretteur jet:10
 /combat defense choix:parer jet:5
 /combat round des:"Bretteur: 15; Garde: 10"
+!click Lancer le round 2
 /combat attaque cible:Garde jet:12
 /combat defense choix:parer jet:3
 /combat attaque cible:Bretteur jet:4
@@ -401,6 +402,7 @@ def test_an_ogl_fight_through_the_console() -> None:
     )
     assert fields["Cible"].startswith(line + "\n")
     assert "jambe hors d'usage" in fields["Cible"] and "inconscient" in fields["Cible"]
-    assert next(f for f in shown["embeds"][0]["fields"] if "Cible" in f["name"])["name"] == "💤 Cible · PNJ"
+    cible = next(f for f in shown["embeds"][0]["fields"] if "Cible" in f["name"])
+    assert cible["name"] == "💤 Cible · Cibles"  # unconscious, on the side the GM named
     assert fields["Guerrier"].startswith(" · ".join(f"{OGL_LABELS[k]} {v}/{v}" for k, v in hp.items()))
     assert results[-1]["rounds"] == 3

@@ -20,9 +20,9 @@ GUARD_ARMS = "Épée 14 +3 tranchant par=13, Masse 12 +2 contondant"
 SCRIPT = f"""
 /config systeme systeme:d20 portee:canal
 /combat ouvrir nom:Escarmouche
-/combat ajouter qui:Lanceur caracs:"{BODY} BF:2 Esquive:11 Botte:16 SR:16" armes:"{THROWER_ARMS}"
+/combat ajouter qui:Lanceur caracs:"{BODY} BF:2 Esquive:11 Botte:16 SR:16" armes:"{THROWER_ARMS}" camp:Voleurs
 /combat ajouter qui:Garde caracs:"{BODY} BF:2 Esquive:11 Bagarre:11" armes:"{GUARD_ARMS}" armure:"{VEST}"
-/combat ajouter qui:Pugiliste caracs:"{BODY} BF:1 Esquive:11 Bagarre:12"
+/combat ajouter qui:Pugiliste caracs:"{BODY} BF:1 Esquive:11 Bagarre:12" camp:Lutteurs
 /combat round des:"Lanceur: 15; Garde: 12; Pugiliste: 10"
 /combat attaque cible:Pugiliste arme:Épée jet:10
 /combat defense choix:esquiver jet:5
@@ -33,6 +33,7 @@ SCRIPT = f"""
 /combat attaque cible:Pugiliste arme:Épée speciale:botte jet:6
 /combat defense choix:esquiver jet:3
 /combat round des:"Lanceur: 15; Garde: 12; Pugiliste: 10"
+!click Lancer le round 2
 /combat attaque cible:Garde arme:Pistolet jet:8 localisation:tete degats:"7 8" effets:3
 /combat attaque cible:Pugiliste arme:"mains nues" localisation:tete jet:6
 /combat defense choix:parer jet:2
@@ -57,8 +58,12 @@ def band(margin: int) -> int | None:
     return None if margin >= 10 else 6 if margin >= 5 else 20
 
 
+# the GM starts round 2 before the Pugiliste acted: the bot asks first, with a button in his language
+START_ROUND_2 = {"fr": "!click Lancer le round 2", "en": "!click Start round 2"}
+
+
 def run(locale: str) -> tuple[list[dict[str, Any]], list[str]]:
-    records = console_records(SCRIPT, locale=locale)
+    records = console_records(SCRIPT.replace(START_ROUND_2["fr"], START_ROUND_2[locale]), locale=locale)
     assert_no_errors(records)
     fight = answers(records, ("/combat",))
     texts = ["\n".join(e.get("description") or "" for e in r.get("embeds") or []) for r in fight]
@@ -155,7 +160,7 @@ PV_SCRIPT = f"""
 /config systeme systeme:d20 portee:canal
 /combat ouvrir nom:Duel
 /combat ajouter qui:Bretteur caracs:"{BODY} BF:2 Esquive:11" armes:"Épée 14 +3 tranchant par=13"
-/combat ajouter qui:Garde caracs:"{BODY} BF:2 Esquive:11" armes:"Épée 14 +3 tranchant par=13"
+/combat ajouter qui:Garde caracs:"{BODY} BF:2 Esquive:11" armes:"Épée 14 +3 tranchant par=13" camp:Garde
 /combat round des:"Bretteur: 15; Garde: 10"
 /combat attaque cible:Garde jet:4
 /combat defense choix:encaisser

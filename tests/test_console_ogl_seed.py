@@ -19,8 +19,8 @@ SCRIPT = f"""
 /config systeme systeme:ogl portee:canal
 /combat ouvrir nom:Arène
 /combat ajouter qui:Guerrier caracs:"STR:13 CON:12 SIZ:12 {BODY} DEX:14 CA:2" armes:"Épée 1d8+1 60% md=1d4"
-/combat ajouter qui:Archer caracs:"STR:11 CON:11 SIZ:11 {BODY} DEX:15" armes:"{BOW}"
-/combat ajouter qui:Cible caracs:"STR:13 CON:18 SIZ:8 {BODY} DEX:12 CA:2" armes:"Dague 1d4+1 50%"
+/combat ajouter qui:Archer caracs:"STR:11 CON:11 SIZ:11 {BODY} DEX:15" armes:"{BOW}" camp:Archers
+/combat ajouter qui:Cible caracs:"STR:13 CON:18 SIZ:8 {BODY} DEX:12 CA:2" armes:"Dague 1d4+1 50%" camp:Cibles
 /combat round des:"Archer: 9; Guerrier: 7; Cible: 3"
 /combat action action:viser cible:Cible
 /combat attaque cible:Cible speciale:charge jet:30 localisation:jambe_d degats:"5 2 3"
@@ -30,6 +30,7 @@ SCRIPT = f"""
 /combat attaque cible:Cible jet:25 localisation:tete degats:"3 1"
 /combat defense choix:esquiver jet:35
 /combat round des:"Archer: 9; Guerrier: 7; Cible: 3"
+!click Lancer le round 2
 /combat action action:viser cible:Cible
 /combat attaque cible:Cible speciale:"charge, frappe_visee" jet:30 localisation:poitrine
 /combat attaque cible:Archer jet:50 localisation:jambe_g degats:"1 1"
@@ -39,6 +40,7 @@ SCRIPT = f"""
 /combat attaque cible:Cible speciale:nuee jet:10 localisation:bras_g degats:"2 1"
 /combat defense choix:encaisser
 /combat round des:"Archer: 9; Guerrier: 7; Cible: 3"
+!click Lancer le round 3
 /combat attaque cible:Cible arme:Arc jet:70 localisation:tete degats:"1 1"
 /combat defense choix:encaisser
 /combat attaque cible:Cible speciale:nuee jet:90 localisation:bras_g
@@ -46,6 +48,7 @@ SCRIPT = f"""
 """
 WORDS = {
     "fr": {
+        "start_round": "!click Lancer le round",
         "turn": "▶ Au tour de **{}**.",
         "aiming": "Archer vise : pas de réaction tant qu'il vise",
         "precise": "Pas d'attaque précise dans une charge ou une nuée de coups.",
@@ -53,6 +56,7 @@ WORDS = {
         "wait": "Cible attend que Guerrier ait agi",
     },
     "en": {
+        "start_round": "!click Start round",
         "turn": "▶ **{}**'s turn.",
         "aiming": "Archer is aiming: no reaction while aiming",
         "precise": "No precise attack in a charge or a flurry of blows.",
@@ -77,10 +81,16 @@ def texts(record: dict[str, Any]) -> str:
 @pytest.mark.parametrize("locale", ["fr", "en"])
 def test_an_ogl_fight_follows_the_seed(locale: str) -> None:
     words = WORDS[locale]
-    records = console_records(SCRIPT, locale=locale)
-    refusals = [
-        texts(r) for r in records if r.get("ephemeral") and r.get("command", "").startswith("/combat")
+    # the GM starts rounds 2 and 3 before the Cible's last action: the bot asks first, in his language
+    records = console_records(SCRIPT.replace(WORDS["fr"]["start_round"], words["start_round"]), locale=locale)
+    private = [r for r in records if r.get("ephemeral") and r.get("command", "").startswith("/combat")]
+    confirmations = [r["result"] for r in private if (r.get("result") or {}).get("confirm")]
+    # each early /combat round names who loses an action and waits for the button
+    assert [(c["round"], c["not_acted"], c["pending"]) for c in confirmations] == [
+        (1, ["Cible"], []),
+        (2, ["Cible"], []),
     ]
+    refusals = [texts(r) for r in private if not (r.get("result") or {}).get("confirm")]
     assert any(words["aiming"] in t for t in refusals)
     assert any(words["precise"] in t for t in refusals)
     fight = answers(records, ("/combat",))
@@ -125,7 +135,7 @@ IMPALE = f"""
 /config systeme systeme:ogl portee:canal
 /combat ouvrir nom:Arène
 /combat ajouter qui:Guerrier caracs:"STR:13 CON:12 SIZ:12 {BODY} DEX:14" armes:"Lance 1d8+1 60% empalant"
-/combat ajouter qui:Orc caracs:"STR:13 CON:18 SIZ:14 {BODY} DEX:12" armes:"Dague 1d4+1 50%"
+/combat ajouter qui:Orc caracs:"STR:13 CON:18 SIZ:14 {BODY} DEX:12" armes:"Dague 1d4+1 50%" camp:Orcs
 /combat round des:"Guerrier: 7; Orc: 3"
 /combat attaque cible:Orc jet:3 localisation:poitrine
 /combat defense choix:encaisser
@@ -163,7 +173,7 @@ INTERRUPT = f"""
 /config systeme systeme:ogl portee:canal
 /combat ouvrir nom:Arène
 /combat ajouter qui:Guerrier caracs:"STR:13 CON:12 SIZ:12 {BODY} DEX:14" armes:"Épée 1d8+1 60%"
-/combat ajouter qui:Cible caracs:"STR:13 CON:12 SIZ:12 {BODY} DEX:12" armes:"Dague 1d4+1 50%"
+/combat ajouter qui:Cible caracs:"STR:13 CON:12 SIZ:12 {BODY} DEX:12" armes:"Dague 1d4+1 50%" camp:Cibles
 /combat round des:"Cible: 9; Guerrier: 7"
 /combat action action:attendre cible:Guerrier
 /combat action action:interrompre qui:Cible cible:Guerrier jet:45 jet_cible:20

@@ -15,7 +15,7 @@ SCRIPT = """
 /config systeme systeme:v1 portee:canal
 /combat ouvrir nom:Escarmouche
 /combat ajouter qui:Albert caracs:"CC:45 CT:40 F:3 E:4 B:8 I:20 A:1 Dex:35" armes:"Épée +0, Arc tir"
-/combat ajouter qui:Gobelin caracs:"CC:25 CT:25 F:3 E:3 B:6 I:40 A:1 Dex:25" armes:Hache
+/combat ajouter qui:Gobelin caracs:"CC:25 CT:25 F:3 E:3 B:6 I:40 A:1 Dex:25" armes:Hache camp:Gobelins
 /combat round
 /combat attaque cible:Albert jet:90
 /combat action action:preparer_parade
