@@ -249,7 +249,7 @@ async def test_an_ogl_fight_in_a_thread(emu: E2E) -> None:
     def unconscious_with_wounds() -> bool:
         fields = emu.pins(thread)[0].embeds[0]["fields"]
         cible = next(f for f in fields if "Cible" in f["name"])
-        return cible["name"] == "💤 Cible · PNJ" and str(cible["value"]).startswith(line + "\n")
+        return cible["name"] == "💤 Cible · Cibles" and str(cible["value"]).startswith(line + "\n")
 
     await emu.emu.wait_until(unconscious_with_wounds, what="the Cible's location HP and 💤 on the tracker")
     await gm.slash("combat fin", channel=thread)

@@ -5,6 +5,7 @@ attack untouched, +1d4), the `v1` aimed shot that waits for its preparation roun
 from __future__ import annotations
 
 from .harness import E2E
+from .turns import next_round, skip_turn
 
 D20_BODY = "FOR:12 CON:14 AGI:13 DEX:12 BF:2 Esquive:11"
 OGL_BODY = "INT:10 POW:10 CHA:10 Esquive:40"
@@ -24,9 +25,10 @@ async def test_d20_thrown_and_fired_weapons(emu: E2E) -> None:
         caracs=D20_BODY,
         armes="Épée 14 +3",
         armure="Gilet 30/10/60",
+        camp="Garde",
         channel=thread,
     )
-    await gm.slash("combat round", des="Lanceur: 15; Garde: 10", channel=thread)
+    await next_round(gm, thread, des="Lanceur: 15; Garde: 10")
     # seed l. 100-102, 146: MR 14 − 4 = 10 → the thorax exactly; penetration BF 2 + 1 = 3; d20 9 + 1
     attack = await gm.slash(
         "combat attaque",
@@ -44,8 +46,8 @@ async def test_d20_thrown_and_fired_weapons(emu: E2E) -> None:
     # no damage-by-location table on the server: the GM picks the PV lost in the hit's menu
     picked = await gm.select("PV perdus (indice 10) — au MJ", "4", message=taken.message)
     assert "Garde perd 4 PV" in picked.embed["description"]
-    await gm.slash("combat suivant", channel=thread)
-    await gm.slash("combat round", des="Lanceur: 15; Garde: 10", channel=thread)
+    await skip_turn(gm, thread)
+    await next_round(gm, thread, des="Lanceur: 15; Garde: 10")
     # l. 115, 160-162: 25 + 8 = 33 > RP 30: pierced; shock 12 − RC 10 = 2; MR 7 → a d6 (3)
     shot = await gm.slash(
         "combat attaque",
@@ -82,9 +84,10 @@ async def test_ogl_charge_against_a_defender_on_low_ground(emu: E2E) -> None:
         qui="Cible",
         caracs=f"STR:13 CON:18 SIZ:8 {OGL_BODY} DEX:12",
         armes="Dague 1d4+1 50%",
+        camp="Cibles",
         channel=thread,
     )
-    await gm.slash("combat round", des="Guerrier: 7; Cible: 3", channel=thread)
+    await next_round(gm, thread, des="Guerrier: 7; Cible: 3")
     attack = await gm.slash(
         "combat attaque",
         cible="Cible",
@@ -129,13 +132,14 @@ async def test_v1_aimed_shot_waits_for_its_preparation_round(emu: E2E) -> None:
         qui="Gobelin",
         caracs="CC:25 CT:25 F:3 E:3 B:6 I:20 A:1 Dex:25",
         armes="Hache",
+        camp="Gobelins",
         channel=thread,
     )
-    await gm.slash("combat round", channel=thread)
+    await next_round(gm, thread)
     declared = await gm.slash("combat attaque", cible="Gobelin", localisation="tete", channel=thread)
     assert "le tir part au round 2" in declared.embed["description"]  # seed l. 87
-    await gm.slash("combat suivant", channel=thread)
-    await gm.slash("combat round", channel=thread)
+    await skip_turn(gm, thread)
+    await next_round(gm, thread)
     fired = await gm.slash(
         "combat attaque", cible="Gobelin", localisation="tete", jet=20, degats="4", channel=thread
     )
