@@ -16,6 +16,7 @@ from bot.emulator.server import EmulatorConfig
 from bot.emulator.state import Message, Perm
 
 from .harness import E2E
+from .turns import next_round, skip_turn
 
 DAY = 24 * 3600
 
@@ -227,6 +228,8 @@ async def test_the_attacked_player_is_really_notified(emu: E2E) -> None:
     thread = emu.thread("Duel")
     await alice.slash("combat ajouter", qui="Albert", channel=thread)
     await bob.slash("combat ajouter", qui="Bertha", channel=thread)
+    sided = await gm.slash("combat camp", qui="Bertha", camp="Rivaux", channel=thread)  # a duel: two sides
+    assert not sided.ephemeral, sided.embed
     await gm.slash("combat round", des="Albert: 15 12 10; Bertha: 10 10 10", channel=thread)
     attack = await alice.slash("combat attaque", cible="Bertha", jet=20, degats="5", channel=thread)
     assert attack.message is not None and attack.components, attack.embed
@@ -335,13 +338,11 @@ class TestTwoHourFight:
         await gm.slash("combat ajouter", qui="Gobelin", channel=thread)
         rounds = 12
         for number in range(1, rounds + 1):
-            await gm.slash(
-                "combat round", des="Albert: 15 12 10; Bertha: 10 10 10; Gobelin: 5 5 5", channel=thread
-            )
+            await next_round(gm, thread, des="Albert: 15 12 10; Bertha: 10 10 10; Gobelin: 5 5 5")
             await alice.slash("combat attaque", cible="Gobelin", jet=90, channel=thread)
             await bob.slash("combat attaque", cible="Gobelin", jet=91, channel=thread)
             if number < rounds:
-                await gm.slash("combat suivant", channel=thread)
+                await skip_turn(gm, thread)  # the goblin's slot: the round is over
                 await emu.emu.advance(10 * 60)  # ten minutes of talk at the table
 
         def last_state_pinned() -> Message | None:

@@ -43,13 +43,17 @@ async def test_friendly_fire_cancelled_and_npcs_defending_themselves(emu: E2E) -
     again = await bob.click("Confirmer", message=asked.message)
     assert again.ephemeral and "déjà reçu sa réponse" in again.embed["description"]
     shown = await gm.slash("combat voir", channel=thread)
-    assert shown.embed["description"].startswith("Round 1 — au tour de **Grimli**")
+    # still Grimli's turn, nothing spent (he has not even chosen his posture)
+    assert shown.embed["description"].startswith("**⏳ Grimli choisit sa posture (c'est son tour)**")
 
     # Grimli at Bandit 1: the bandit parries by himself, the reply shows it, no defence button
     blow = await bob.slash("combat attaque", cible="Bandit 1", jet=5, degats="3", channel=thread)
     text = blow.embed["description"]
     assert not blow.ephemeral and "🤖 Bandit 1, défense automatique : parer (" in text
-    assert "Bandit 1 pare" in text and not blow.components
+    assert "Bandit 1 pare" in text
+    # no defence button; the turn passed, so the reply offers Élise's target select (phone play)
+    assert blow.message is not None
+    assert [c.get("type") for c in blow.message.iter_components()] == [3]
 
     # Élise's turn: the GM's attack without `attaquant:` asks who acts, in a select menu
     who = await gm.slash("combat attaque", cible="Bandit 2", jet=5, degats="2", channel=thread)

@@ -237,7 +237,11 @@ async def attack(
             else:
                 doc.pending[str(seq)] = pending
                 payload["pending"] = True
-                ping = doc.owner(victim.id)  # the attacked player is notified (content, allowed)
+                # the attacked player is notified (content, exactly him allowed); not the GM for
+                # each of his NPCs, not the caller attacking his own fighter
+                owner = doc.owner(victim.id)
+                if doc.meta.get(victim.id, {}).get("kind") == "pc" and owner != scope.caller.user_id:
+                    ping = owner
                 lines.append(w.t("combat.defence.prompt", name=victim.name, owner=_mention(doc, victim.id)))
                 buttons = defence_buttons(scope, doc, pending)
         elif not result.hit:
