@@ -190,7 +190,7 @@ FIGHT = """
 !autocomplete /combat attaque cible:Go
 !pins
 #général @alice /lancer expression:1d6
-!wait 25h
+!wait 8j
 !in combat
 """
 
@@ -202,7 +202,8 @@ def test_acting_in_the_fight_thread_pins_autocomplete_and_time() -> None:
     assert [c["name"] for c in choices["choices"]] == ["Gobelin 1", "Gobelin 2"]
     assert pinned["to"] == "📌 #Embuscade" and "Gobelin 2" in json.dumps(pinned, ensure_ascii=False)
     assert roll["result"]["total"] in range(1, 7)
-    # A day without a message: Discord archives the thread, so there is no fight thread to go to.
+    # A week without a message (fight threads auto-archive after 7 days): Discord archives the
+    # thread, so there is no fight thread to go to.
     assert late["error"].startswith("no fight thread is open")
     assert run.returncode == 1
 

@@ -97,7 +97,10 @@ class TrackerUpdater:
             return  # an older state than the one shown (or about to be): never go backwards
         state.pending = rendering
         if state.task is None or state.task.done():
-            state.task = asyncio.get_running_loop().create_task(self._run(state))
+            # named "melee-…": the console waits for such tasks before its next line (``!pins``)
+            state.task = asyncio.get_running_loop().create_task(
+                self._run(state), name=f"melee-tracker-{rendering.fight_id}"
+            )
 
     async def idle(self) -> None:
         """Wait until every queued edit is sent (tests, shutdown)."""

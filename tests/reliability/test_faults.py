@@ -129,12 +129,14 @@ async def test_a_locked_database_asks_to_retry_and_writes_nothing(fresh: Harness
             gm.slash("config systeme", systeme="d20", timeout=10),
             alice.slash("lancer", expression="2d6", timeout=10),
         )
+        for result in (fr, en, config, roll):
+            # deferred in time (the lock makes it slow): the answer follows, still under the lock
+            if result.callback_type == 5:
+                await result.wait_followup(timeout=10)
     finally:
         release.set()
         await asyncio.to_thread(holder.join, 20)
     for result, locale in ((fr, "fr"), (en, "en-US"), (config, "fr"), (roll, "fr")):
-        if result.callback_type == 5:  # deferred in time (the lock makes it slow): the answer follows
-            await result.wait_followup(timeout=10)
         outcome = outcome_of(table.emu.messages, result.interaction)
         assert outcome.answered and outcome.refused and result.ephemeral, outcome.text
         assert embed_text(result.embed) == catalog.t(locale, "common.error.retry"), embed_text(result.embed)

@@ -451,6 +451,20 @@ RECIPES: dict[str, Recipe] = {
         rulesets=("ogl",),
         state="pinned",
     ),
+    "maneuver pull-out": Recipe(
+        base={"victim": "{foe}", "who": "{me}", "roll": 10},
+        options={
+            "damage": Opt(
+                control="3 2",
+                skip={
+                    "ogl": "needs a weapon impaled in the victim first, a state the world does not "
+                    "prepare; its dice go through the grammar /maneuver counter damage is checked with"
+                },
+            )
+        },
+        rulesets=("ogl",),
+        state="turn",
+    ),
     "maneuver hero": Recipe(
         base={"use": "seconde_chance", "who": "{me}", "roll": 10},
         options={"damage": Opt(control="3")},
