@@ -307,7 +307,7 @@ def test_a_full_fight_in_french() -> None:
     [undo] = of(records, "/combat annuler", "carol")
     assert not undo["ephemeral"]
     assert text(undo).strip().splitlines() == [
-        "↩️ Annulé : l'attaque de Gunther sur Gobelin 2 (n° 11).",
+        "↩️ Annulé : l'attaque de Gunther sur Gobelin 2 (action n° 11).",
         "▶ Au tour de **Gunther**.",
     ]
     assert pins[8]["embeds"] == pins[6]["embeds"]
@@ -450,7 +450,7 @@ def test_the_same_fight_in_english() -> None:
     assert "⚠️ Grimli attacks an ally: confirm?" in text(asked)
     assert pins[5]["embeds"] == pins[4]["embeds"] and pins[8]["embeds"] == pins[6]["embeds"]
     [undo] = of(records, "/combat undo", "carol")
-    assert "↩️ Undone: Gunther's attack on Goblin 2 (no. 11)." in text(undo)
+    assert "↩️ Undone: Gunther's attack on Goblin 2 (action no. 11)." in text(undo)
     [skipped] = of(records, "!click Skip Grimli's turn")
     assert str(skipped["content"]).endswith("▶ Gunther's turn.")
     [death] = of(records, "!click Take it", "alice")

@@ -83,21 +83,22 @@ def test_an_undo_of_a_wrong_attack_in_french() -> None:
     assert "Gunther → Élise" in _text(wrong) and not wrong["ephemeral"]
     assert bob_undo["ephemeral"] and bob_undo["embeds"][0]["description"] == (
         "Vous ne pouvez annuler que votre propre action, et seulement tant que c'est la dernière du "
-        "combat : la dernière est l'attaque de Gunther sur Élise (n° 5). Demandez au MJ."
+        "combat : la dernière est l'attaque de Gunther sur Élise (action n° 5). Demandez au MJ."
     )
     assert not alice_undo["ephemeral"] and alice_undo["embeds"][0]["description"] == (
-        "↩️ Annulé : l'attaque de Gunther sur Élise (n° 5).\n▶ Au tour de **Gunther**."
+        "↩️ Annulé : l'attaque de Gunther sur Élise (action n° 5).\n▶ Au tour de **Gunther**."
     )
     assert alice_undo["result"]["undone"] == [5]
     assert bob_click["ephemeral"] and "Cette attaque a été annulée" in _text(bob_click)
     attack, blow, alice_late, gm_undo, tracker_after = r[13], r[14], r[15], r[16], r[17]
     assert "Gunther → Gobelin" in _text(attack) and "Gobelin encaisse" in _text(blow)
     # the blow was the GM's (he answered for the goblin): Gunther's player may not take it back
-    assert alice_late["ephemeral"] and "la dernière est la défense de Gobelin (n° 7)" in _text(alice_late)
+    assert alice_late["ephemeral"]
+    assert "la dernière est la défense de Gobelin (action n° 7)" in _text(alice_late)
     assert _text(gm_undo).splitlines() == [
         "↩️ 2 actions annulées, de la plus récente à la plus ancienne :",
-        "• la défense de Gobelin (n° 7)",
-        "• l'attaque de Gunther sur Gobelin (n° 6)",
+        "• la défense de Gobelin (action n° 7)",
+        "• l'attaque de Gunther sur Gobelin (action n° 6)",
         "▶ Au tour de **Gunther**.",
     ]
     # the tracker shows the fight of before both attacks: same lines, same attacks left
@@ -109,13 +110,13 @@ def test_an_undo_of_a_wrong_attack_in_english() -> None:
     tracker_before = _text(r[7])
     assert "Gunther attacks an ally: confirm?" in _text(r[8]) and r[8]["ephemeral"]
     assert "You can only undo your own action" in _text(r[10]) and r[10]["ephemeral"]
-    assert _text(r[11]) == "↩️ Undone: Gunther's attack on Elise (no. 5).\n▶ **Gunther**'s turn."
+    assert _text(r[11]) == "↩️ Undone: Gunther's attack on Elise (action no. 5).\n▶ **Gunther**'s turn."
     assert "This attack was undone" in _text(r[12])
-    assert "the latest is Goblin's defence (no. 7)" in _text(r[15])
+    assert "the latest is Goblin's defence (action no. 7)" in _text(r[15])
     assert _text(r[16]).splitlines() == [
         "↩️ 2 actions undone, newest first:",
-        "• Goblin's defence (no. 7)",
-        "• Gunther's attack on Goblin (no. 6)",
+        "• Goblin's defence (action no. 7)",
+        "• Gunther's attack on Goblin (action no. 6)",
         "▶ **Gunther**'s turn.",
     ]
     assert _text(r[17]) == tracker_before

@@ -119,7 +119,7 @@ async def test_a_full_fight_with_three_players(emu: E2E) -> None:
     undone = await carol.slash("combat annuler", channel=thread)
     assert not undone.ephemeral
     assert undone.embed["description"] == (
-        "↩️ Annulé : l'attaque de Gunther sur Gobelin 2 (n° 11).\n▶ Au tour de **Gunther**."
+        "↩️ Annulé : l'attaque de Gunther sur Gobelin 2 (action n° 11).\n▶ Au tour de **Gunther**."
     )
     await emu.emu.wait_until(lambda: snapshot() == before, what="the tracker back to before the attack")
     await carol.slash("combat attaque", cible="Gobelin 1", jet=10, channel=thread)

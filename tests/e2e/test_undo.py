@@ -40,7 +40,7 @@ async def test_a_wrong_attack_undone_in_a_thread(emu: E2E) -> None:
     assert not undone.ephemeral
     assert (
         undone.embed["description"]
-        == "↩️ Annulé : l'attaque de Gunther sur Élise (n° 5).\n▶ Au tour de **Gunther**."
+        == "↩️ Annulé : l'attaque de Gunther sur Élise (action n° 5).\n▶ Au tour de **Gunther**."
     )
     await emu.emu.wait_until(lambda: tracker() == before, what="the tracker back to before the attack")
 

@@ -74,7 +74,7 @@ async def test_the_gm_undoes_a_wrong_attack_and_its_defence_buttons_are_refused(
 
     undone = await undo(ctx, GM)
     assert (undone.reply.description or "").splitlines() == [
-        "↩️ Annulé : l'attaque de Gunther sur Élise (n° 5).",
+        "↩️ Annulé : l'attaque de Gunther sur Élise (action n° 5).",
         "▶ Au tour de **Gunther**.",  # his turn again: the attack he meant is still his to make
     ]
     assert not undone.reply.ephemeral and ok(undone)["undone"] == [5]
@@ -94,7 +94,8 @@ async def test_the_gm_undoes_a_wrong_attack_and_its_defence_buttons_are_refused(
     right = ok(await fights_attacks.attack(ctx, ALICE, AttackInput(target="Gobelin", roll=20), rng=NoDice()))
     assert right["seq"] > seq
     again = await undo(ctx, GM)
-    assert again.reply.description.splitlines()[0] == "↩️ Annulé : l'attaque de Gunther sur Gobelin (n° 6)."
+    first = again.reply.description.splitlines()[0]
+    assert first == "↩️ Annulé : l'attaque de Gunther sur Gobelin (action n° 6)."
 
 
 async def test_the_gm_undoes_several_actions_newest_first(ctx: AppContext) -> None:
@@ -105,18 +106,18 @@ async def test_the_gm_undoes_several_actions_newest_first(ctx: AppContext) -> No
     result = await undo(ctx, GM, count=5)
     assert (result.reply.description or "").splitlines() == [
         "↩️ 5 actions annulées, de la plus récente à la plus ancienne :",
-        "• la modification des états de Gobelin (n° 6)",
-        "• la posture d'Élise (n° 5)",
-        "• le début du round 1 (n° 4)",
-        "• l'ajout de Gobelin (n° 3)",
-        "• l'ajout d'Élise (n° 2)",
+        "• la modification des états de Gobelin (action n° 6)",
+        "• la posture d'Élise (action n° 5)",
+        "• le début du round 1 (action n° 4)",
+        "• l'ajout de Gobelin (action n° 3)",
+        "• l'ajout d'Élise (action n° 2)",
     ]
     assert (await _state(ctx)) != start
     [gunther] = (await _state(ctx))[0]["fight"]["combatants"]
     assert gunther["name"] == "Gunther"
     last = await undo(ctx, GM, count=3)
     assert (last.reply.description or "").splitlines() == [
-        "↩️ Annulé : l'ajout de Gunther (n° 1).",
+        "↩️ Annulé : l'ajout de Gunther (action n° 1).",
         "Il n'y avait qu'une action à annuler.",
     ]
     refused(await undo(ctx, GM), "Rien à annuler")
@@ -130,14 +131,14 @@ async def test_a_player_undoes_only_his_own_latest_action(ctx: AppContext) -> No
     ok(await set_posture(ctx, BOB_EN, posture="defensive"))
     # Alice's posture is no longer the latest: something came after it
     text = (await undo(ctx, ALICE)).reply.description or ""
-    assert "la dernière est la posture d'Élise (n° 6). Demandez au MJ." in text
+    assert "la dernière est la posture d'Élise (action n° 6). Demandez au MJ." in text
     mine = await undo(ctx, BOB_EN)
-    assert mine.reply.description.splitlines()[0] == "↩️ Undone: Élise's posture (no. 6)."
+    assert mine.reply.description.splitlines()[0] == "↩️ Undone: Élise's posture (action no. 6)."
     # now Alice's is the latest again, and hers
     assert (await undo(ctx, ALICE)).reply.description.splitlines()[
         0
-    ] == "↩️ Annulé : la posture de Gunther (n° 5)."
-    refused(await undo(ctx, ALICE), "la dernière est le début du round 1 (n° 4)")
+    ] == "↩️ Annulé : la posture de Gunther (action n° 5)."
+    refused(await undo(ctx, ALICE), "la dernière est le début du round 1 (action n° 4)")
 
 
 async def _soc_proposal(ctx: AppContext) -> tuple[int, int]:
@@ -166,12 +167,12 @@ async def test_a_permanent_change_written_on_the_sheet_is_undone_with_its_action
     result = await undo(ctx, GM)
     assert (
         result.reply.description.splitlines()[0]
-        == "↩️ Annulé : la réponse au changement permanent de Rudolf (n° 6)."
+        == "↩️ Annulé : la réponse au changement permanent de Rudolf (action n° 6)."
     )
     assert (await _sheet(ctx, "Rudolf")) == sheet and (await _state(ctx)) == state  # proposal open again
     # the critical itself, then: the hit and its conditions go, the attack is pending again
     hit = await undo(ctx, GM)
-    assert hit.reply.description.splitlines()[0] == "↩️ Annulé : la défense de Rudolf (n° 5)."
+    assert hit.reply.description.splitlines()[0] == "↩️ Annulé : la défense de Rudolf (action n° 5)."
     assert list((await _state(ctx))[0]["pending"]) != []
 
 
@@ -197,7 +198,8 @@ async def test_a_destiny_point_against_death_is_undone_by_its_player(ctx: AppCon
     assert not spent.reply.is_error, spent.reply.description
     assert (await _sheet(ctx, "Gunther"))["characteristics"]["PD"] == 0
     result = await undo(ctx, ALICE)
-    assert result.reply.description.splitlines()[0] == "↩️ Annulé : le point de destin de Gunther (n° 6)."
+    first = result.reply.description.splitlines()[0]
+    assert first == "↩️ Annulé : le point de destin de Gunther (action n° 6)."
     assert (await _sheet(ctx, "Gunther")) == sheet and (await _state(ctx)) == state  # dead again, PD 1
 
 
@@ -282,7 +284,8 @@ async def test_the_undo_button_kind_is_dispatched_to_the_preview_then_the_undo(c
     _, _, _, kind, a, b = button.custom_id.split(":")
     confirmed = handler(ctx, GM, fight_id, a, b, ())
     assert kind == "undo" and confirmed is not None
-    assert (await confirmed).reply.description.splitlines()[0] == "↩️ Annulé : la posture de Gunther (n° 5)."
+    first = (await confirmed).reply.description.splitlines()[0]
+    assert first == "↩️ Annulé : la posture de Gunther (action n° 5)."
 
 
 async def test_the_journal_records_only_what_a_commit_really_writes(ctx: AppContext) -> None:
@@ -307,5 +310,5 @@ async def test_the_journal_records_only_what_a_commit_really_writes(ctx: AppCont
     assert await actions() == [1, 2, 3, 4, 5]
     assert (await undo(ctx, GM)).reply.description.splitlines()[
         0
-    ] == "↩️ Annulé : une modification du combat (n° 5)."
+    ] == "↩️ Annulé : une modification du combat (action n° 5)."
     assert (await _state(ctx))[0]["options"] == {"mort_subite": False}

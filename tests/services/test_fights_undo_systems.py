@@ -35,7 +35,7 @@ async def test_a_d20_burst_of_fire_is_undone_exactly(ctx: AppContext) -> None:
     ok(await fire.burst(ctx, GM, data, rng=NoDice()))
     assert (await _doc(ctx)) != before  # the guards took the bullets
     result = await undo(ctx, GM)
-    assert result.reply.description.splitlines()[0] == "↩️ Annulé : le tir de Tireur (n° 5)."
+    assert result.reply.description.splitlines()[0] == "↩️ Annulé : le tir de Tireur (action n° 5)."
     assert (await _doc(ctx)) == before
 
 
@@ -46,5 +46,5 @@ async def test_an_ogl_grapple_is_undone_exactly(ctx: AppContext) -> None:
     ok(await grapple(ctx, GM, action="saisir", who="Chevalier", target="Orc", roll=30, target_roll=20))
     assert (await _doc(ctx)) != before
     result = await undo(ctx, GM)
-    assert result.reply.description.splitlines()[0] == "↩️ Annulé : la manœuvre de Chevalier (n° 4)."
+    assert result.reply.description.splitlines()[0] == "↩️ Annulé : la manœuvre de Chevalier (action n° 4)."
     assert (await _doc(ctx)) == before
