@@ -133,7 +133,8 @@ def test_warm_tables_are_released_when_simulations_stop() -> None:
     again, _ = svc.run_duels(tables, a, b, 2_000, options, rng=random.Random(2), budget=0.5)
     assert again is first
     # Idle: everything is dropped, the next request builds anew.
-    assert svc.release_idle(now=svc._last_used + svc.IDLE_SECONDS)
+    # (one second past: « _last_used + IDLE » minus « _last_used » may round to just under IDLE)
+    assert svc.release_idle(now=svc._last_used + svc.IDLE_SECONDS + 1)
     assert not svc._SIMULATORS and not svc._SAMPLERS
     assert not svc.release_idle(now=svc._last_used + 10 * svc.IDLE_SECONDS)  # nothing left
     fresh, _ = svc.run_duels(tables, a, b, 2_000, options, rng=random.Random(3), budget=0.5)
