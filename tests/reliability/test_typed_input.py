@@ -686,8 +686,11 @@ class World:
                 damage="8",
                 critical=65,
                 effects="20",
+                durations="5 6",  # typed: a 1 on the death timer's 1d10/2 would kill him, no test due
             )
-            await self.act("gm", "combat defend", thread, choice="encaisser")
+            taken = await self.act("gm", "combat defend", thread, choice="encaisser")
+            if "🩸" not in taken.text:
+                raise SetupError(f"the foe's bleeding test is not due: {taken.text[:300]!r}")
         elif state == "pinned":
             grapple = {"who": me, "target": foe}
             await self.act(
