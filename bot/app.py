@@ -13,6 +13,8 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,7 @@ from discord.ext import commands, tasks
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.config import Settings
-from bot.context import AppContext
+from bot.context import AppContext, utc_now
 from bot.data_loading import load_all, release_validators
 from bot.db import command_sync
 from bot.db import session as db_session
@@ -83,6 +85,7 @@ class MeleeBot(commands.AutoShardedBot):
         rng: random.Random | None = None,
         catalog: Catalog | None = None,
         guild_ready_timeout: float = 2.0,
+        now: Callable[[], datetime] | None = None,
     ) -> None:
         shard_kwargs: dict[str, Any] = {}
         if settings.shard_count is not None:
@@ -103,6 +106,7 @@ class MeleeBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self._rng = rng or random.Random()
+        self._now = now
         self._catalog = catalog or default_catalog()
         self.engine: AsyncEngine | None = None
         self._ctx: AppContext | None = None
@@ -134,6 +138,7 @@ class MeleeBot(commands.AutoShardedBot):
             rng=self._rng,
             roll_log=roll_log,
             tables=tables,
+            now=self._now or utc_now,
         )
         await self.tree.set_translator(CatalogTranslator(self._catalog))
         for extension in EXTENSIONS:

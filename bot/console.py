@@ -29,6 +29,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -417,7 +418,12 @@ class Console:
             log_level="WARNING",
             discord_api_base=base,
         )
-        bot = MeleeBot(settings, rng=random.Random(self.seed), guild_ready_timeout=0.05)
+        clock = self.clock
+
+        def game_now() -> datetime:  # `!wait` moves the bot's game time too (defence waits, wounds)
+            return datetime.now(UTC) + timedelta(seconds=clock.offset)
+
+        bot = MeleeBot(settings, rng=random.Random(self.seed), guild_ready_timeout=0.05, now=game_now)
         if not self.rate_limits:
             # One person typing a long script is not a burst of commands to slow down.
             set_limiter(bot, RateLimiter(enabled=False))

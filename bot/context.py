@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -17,6 +18,10 @@ from bot.ui.reply import Reply
 ReplyObserver = Callable[[int, Reply], None]
 
 
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
 @dataclass(slots=True)
 class AppContext:
     settings: Settings
@@ -27,6 +32,8 @@ class AppContext:
     tables: dict[str, Table] = field(default_factory=dict)
     # The console registers an observer to read each reply's structured result.
     reply_observers: list[ReplyObserver] = field(default_factory=list)
+    # The wall clock of game time (defence waits, wound deadlines): the console's ``!wait`` moves it.
+    now: Callable[[], datetime] = utc_now
 
     def observe(self, interaction_id: int, reply: Reply) -> None:
         for observer in self.reply_observers:

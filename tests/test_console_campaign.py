@@ -208,6 +208,36 @@ def test_acting_in_the_fight_thread_pins_autocomplete_and_time() -> None:
     assert run.returncode == 1
 
 
+DEFENCE_WAIT = """
+@alice /perso creer nom:Élise stats:"CC:45 CT:30 F:35 E:40 Ag:38 Int:31 FM:29 Soc:33"
+/combat ouvrir nom:Embuscade
+!in combat
+@alice /combat ajouter qui:Élise
+/combat ajouter qui:gobelin
+/combat round des:"Élise: 15 15 15; Gobelin: 1 1 1"
+@alice /combat posture posture:normale
+/combat posture posture:normale qui:Gobelin
+@alice /combat attaque cible:Gobelin jet:20 degats:5
+@alice !click Encaisser
+!wait 2m
+@alice !click Encaisser
+!wait 61s
+@alice !click Encaisser
+"""
+
+
+def test_wait_moves_the_bots_own_timers_too() -> None:
+    """``!wait`` moves the bot's game time, not only Discord's: the defence wait (3 minutes) lapses,
+    then the attacker's player may press for the silent NPC, who defends at his best."""
+    records = console_run(DEFENCE_WAIT).records
+    *_, early, later, lapsed = records
+    texts = [" ".join(json.dumps(r, ensure_ascii=False).split()) for r in (early, later, lapsed)]
+    # real seconds pass between the lines too (a loaded machine): « 3 min » or « 2 min 58 s »
+    assert early["ephemeral"] and re.search(r"encore (3 min|2 min \d+ s)\)", texts[0]), texts[0]
+    assert later["ephemeral"] and re.search(r"encore (1 min|\d+ s)\)", texts[1]), texts[1]
+    assert not lapsed["ephemeral"] and "défense automatique" in texts[2], texts[2]
+
+
 def test_show_tracker_prints_the_tracker_after_each_change() -> None:
     run = console_run(
         '/combat ouvrir nom:Embuscade\n/combat ajouter qui:"2 gobelins"\n/combat voir\n', "--show-tracker"

@@ -10,7 +10,6 @@ import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from typing import Any, Final, TypeVar
 
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -733,7 +732,7 @@ async def edit_character(
             record = replace(record, dead=None)
         if wounds is not None and _given(wounds):
             try:
-                record = apply_wound_edits(record, wounds, date=datetime.now(UTC).date().isoformat())
+                record = apply_wound_edits(record, wounds, date=ctx.now().date().isoformat())
             except WoundError as exc:
                 problems.append(Problem(exc.key, exc.params))
         # Each part is checked independently so the user sees every problem at once.

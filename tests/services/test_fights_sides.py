@@ -326,7 +326,7 @@ async def test_a_lapsed_wait_makes_the_npc_defend_at_his_best(ctx: AppContext) -
             ctx, BOB, AttackInput(target="Bretteur", roll=5, damage="4"), rng=NoDice()
         )
     )["seq"]
-    refused(await defend(ctx, BOB, choice="encaisser", fight_id=fid, seq=seq), "Only")
+    refused(await defend(ctx, BOB, choice="encaisser", fight_id=fid, seq=seq), "left), this button makes")
     async with ctx.sessions.begin() as session:
         row = await session.get(Fight, fid)
         assert row is not None

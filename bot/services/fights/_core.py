@@ -12,7 +12,7 @@ import unicodedata
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any, Final
 
 from sqlalchemy import select
@@ -348,7 +348,7 @@ def pending_defence(
         "defender": defender,
         **fields,
         "round": doc.state.round,
-        "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),
+        "expires_at": (scope.ctx.now() + DEFENCE_TIMEOUT).isoformat(),
         "by": scope.caller.user_id,
     }
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import math
+from datetime import datetime
 from typing import Any
 
 from bot.context import AppContext
@@ -84,9 +85,18 @@ async def defend(
             and (choice == "encaisser" or npc)
             and doc.owner(pending["attacker"]) == scope.caller.user_id
         ):
-            allowed = datetime.now(UTC) >= datetime.fromisoformat(pending["expires_at"])
+            left = (datetime.fromisoformat(pending["expires_at"]) - scope.ctx.now()).total_seconds()
+            allowed = left <= 0
             if npc:  # the wait lapsed: the NPC defends with his best choice, not « encaisser »
                 answer = AUTO
+            if not allowed:  # the attacker's player: say when he may press instead
+                minutes, seconds = divmod(math.ceil(left), 60)
+                delay = " ".join(f"{n} {unit}" for n, unit in ((minutes, "min"), (seconds, "s")) if n)
+                raise FightRefusal(
+                    "combat.defence.wait_npc" if npc else "combat.defence.wait_pc",
+                    name=doc.state.get(defender_id).name,
+                    delay=delay,
+                )
         if not allowed:
             raise FightRefusal("combat.defence.not_yours", name=doc.state.get(defender_id).name)
         said: list[str] = []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -66,7 +65,7 @@ async def end_fight(ctx: AppContext, caller: Caller) -> FightOutcome:
             )
         ).all()
         summary = _summary(scope, doc, events)
-        now = datetime.now(UTC)
+        now = scope.ctx.now()
         written = await write_back(scope, doc, events, now)
         if written:
             summary["text"] += "\n" + "\n".join(written_line(scope.words, item) for item in written)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select
@@ -174,7 +173,7 @@ async def abandon(ctx: AppContext, fight_id: int) -> None:
         row = await session.get(Fight, fight_id)
         if row is not None:
             row.status = "closed"
-            row.closed_at = datetime.now(UTC)
+            row.closed_at = ctx.now()
 
 
 async def add_combatants(

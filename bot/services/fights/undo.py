@@ -27,7 +27,6 @@ confirmation pressed after something else happened is refused instead of undoing
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Any, Final
 
 from sqlalchemy import select, update
@@ -120,7 +119,7 @@ async def undo(
                 raise FightRefusal(
                     "combat.undo.not_yours", number=latest.number, what=describe(scope, latest, events, names)
                 )
-        now = datetime.now(UTC)
+        now = scope.ctx.now()
         for action in actions:
             await _take_back(scope, doc, action, events, names)
             action.undone_at = now

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Any, Final
 
 from bot.context import AppContext
@@ -267,7 +266,7 @@ async def _reroll_exchange(
                     **(pending.get("hand") or {}),
                     **({"damage": parse_dice(dice, option="damage", sides=100, limit=10)} if dice else {}),
                 },
-                "expires_at": (datetime.now(UTC) + DEFENCE_TIMEOUT).isoformat(),
+                "expires_at": (scope.ctx.now() + DEFENCE_TIMEOUT).isoformat(),
             }
             doc.pending[str(seq)] = fresh
             result["seq"] = seq
