@@ -11,6 +11,7 @@ with ``/regles importer``, validated against the schema like any other table.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -99,7 +100,61 @@ def validate_document(document: Any, *, schema_dir: Path = SCHEMA_DIR, origin: s
     errors = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.instance_path])
     if errors:
         raise DataError(origin, [_format_error(e) for e in errors[:50]])
+    bands = _schemas(schema_dir).get(f"{schema_name}.schema.json", {}).get(BANDS_KEY)
+    if isinstance(bands, dict):
+        gaps = band_problems(document.get("entries", []), bands)
+        if gaps:
+            raise DataError(origin, gaps[:50])
     return schema_name
+
+
+BANDS_KEY = "x-bands"
+
+
+def band_problems(entries: Any, spec: Mapping[str, Any]) -> list[str]:
+    """A banded table (``x-bands`` in its schema: the ``min`` and ``max`` field names, and the domain
+    ``from``..``to`` the bands must cover, ``null`` for an open end) covers its domain without a gap
+    or an overlap: a lookup then always finds exactly one band (a gap crashed fights, issue 23)."""
+    low_key, high_key = str(spec["min"]), str(spec["max"])
+    start, end = spec.get("from"), spec.get("to")
+    rows = [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+    if not rows:
+        return []
+
+    def bound(row: Mapping[str, Any], key: str) -> int | None:
+        value = row.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def label(row: Mapping[str, Any]) -> str:
+        low, high = bound(row, low_key), bound(row, high_key)
+        return f"{'…' if low is None else low}-{'…' if high is None else high}"
+
+    problems: list[str] = []
+
+    def start_of(row: Mapping[str, Any]) -> int:
+        low = bound(row, low_key)
+        return -(10**12) if low is None else low
+
+    ordered = sorted(rows, key=start_of)
+    first, last = ordered[0], ordered[-1]
+    first_low, last_high = bound(first, low_key), bound(last, high_key)
+    if first_low is not None and (start is None or first_low > start):
+        problems.append(f"entries: nothing covers {'…' if start is None else start}-{first_low - 1}")
+    if last_high is not None and (end is None or last_high < end):
+        problems.append(f"entries: nothing covers {last_high + 1}-{'…' if end is None else end}")
+    for before, after in itertools.pairwise(ordered):
+        high, low = bound(before, high_key), bound(after, low_key)
+        if high is None or low is None or low <= high:
+            problems.append(f"entries: the bands {label(before)} and {label(after)} overlap")
+        elif low > high + 1:
+            problems.append(
+                f"entries: nothing covers {high + 1}-{low - 1} (between {label(before)} and {label(after)})"
+            )
+    for row in rows:
+        low, high = bound(row, low_key), bound(row, high_key)
+        if low is not None and high is not None and low > high:
+            problems.append(f"entries: the band {label(row)} ends before it starts")
+    return problems
 
 
 def validate_file(path: Path, *, schema_dir: Path = SCHEMA_DIR) -> Table:

@@ -69,6 +69,7 @@ from bot.rules.wounds import WoundError, WoundSheet, apply_wound_edits
 from bot.services.caller import Caller
 from bot.services.errors import UserError, input_refusal, refusal_reply, user_error_reply
 from bot.services.house_rules import table_in_force
+from bot.services.json_input import JsonLimit, loads_bounded
 from bot.services.outfit import Docs, armour_lines, labelled, outfit_of, refusal_text, weapon_line
 from bot.services.skill_book import skill_book
 from bot.services.talent_book import talent_book
@@ -1226,7 +1227,16 @@ async def import_character(
     if content is None:
         return refusal_reply(ctx, locale, "characters.import.unreadable")
     try:
-        document = json.loads(content.decode("utf-8-sig"))
+        document = loads_bounded(content.decode("utf-8-sig"))
+    except JsonLimit as exc:
+        return refusal_reply(
+            ctx,
+            locale,
+            f"characters.import.limit.{exc.kind}",
+            file=filename[:60],
+            limit=exc.limit,
+            sample=exc.sample,
+        )
     except UnicodeDecodeError:
         return refusal_reply(ctx, locale, "characters.import.not_utf8", file=filename[:60])
     except json.JSONDecodeError as exc:

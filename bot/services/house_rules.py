@@ -50,6 +50,7 @@ from bot.i18n import language_of
 from bot.services.caller import Caller
 from bot.services.config import HouseRuleStamp, config_cache
 from bot.services.errors import UserError, refusal_reply, user_error_reply
+from bot.services.json_input import JsonLimit, loads_bounded
 from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply
 
 log = logging.getLogger(__name__)
@@ -109,7 +110,9 @@ def parse_upload(data: bytes) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise HouseRuleError("rules.import.not_utf8", position=exc.start) from None
     try:
-        document = json.loads(text)
+        document = loads_bounded(text)
+    except JsonLimit as exc:
+        raise HouseRuleError(f"rules.import.limit.{exc.kind}", limit=exc.limit, sample=exc.sample) from None
     except json.JSONDecodeError as exc:
         raise HouseRuleError(
             "rules.import.bad_json", line=exc.lineno, column=exc.colno, error=exc.msg

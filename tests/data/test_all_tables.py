@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.data_loading import (
+    BANDS_KEY,
     DATA_DIR,
     DataError,
     iter_data_files,
@@ -86,3 +87,30 @@ def test_load_all_reports_a_broken_file(tmp_path: Path) -> None:
     with pytest.raises(DataError) as info:
         load_all(tmp_path)
     assert "broken.json" in str(info.value)
+
+
+BAND_FIELDS = (("min", "max"), ("d100_min", "d100_max"), ("min_degrees", "max_degrees"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_a_table_of_bands_declares_them_so_uploads_are_checked_for_gaps(path: Path) -> None:
+    """A lookup by band crashed on a house rule with a gap (#23): such a table says in its schema
+    which fields bound its bands (``x-bands``) and the loader and the upload check the coverage."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    entries = [e for e in document.get("entries", []) if isinstance(e, dict)]
+    banded = [pair for pair in BAND_FIELDS if entries and all(pair[0] in e and pair[1] in e for e in entries)]
+    schema = json.loads(
+        (DATA_DIR / "schemas" / f"{document['schema']}.schema.json").read_text(encoding="utf-8")
+    )
+    if banded:
+        assert schema.get(BANDS_KEY) == {**schema[BANDS_KEY], "min": banded[0][0], "max": banded[0][1]}
+    else:
+        assert BANDS_KEY not in schema
+
+
+def test_a_gap_in_a_data_file_fails_the_load() -> None:
+    document = json.loads((DATA_DIR / "mort_subite.json").read_text(encoding="utf-8"))
+    document["entries"] = [{**e, "min": 10} if e["min"] == 8 else e for e in document["entries"]]
+    with pytest.raises(DataError) as err:
+        validate_document(document, origin="mort_subite")
+    assert err.value.problems == ["entries: nothing covers 8-9 (between 1-7 and 10-12)"]

@@ -114,6 +114,18 @@ HOSTILE = [
     '{"a": 1}',
     "\\",
     "\t\r\n",
+    # non-ASCII digits and doubled or trailing signs: « .isdigit() then int() » crashed on them (#23)
+    "²",
+    "①",
+    "٣",
+    "３",
+    "--5",
+    "+-5",
+    "5-",
+    "5+",
+    "1d6--2",
+    "CC:--5",
+    "mod:+-10",
 ]
 DICE = [
     "1d100",
@@ -207,6 +219,24 @@ FILES: list[tuple[str, bytes, str]] = [
     ("junk.bin", bytes(range(256)) * 4, "application/octet-stream"),
     ("latin1.json", '{"name": "é"}'.encode("latin-1"), "application/json"),
     ("deep.json", b"[" * 50_000 + b"]" * 50_000, "application/json"),
+    # small enough to be parsed: a RecursionError and a ValueError in the importers before (#23)
+    ("deep990.json", b"[" * 990 + b"]" * 990, "application/json"),
+    (
+        "sheet990.json",
+        b'{"format": "melee.character", "x": ' + b"[" * 990 + b"]" * 990 + b"}",
+        "application/json",
+    ),
+    ("digits.json", b'{"format": "melee.character", "version": ' + b"9" * 5000 + b"}", "application/json"),
+    (
+        "rules_digits.json",
+        b'{"table": "weapons_melee", "entries": [{"id": ' + b"9" * 5000 + b"}]}",
+        "application/json",
+    ),
+    (
+        "gap.json",
+        json.dumps({"table": "parry_side_effects", "entries": [{"min": 1, "max": 30, "id": "a"}]}).encode(),
+        "application/json",
+    ),
     ("big.json", b'{"name": "' + b"a" * 300_000 + b'"}', "application/json"),
     ("numbers.json", b'{"name": 1e999999, "version": 99999999999999999999999}', "application/json"),
     ("nul.json", b'{"name": "a\\u0000b"}', "application/json"),

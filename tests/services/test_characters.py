@@ -212,6 +212,15 @@ async def test_export_import_round_trip_and_readable_errors(ctx: AppContext) -> 
     assert too_big.is_error and "64" in (too_big.description or "")
     not_json = await svc.import_character(ctx, BOB, filename="x.json", size=3, content=b"{,}")
     assert not_json.is_error and "ligne 1" in (not_json.description or "")
+    # hostile JSON (#23): a RecursionError and a ValueError, « unexpected error » before
+    for hostile, words in (
+        (b"[" * 990 + b"]" * 990, "32 niveaux"),
+        (b'{"name": "X", "age": ' + b"9" * 5000 + b"}", "nombre trop long"),
+    ):
+        refused_doc = await svc.import_character(
+            ctx, BOB, filename="h.json", size=len(hostile), content=hostile
+        )
+        assert refused_doc.is_error and words in (refused_doc.description or ""), refused_doc.description
     npc_doc = {**json.loads(exported.content), "name": "Sbire", "is_npc": True}
     npc_bytes = json.dumps(npc_doc).encode()
     refused = await svc.import_character(ctx, BOB, filename="n.json", size=len(npc_bytes), content=npc_bytes)

@@ -103,6 +103,28 @@ def test_size_limit_and_non_objects() -> None:
     assert err.value.key == "rules.import.not_utf8"
 
 
+@pytest.mark.parametrize(
+    ("document", "key", "sample"),
+    [
+        (b"[" * 990 + b"]" * 990, "rules.import.limit.depth", ""),
+        (b'{"table": "x", "n": ' + b"9" * 5000 + b"}", "rules.import.limit.number", "999999999999…"),
+        (b'{"table": "x", "n": -1.5e' + b"9" * 40 + b"}", "rules.import.limit.number", "-1.5e9999999…"),
+        (b'{"table": "x", "n": NaN}', "rules.import.limit.constant", "NaN"),
+    ],
+)
+def test_hostile_json_is_refused_with_what_was_wrong(document: bytes, key: str, sample: str) -> None:
+    """A 990-level document crashed with RecursionError, a 5 000-digit integer with ValueError (#23)."""
+    with pytest.raises(svc.HouseRuleError) as err:
+        svc.parse_upload(document)
+    assert err.value.key == key
+    assert err.value.params.get("sample", "") == sample
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
+    deep_text = '{"table": "weapons_melee", "note": "' + "[" * 200 + '", "entries": []}'
+    assert svc.parse_upload(deep_text.encode())["note"] == "[" * 200
+
+
 def test_merge_replaces_by_key_and_appends_new_entries() -> None:
     sword = weapon("epee")
     sword["damage"] = {"base": "BF", "modifier": 1}
@@ -135,6 +157,34 @@ def test_validation_problems_point_into_the_uploaded_file() -> None:
     problems = err.value.problems
     assert problems and all(p.startswith("entries/1/") for p in problems), problems
     assert any("two_handed" in p for p in problems)
+
+
+def _entry(table: str, entry_id: str, key: str = "id") -> dict[str, Any]:
+    return dict(next(e for e in tables()[table].entries if e[key] == entry_id))
+
+
+def test_a_banded_table_with_a_gap_or_an_overlap_is_refused_at_upload() -> None:
+    """``parry_side_effects`` with 31-60 in no band was accepted, then the next parry crashed with
+    StopIteration (#23): every banded table must cover its domain once."""
+    narrow = {**_entry("parry_side_effects", "tout_va_bien"), "max": 30}
+    with pytest.raises(svc.HouseRuleError) as err:
+        svc.check_override(tables(), {"table": "parry_side_effects", "entries": [narrow]})
+    assert err.value.key == "rules.import.invalid"
+    assert "entries: nothing covers 31-60 (between …-30 and 61-70)" in err.value.problems
+    wide = {**_entry("v1_hit_location", "head"), "max": 40}  # 01-15 becomes 01-40 over the right arm
+    with pytest.raises(svc.HouseRuleError) as err:
+        svc.check_override(tables(), {"table": "v1_hit_location", "entries": [wide]})
+    assert any("overlap" in p for p in err.value.problems), err.value.problems
+    short = {**_entry("critical_matrix", 91, key="d100_min"), "d100_max": 99}
+    with pytest.raises(svc.HouseRuleError) as err:
+        svc.check_override(tables(), {"table": "critical_matrix", "entries": [short]})
+    assert "entries: nothing covers 100-100" in err.value.problems
+    # a band moved consistently is fine: 01-50 and 51-70 instead of 01-60 and 61-70
+    moved = [
+        {**_entry("parry_side_effects", "tout_va_bien"), "max": 50},
+        {**_entry("parry_side_effects", "recul_1m"), "min": 51},
+    ]
+    svc.check_override(tables(), {"table": "parry_side_effects", "entries": moved})
 
 
 def test_structural_problems() -> None:

@@ -132,7 +132,8 @@ class CriticalMatrix:
         for row in self.rows:
             if row.d100_min <= d100 <= row.d100_max:
                 return row
-        raise TableError(f"critical_matrix has no row for d100 = {d100}")
+        # the rows cover 1-100 (checked at load and upload): a d100 outside reads the nearest row
+        return min(self.rows, key=lambda r: min(abs(d100 - r.d100_min), abs(d100 - r.d100_max)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -535,7 +535,10 @@ def parry_side_effect(
         mod("damage_vs_parry", damage_vs_parry),
     )
     total = sum(s.value for s in steps)
-    band = next(b for b in tables.parry_bands if b.contains(total))
+    # tables are checked for full coverage at load and upload (x-bands); past them, the nearest band
+    band = next((b for b in tables.parry_bands if b.contains(total)), None) or min(
+        tables.parry_bands, key=lambda b: min(abs(total - x) for x in (b.min, b.max) if x is not None)
+    )
     return ParrySideEffect(
         value, steps, total, band, False, _fraction_damage(band.effects, damage_if_failed), band.effects
     )
@@ -625,7 +628,9 @@ def mort_subite(tables: CombatTables, value: int) -> MortSubiteBand:
     for band in tables.mort_subite:
         if band.min <= value <= band.max:
             return band
-    raise TableError(f"mort_subite has no band for {value}")
+    return min(
+        tables.mort_subite, key=lambda b: min(abs(value - b.min), abs(value - b.max))
+    )  # past the table
 
 
 def roll_critical(

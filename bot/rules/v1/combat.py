@@ -173,7 +173,8 @@ class V1Tables:
         for loc in self.locations:
             if loc.min <= value <= loc.max:
                 return loc
-        raise TableError(f"v1_hit_location has no row for {value}")
+        # the rows cover 1-100 (checked at load and upload): a value outside reads the nearest row
+        return min(self.locations, key=lambda r: min(abs(value - r.min), abs(value - r.max)))
 
     def location(self, location_id: str) -> Location:
         for loc in self.locations:
