@@ -157,20 +157,55 @@ async def tables_for(
 
 Work = Callable[[Scope], Awaitable[FightOutcome]]
 
-# One use case at a time per thread in this process: clicks and commands on the same fight queue up
-# here instead of all reading the same version and all but one failing with "try again" (and
-# holding SQLite's write lock and the pool's connections while they wait). Other processes are
-# still kept apart by the ``version`` column.
-_THREAD_LOCKS: weakref.WeakValueDictionary[tuple[int, int | None], asyncio.Lock] = (
-    weakref.WeakValueDictionary()
-)
+# One use case at a time per fight in this process: clicks and commands on the same fight — from its
+# thread or from the channel it was opened from — queue up here instead of all reading the same
+# version and all but one failing with "try again" (and holding SQLite's write lock and the pool's
+# connections while they wait). Other processes are still kept apart by the ``version`` column.
+_FIGHT_LOCKS: weakref.WeakValueDictionary[tuple[int, ...], asyncio.Lock] = weakref.WeakValueDictionary()
+# (guild, channel) -> the open fight a use case there acts on: its thread, or the channel it was
+# opened from when only one fight is open there. Learnt as fights are read; a stale entry only
+# picks a lock.
+_FIGHT_OF_CHANNEL: dict[tuple[int, int], int] = {}
+_FIGHT_OF_CHANNEL_MAX: Final = 50_000
 
 
-def _thread_lock(caller: Caller) -> asyncio.Lock:
-    key = (caller.guild_id or 0, caller.channel_id)
-    lock = _THREAD_LOCKS.get(key)
+def _learn_channels(row: Fight, *, parent: bool = False) -> None:
+    if len(_FIGHT_OF_CHANNEL) >= _FIGHT_OF_CHANNEL_MAX:
+        _FIGHT_OF_CHANNEL.clear()
+    if row.thread_id is not None:
+        _FIGHT_OF_CHANNEL[(row.guild_id, row.thread_id)] = row.id
+    if parent and row.parent_channel_id is not None:
+        _FIGHT_OF_CHANNEL[(row.guild_id, row.parent_channel_id)] = row.id
+
+
+def forget_channels(fight_id: int) -> None:
+    """A closed fight: its channels lead to no fight any more (a new one may open from the same one)."""
+    for key in [k for k, v in _FIGHT_OF_CHANNEL.items() if v == fight_id]:
+        del _FIGHT_OF_CHANNEL[key]
+
+
+async def _fight_lock(ctx: AppContext, caller: Caller) -> asyncio.Lock:
+    guild, channel = caller.guild_id or 0, caller.channel_id
+    fight_id = _FIGHT_OF_CHANNEL.get((guild, channel)) if channel is not None else None
+    if fight_id is None and channel is not None:
+        async with ctx.sessions() as session:  # once per channel and process: which fight is here?
+            ids = (
+                await session.scalars(
+                    select(Fight.id)
+                    .where(
+                        Fight.guild_id == guild,
+                        Fight.status == "open",
+                        (Fight.thread_id == channel) | (Fight.parent_channel_id == channel),
+                    )
+                    .limit(2)
+                )
+            ).all()
+        if len(ids) == 1:
+            fight_id = _FIGHT_OF_CHANNEL[(guild, channel)] = ids[0]
+    key: tuple[int, ...] = (guild, 0, fight_id) if fight_id is not None else (guild, 1, channel or 0)
+    lock = _FIGHT_LOCKS.get(key)
     if lock is None:
-        lock = _THREAD_LOCKS[key] = asyncio.Lock()
+        lock = _FIGHT_LOCKS[key] = asyncio.Lock()
     return lock
 
 
@@ -186,7 +221,7 @@ async def run(
     rolls: list[RollNote] = []
     ruleset = "renove"
     try:
-        async with _thread_lock(caller), ctx.sessions.begin() as session:
+        async with await _fight_lock(ctx, caller), ctx.sessions.begin() as session:
             fight_journal.watch(session, caller.user_id)  # the commit records the action (undo)
             config = await get_server_config(session, caller.guild_id)
             tables, docs = await tables_for(session, ctx, caller.guild_id)
@@ -377,6 +412,7 @@ async def fight_here(scope: Scope) -> Doc:
             raise FightRefusal("combat.error.several_fights")
     if not rows:
         raise FightRefusal("combat.error.no_fight")
+    _learn_channels(rows[0], parent=rows[0].thread_id != caller.channel_id)
     return Doc.load(rows[0])
 
 

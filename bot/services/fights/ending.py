@@ -17,6 +17,7 @@ from bot.services.fights._core import (
     FightOutcome,
     Scope,
     fight_here,
+    forget_channels,
     new_event,
     outcome,
     require_gm,
@@ -72,6 +73,7 @@ async def end_fight(ctx: AppContext, caller: Caller) -> FightOutcome:
         summary["result"]["written"] = [item.to_dict() for item in written]
         doc.data["pending"] = {}
         doc.row.status = "closed"
+        forget_channels(doc.row.id)
         doc.row.closed_at = now
         new_event(scope, doc, "end", None, {"summary": summary["result"]})
         doc.save()

@@ -30,6 +30,7 @@ from bot.services.fights._core import (
     FightRefusal,
     Scope,
     fight_here,
+    forget_channels,
     name_key,
     new_event,
     outcome,
@@ -173,6 +174,7 @@ async def abandon(ctx: AppContext, fight_id: int) -> None:
         row = await session.get(Fight, fight_id)
         if row is not None:
             row.status = "closed"
+            forget_channels(fight_id)
             row.closed_at = ctx.now()
 
 

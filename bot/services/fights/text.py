@@ -64,7 +64,9 @@ class Words:
         return self.t(f"combat.zone.{zone}") if zone else "—"
 
     def posture(self, posture: str, option: str | None = None) -> str:
-        text = self.t(f"combat.posture.{posture}")
+        key = f"combat.posture.{posture}"
+        # an unknown value (a refusal quotes what was typed) is shown as typed, never as a key
+        text = self.t(key) if self.ctx.catalog.has(key) else f"« {posture} »"
         if option:
             text += " (" + self.t(f"combat.posture_option.{option}") + ")"
         return text
