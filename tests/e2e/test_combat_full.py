@@ -445,7 +445,7 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
     ]
     # Bob presses the goblin's button: refused, only to him, nothing written.
     wrong = await bob.click("Encaisser", message=shot.message)
-    assert wrong.ephemeral and "Seuls le joueur de Gobelin 2 ou le MJ" in wrong.embed["description"]
+    assert wrong.ephemeral and "Le MJ choisit cette défense pour l'instant" in wrong.embed["description"]
 
     # ---- the bot dies mid-round (SIGKILL), the defence still pending --------------------------
     await emu.kill_bot()

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any, Final
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
@@ -23,7 +23,9 @@ from sqlalchemy.orm.exc import StaleDataError
 from bot.context import AppContext
 from bot.db import fight_journal
 from bot.db.fight_models import Fight, FightEvent
+from bot.db.models import RollLog
 from bot.db.repositories import ServerConfig, get_server_config
+from bot.db.roll_log import log_row
 from bot.rules.checks.common import DiceError
 from bot.rules.combat.basics import RefusedError
 from bot.rules.combat.state import Combatant, FightState
@@ -229,6 +231,23 @@ async def run(
             scope = Scope(ctx, session, config, caller, words, tables, rng or ctx.rng, rolls)
             outcome = await work(scope)
             ruleset = scope.ruleset
+            if rolls:  # in the fight's own transaction: an action is never applied without its rolls
+                await session.execute(
+                    insert(RollLog),
+                    [
+                        log_row(
+                            guild_id=caller.guild_id,
+                            channel_id=caller.channel_id,
+                            user_id=caller.user_id,
+                            kind=note.kind,
+                            ruleset=ruleset,
+                            expression=note.expression,
+                            total=note.total,
+                            result=note.result,
+                        )
+                        for note in rolls
+                    ],
+                )
     except FightRefusal as exc:
         words = Words(ctx, caller.locale, {n: ctx.tables[n].document for n in ctx.tables})
         return FightOutcome(error_reply(words.refusal(exc.key, exc.params)))
@@ -248,17 +267,6 @@ async def run(
         return FightOutcome(error_reply(refusal_text(ctx, caller.locale, docs, exc)))
     except TableError as exc:
         return FightOutcome(error_reply(t(caller.locale, "combat.error.table", detail=str(exc)[:200])))
-    for note in rolls:
-        await ctx.roll_log.record(
-            guild_id=caller.guild_id,
-            channel_id=caller.channel_id,
-            user_id=caller.user_id,
-            kind=note.kind,
-            ruleset=ruleset,
-            expression=note.expression,
-            total=note.total,
-            result=note.result,
-        )
     return outcome
 
 
