@@ -207,7 +207,9 @@ async def check_command(tree: app_commands.CommandTree[MeleeBot], interaction: I
         return False
     if autocomplete or command is None:
         return True
-    wait = await limiter_of(interaction.client).check(interaction.user.id, command.qualified_name)
+    wait = await limiter_of(interaction.client).check(
+        interaction.user.id, command.qualified_name, interaction.guild_id
+    )
     if wait > 0:
         await _refuse(interaction, "reliability.rate_limited", seconds=wait_seconds(wait))
         return False

@@ -70,12 +70,19 @@ CATEGORIES: Mapping[str, str] = {
     "character edit": "sheets",
     "character equip": "sheets",
     "character delete": "sheets",
+    "simulate": "simulation",
 }
 
 DEFAULT_LIMITS: Mapping[str, Limit] = {
     "dice": Limit(capacity=30, period=30.0),  # a burst of 30, then one a second
     "sheets": Limit(capacity=20, period=60.0),
     "files": Limit(capacity=5, period=60.0),
+    "simulation": Limit(capacity=4, period=60.0),  # up to 2 s of CPU each
+}
+# Categories also limited per server, whoever sends them: one busy table cannot take the simulator
+# from every other server of the process.
+GUILD_LIMITS: Mapping[str, Limit] = {
+    "simulation": Limit(capacity=12, period=60.0),
 }
 
 
@@ -192,15 +199,20 @@ class RateLimiter:
         self.clock = clock
         self.enabled = enabled
 
-    async def check(self, user_id: int, qualified_name: str) -> float:
-        """0.0 when ``user_id`` may run the command now, else how many seconds to wait."""
+    async def check(self, user_id: int, qualified_name: str, guild_id: int | None = None) -> float:
+        """0.0 when ``user_id`` may run the command now, else how many seconds to wait (his own
+        bucket, then the server's for the categories of :data:`GUILD_LIMITS`)."""
         if not self.enabled:
             return 0.0
         category = category_of(qualified_name)
         limit = self.limits.get(category) if category else None
         if category is None or limit is None:
             return 0.0
-        return await self.store.take(f"{category}:{user_id}", limit, self.clock())
+        wait = await self.store.take(f"{category}:{user_id}", limit, self.clock())
+        shared = GUILD_LIMITS.get(category)
+        if wait > 0 or shared is None or guild_id is None:
+            return wait
+        return await self.store.take(f"{category}:guild:{guild_id}", shared, self.clock())
 
     @classmethod
     def from_env(cls, env: Mapping[str, str], *, store: BucketStore | None = None) -> RateLimiter:

@@ -15,6 +15,7 @@ defaults of the fight service with the preset's BF (BE = BF). The Esquive skill 
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib.util
 import random
 import re
@@ -22,6 +23,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -61,6 +63,28 @@ _SAMPLERS: OrderedDict[int, Any] = OrderedDict()  # id(simulator) → FastSample
 # One run at a time: the simulators and samplers memoise as they go and are not thread-safe, and two
 # 2-second runs side by side would only halve each other's duels.
 _RUN_LOCK = threading.Lock()
+# Simulations run in an executor of their own, never in the event loop's default pool (where
+# aiohttp's DNS look-ups and other I/O wait): one worker (the runs share one lock anyway) and a
+# short queue; past it a request is refused at once, « simulateur occupé », before anything waits.
+QUEUE_MAX: Final = 3  # running + waiting, in this process
+_EXECUTOR: ThreadPoolExecutor | None = None
+_QUEUED = 0
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _EXECUTOR
+    if _EXECUTOR is None:
+        _EXECUTOR = ThreadPoolExecutor(1, thread_name_prefix="simulator")
+    return _EXECUTOR
+
+
+def shutdown_executor() -> None:
+    global _EXECUTOR
+    if _EXECUTOR is not None:
+        _EXECUTOR.shutdown(wait=False, cancel_futures=True)
+        _EXECUTOR = None
+
+
 IDLE_SECONDS: Final = 600.0  # warm tables are dropped after this long without a /simuler
 _last_used = 0.0
 # The vectorised sampler (numpy; the pure sampler stays for tests and fallback) is imported on first
@@ -475,18 +499,26 @@ async def simulate_duel(
         fa = _with_posture(side_a.fighter, posture_a, None)
         fb = _with_posture(side_b.fighter, posture_b, None)
         options = Options(combat_ws=combat_ws, one_sided=one_sided, mort_subite=mort_subite)
-        if before_run is not None:
-            await before_run()
-        simulator, tally = await asyncio.to_thread(
-            run_duels,
-            tables,
-            fa,
-            fb,
-            duels,
-            options,
-            rng=rng or random.Random(ctx.rng.random()),
-            budget=budget,
-        )
+        global _QUEUED
+        if _QUEUED >= QUEUE_MAX:
+            return error_reply(t(locale, "simulation.error.busy", queued=_QUEUED))
+        _QUEUED += 1
+        try:
+            if before_run is not None:
+                await before_run()
+            run = functools.partial(
+                run_duels,
+                tables,
+                fa,
+                fb,
+                duels,
+                options,
+                rng=rng or random.Random(ctx.rng.random()),
+                budget=budget,
+            )
+            simulator, tally = await asyncio.get_running_loop().run_in_executor(_executor(), run)
+        finally:
+            _QUEUED -= 1
     except SimulationRefusal as exc:
         return error_reply(t(locale, exc.key, **exc.params), hint=t(locale, "simulation.hint"))
     except (RefusedError, TableError) as exc:
