@@ -107,6 +107,8 @@ def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: 
     lines = list(view.extra.get(c.id, ())) if not renove else []
     if renove and c.id in view.postures:
         lines.append(words.t("turns.tracker.posture", posture=words.posture(c.posture, c.posture_option)))
+    if renove:
+        lines.extend(view.extra.get(c.id, ()))  # a mage's chaos dice and voice (data/magic.json)
     acts = c.actions
     # a second weapon (or a shield) in the other hand gives one more A per round: count it both ways
     second = 1 if c.off_hand is not None or acts.second_weapon_used else 0
@@ -121,6 +123,8 @@ def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: 
         state.append(words.t("combat.tracker.parry_ready"))
     if acts.debt:
         state.append(words.t("combat.tracker.debt", n=acts.debt))
+    if acts.cast:
+        state.append(words.t("magic.tracker.cast_full" if acts.cast >= 2 else "magic.tracker.cast_half"))
     lines.append(" · ".join(state))
     if c.shield_pv is not None:
         maximum = view.shield_max.get(c.id)

@@ -78,6 +78,7 @@ NAMED: Final = frozenset(
         "mount",
         "off_hand",
         "hero_point",
+        "spell",
     }
 )
 
