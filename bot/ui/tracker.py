@@ -107,8 +107,6 @@ def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: 
     lines = list(view.extra.get(c.id, ())) if not renove else []
     if renove and c.id in view.postures:
         lines.append(words.t("turns.tracker.posture", posture=words.posture(c.posture, c.posture_option)))
-    if renove:
-        lines.extend(view.extra.get(c.id, ()))  # a mage's chaos dice and voice (data/magic.json)
     acts = c.actions
     # a second weapon (or a shield) in the other hand gives one more A per round: count it both ways
     second = 1 if c.off_hand is not None or acts.second_weapon_used else 0
@@ -126,6 +124,8 @@ def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: 
     if acts.cast:
         state.append(words.t("magic.tracker.cast_full" if acts.cast >= 2 else "magic.tracker.cast_half"))
     lines.append(" · ".join(state))
+    if renove:
+        lines.extend(view.extra.get(c.id, ()))  # a mage's chaos dice and voice (data/magic.json)
     if c.shield_pv is not None:
         maximum = view.shield_max.get(c.id)
         lines.append(
