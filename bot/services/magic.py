@@ -156,6 +156,8 @@ async def _in_fight(
 ) -> FightOutcome:
     c = _actor(scope, doc, request.character)
     state = magic_state(doc, c.id)
+    if state.get("voice"):  # said first: whatever the turn, no more spells this fight
+        raise FightRefusal("magic.refusal.voice", name=c.name)
     if doc.data.get("round_over") or not doc.state.round:
         raise FightRefusal("combat.error.round_not_started")
     slot = doc.state.current_slot

@@ -11,7 +11,6 @@ from typing import Any, Final
 from bot.rules.combat.effects import EffectApplication
 from bot.rules.renove.magic import BASE_CHAOS_DICE, VoiceCritical, hits_voice, mirror_on_fm
 from bot.services.fights._core import Doc, Scope
-from bot.services.wounds import elided
 
 TABLE: Final = "magic"
 OPTION: Final = "malus_fm_mages"
@@ -41,8 +40,7 @@ def after_critical(
     lines = ["• " + scope.t("magic.critical.chaos", name=victim.name, n=chaos)]
     if not mine.get("voice") and hits_voice(_voice(scope), kind, zone, value):
         mine["voice"] = True
-        key = "magic.critical.voice_elided" if elided(victim.name) else "magic.critical.voice"
-        lines.append("• " + scope.t(key, name=victim.name))
+        lines.append("• " + scope.t("magic.critical.voice", name=victim.name))
     if (doc.data.get("options") or {}).get(OPTION):
         mirrored = mirror_on_fm(application.conditions)
         if mirrored:
