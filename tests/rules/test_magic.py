@@ -26,6 +26,7 @@ from bot.rules.renove.magic import (
     take_cast,
     turn_passes,
 )
+from tests.data.pinned import check_owned_table
 
 # magic, difficulty, dice (casting first, chaos last), chaos dice, total, success, all ones, curse
 CASES = [
@@ -178,7 +179,8 @@ def test_refusals() -> None:
 
 
 def test_voice_criticals_exist_in_the_tables() -> None:
-    doc = validate_file(DATA_DIR / "magic.json").document
+    table = check_owned_table("magic")  # validates, records its readings, has its schema
+    doc = table.document
     voice = [VoiceCritical(v["kind"], v["zone"], v["value"]) for v in doc["voice"]]
     for v in voice:
         entries = validate_file(DATA_DIR / f"criticals_{v.kind}.json").document["entries"]
