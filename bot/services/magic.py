@@ -39,6 +39,7 @@ from bot.services.fights._core import (
 )
 from bot.services.fights.rounds import _actor, _pass_turn, _turn_line
 from bot.services.fights.text import Words
+from bot.services.fights.waiting import turn_of
 from bot.ui.reply import Colour, Reply
 
 TABLE: Final = "magic"
@@ -164,7 +165,7 @@ async def _in_fight(
     if slot is None or slot.combatant != c.id:
         raise FightRefusal("magic.error.not_your_turn", name=c.name)
     if doc.data.get("slot_done"):
-        raise FightRefusal("combat.error.slot_spent", name=c.name, turn=_turn_line(scope, doc))
+        raise FightRefusal("combat.error.slot_spent", name=c.name, turn=turn_of(scope.words, doc))
     updated = rules.take_cast(c, length, voice_lost=bool(state.get("voice")))
     character_id = doc.meta.get(c.id, {}).get("character_id")
     row = await repo.get_row(scope.session, scope.guild_id, int(character_id)) if character_id else None

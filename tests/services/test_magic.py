@@ -101,11 +101,15 @@ async def test_spells_take_the_round_in_a_fight_and_criticals_add_chaos_dice(ctx
     assert "⏱️ Sort d'½ round : première moitié du round pour Élise (attaques : 1 sur 1)." in text
     assert "Élise garde la main pour un second sort d'½ round" in text
     assert half.tracker is not None and "sort : ½ round" in str(half.tracker.fields)
-    second = await cast_spell(ctx, ALICE, CastRequest(difficulty=3, dice="2 4 6", spell="Boule de feu"))
-    assert ok(second)["success"] and second.reply.title == "🔮 Élise lance « Boule de feu »"
+    request = CastRequest(difficulty=3, dice="1 1 6", spell="Boule de feu", fm_roll=90)
+    second = await cast_spell(ctx, ALICE, request)
+    assert ok(second)["insanity"] == 1 and second.reply.title == "🔮 Élise lance « Boule de feu »"
     assert "Au tour de **Grimli**" in (second.reply.description or "")
-    # a player takes back his own last action: the second half of Élise's round is hers again
+    assert await pf(ctx, "Élise") == 1
+    # a player takes back his own last action: the second half of Élise's round is hers again, and
+    # the Point de Folie it wrote is taken off the sheet
     ok(await undo(ctx, ALICE))
+    assert await pf(ctx, "Élise") == 0
     again = await cast_spell(ctx, ALICE, CastRequest(difficulty=3, dice="2 4 6"))
     assert ok(again)["half_rounds"] == 2
     refused(await cast_spell(ctx, ALICE, CastRequest(difficulty=3, dice="2 4 6")), "Pas maintenant")
