@@ -95,7 +95,11 @@ async def _sheet(scope: Scope, name: str | None) -> Character | None:
     return await repo.active_row(scope.session, scope.guild_id, scope.caller.user_id)
 
 
-def _magic_of(given: int | None, known: int, name: str | None) -> int:
+def _magic_of(scope: Scope, given: int | None, known: int, name: str | None) -> int:
+    """The casting dice: ``magie:`` (at most the caster's Mag when he has one, unless the GM says
+    so), else his Mag."""
+    if given is not None and name and 1 <= known < given and not scope.gm:
+        raise FightRefusal("magic.error.above_mag", name=name, mag=known)
     magic = given if given is not None else known
     if magic < 1:
         if name:
@@ -138,7 +142,7 @@ async def cast_spell(ctx: AppContext, caller: Caller, request: CastRequest) -> F
         fm = (row.characteristics or {}).get("FM") if row is not None else None
         caster = _Caster(
             name=row.name if row is not None else "",
-            magic=_magic_of(request.magic, known, row.name if row is not None else None),
+            magic=_magic_of(scope, request.magic, known, row.name if row is not None else None),
             fm=int(fm) if fm is not None else None,
             row=row,
             chaos=rules.BASE_CHAOS_DICE,
@@ -171,7 +175,7 @@ async def _in_fight(
     row = await repo.get_row(scope.session, scope.guild_id, int(character_id)) if character_id else None
     caster = _Caster(
         name=c.name,
-        magic=_magic_of(request.magic, c.stat("Mag"), c.name),
+        magic=_magic_of(scope, request.magic, c.stat("Mag"), c.name),
         fm=c.stat("FM") if "FM" in c.characteristics else None,
         row=row,
         chaos=rules.BASE_CHAOS_DICE + int(state.get("criticals", 0)),

@@ -34,6 +34,7 @@ GM = Caller(user_id=3, guild_id=GUILD, channel_id=THREAD, parent_channel_id=CHAN
             manage_guild=True)  # fmt: skip
 ALICE = Caller(user_id=1, guild_id=GUILD, channel_id=THREAD, parent_channel_id=CHANNEL, locale="fr")
 BOB = Caller(user_id=2, guild_id=GUILD, channel_id=THREAD, parent_channel_id=CHANNEL, locale="en-US")
+GM_OUT = Caller(user_id=3, guild_id=GUILD, channel_id=CHANNEL, locale="fr", manage_guild=True)
 ALICE_OUT = Caller(user_id=1, guild_id=GUILD, channel_id=CHANNEL, locale="fr")
 STATS = {"CC": 40, "CT": 30, "F": 35, "E": 40, "Ag": 35, "Int": 30, "FM": 29, "Soc": 30, "M": 4}
 
@@ -81,9 +82,15 @@ async def test_a_plain_roll_writes_the_point_of_insanity_and_the_roll_log(ctx: A
         "Il faut 3 dés entrés à la main : les 2 dés d'incantation d'abord, puis le dé du chaos en dernier",
     )
     assert await pf(ctx, "Élise") == 1
+    # more dice than her Mag: refused to a player, the GM may; no FM known without a sheet
+    refused(await cast_spell(ctx, ALICE_OUT, CastRequest(difficulty=9, magic=3)), "Élise n'a que Mag 2")
+    gm = await cast_spell(ctx, GM_OUT, CastRequest(difficulty=9, magic=3, dice="1 1 1 2"))
+    assert ok(gm)["fm_test"] is None and "Test de FM à faire, faute de FM connue" in (
+        gm.reply.description or ""
+    )
     async with ctx.sessions() as session:
         kinds = [r.kind for r in (await session.scalars(select(RollLog).order_by(RollLog.id))).all()]
-    assert kinds == ["spell", "spell", "spell.fm_test"]
+    assert kinds == ["spell", "spell", "spell.fm_test", "spell"]
 
 
 async def test_spells_take_the_round_in_a_fight_and_criticals_add_chaos_dice(ctx: AppContext) -> None:
