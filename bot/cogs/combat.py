@@ -426,6 +426,7 @@ class CombatCog(commands.Cog):
         sudden_death="Mort subite for NPCs",
         options="v1, d20, ogl: the system's GM options (endurance:seuil, des:unites, majeure:au_plus …)",
         npc_defence="renove: NPCs defend by themselves (the best choice) or by hand",
+        mage_wp_maluses="renove, against mages: a critical's WS maluses weigh on a mage's WP too",
     )
     @app_commands.choices(npc_defence=FIGHT_DEFENCE_MODES)
     async def open(
@@ -435,6 +436,7 @@ class CombatCog(commands.Cog):
         sudden_death: bool = False,
         options: app_commands.Range[str, 1, 200] | None = None,
         npc_defence: str | None = None,
+        mage_wp_maluses: bool = False,
     ) -> None:
         ctx, caller = ctx_of(interaction), caller_of(interaction)
         channel = interaction.channel
@@ -451,7 +453,13 @@ class CombatCog(commands.Cog):
         # refusal still ends private), and undo the row if Discord refused the deferral.
         task = asyncio.ensure_future(
             open_fight(
-                ctx, caller, name=name, mort_subite=sudden_death, options=options, npc_defence=npc_defence
+                ctx,
+                caller,
+                name=name,
+                mort_subite=sudden_death,
+                options=options,
+                npc_defence=npc_defence,
+                mage_fm_maluses=mage_wp_maluses,
             )
         )
         done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)

@@ -121,7 +121,11 @@ def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: 
         state.append(words.t("combat.tracker.parry_ready"))
     if acts.debt:
         state.append(words.t("combat.tracker.debt", n=acts.debt))
+    if acts.cast:
+        state.append(words.t("magic.tracker.cast_full" if acts.cast >= 2 else "magic.tracker.cast_half"))
     lines.append(" · ".join(state))
+    if renove:
+        lines.extend(view.extra.get(c.id, ()))  # a mage's chaos dice and voice (data/magic.json)
     if c.shield_pv is not None:
         maximum = view.shield_max.get(c.id)
         lines.append(

@@ -35,6 +35,7 @@ class RoundActions:
     parried: bool = False
     charged: bool = False
     debt: int = 0  # A owed to the next round (reactive parry)
+    cast: int = 0  # halves of the round spent casting spells (bot.rules.renove.magic)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -46,6 +47,7 @@ class RoundActions:
             "parried": self.parried,
             "charged": self.charged,
             "debt": self.debt,
+            **({"cast": self.cast} if self.cast else {}),
         }
 
     @classmethod
@@ -59,6 +61,7 @@ class RoundActions:
             parried=bool(data.get("parried", False)),
             charged=bool(data.get("charged", False)),
             debt=int(data.get("debt", 0)),
+            cast=int(data.get("cast", 0)),
         )
 
 

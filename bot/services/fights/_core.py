@@ -33,6 +33,7 @@ from bot.rules.combat.tables import REQUIRED_TABLES, CombatTables, TableError
 from bot.rules.grammar import InputError, parse_rolls
 from bot.rules.random_source import RandomSource
 from bot.rules.renove.damage import ArmourError
+from bot.rules.renove.magic import BASE_CHAOS_DICE
 from bot.rules.sheets import fold
 from bot.services.caller import Caller
 from bot.services.errors import input_params
@@ -443,6 +444,8 @@ def tracker_of(scope: Scope, doc: Doc) -> Reply:
     if ruleset != "renove":
         adapter = system_of(ruleset)
         extra = {c.id: adapter.tracker_lines(scope, doc, c) for c in doc.state.combatants}
+    else:
+        extra = mage_lines(scope.words, doc)
     buttons, selects = tracker_controls(scope.words, doc, scope.tables.postures)
     view = TrackerView(
         ruleset=ruleset,
@@ -459,6 +462,21 @@ def tracker_of(scope: Scope, doc: Doc) -> Reply:
         selects=selects,
     )
     return render_tracker(view, scope.words)
+
+
+def mage_lines(words: Words, doc: Doc) -> dict[str, tuple[str, ...]]:
+    """Against mages (data/magic.json): a mage's chaos dice after criticals, his voice lost."""
+    out: dict[str, tuple[str, ...]] = {}
+    for cid, mine in (doc.data.get("magic") or {}).items():
+        parts = []
+        criticals = int(mine.get("criticals", 0))
+        if criticals:
+            parts.append(words.t("magic.tracker.chaos", n=BASE_CHAOS_DICE + criticals))
+        if mine.get("voice"):
+            parts.append(words.t("magic.tracker.voice"))
+        if parts:
+            out[str(cid)] = ("🔮 " + " · ".join(parts),)
+    return out
 
 
 _TRACKER_VERSIONS = itertools.count(1)

@@ -46,6 +46,7 @@ from bot.services.fights._core import (
     saved_outcome,
 )
 from bot.services.fights.destiny import paralysing
+from bot.services.fights.magic_effects import after_critical
 from bot.services.fights.text import Words
 from bot.services.talent_book import default_talent_book
 from bot.ui.reply import Button, ButtonStyle
@@ -262,6 +263,8 @@ def _apply_critical(
         duration_rolls=hand.get("durations") or (),
     )
     lines = _application_lines(scope, doc, victim, application, payload)
+    entry = crit.entry
+    lines.extend(after_critical(scope, doc, victim.id, entry.kind, entry.zone, entry.value, application))
     if crit.mort_subite is not None:
         payload["mort_subite"] = crit.mort_subite.outcome
         lines.append(

@@ -75,6 +75,7 @@ async def open_fight(
     mort_subite: bool = False,
     options: str | None = None,
     npc_defence: str | None = None,
+    mage_fm_maluses: bool = False,
 ) -> FightOutcome:
     """Create the fight row (the cog then creates the thread, posts and pins the tracker).
 
@@ -97,6 +98,10 @@ async def open_fight(
         check_ruleset(ruleset, defence_mode)
         if defence_mode is not None:
             system_options["npc_defence"] = defence_mode
+        if mage_fm_maluses:  # seed 000 « Contre les mages » (optional): data/magic.json
+            if ruleset in OTHER_RULESETS:
+                raise FightRefusal("magic.error.option_renove_only", ruleset=ruleset)
+            system_options["malus_fm_mages"] = True
         in_thread = caller.parent_channel_id is not None
         if in_thread:
             busy = await scope.session.scalar(
@@ -140,6 +145,8 @@ async def open_fight(
             description += "\n" + scope.t(
                 "combat.npcdef.done_fight", mode=scope.t(f"combat.npcdef.mode.{defence_mode}")
             )
+        if mage_fm_maluses:
+            description += "\n" + scope.t("magic.open.fm_maluses")
         reply = Reply(
             title=scope.t("combat.open.title", name=cleaned),
             description=description,

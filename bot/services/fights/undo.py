@@ -77,6 +77,7 @@ NAMED: Final = frozenset(
         "mount",
         "off_hand",
         "hero_point",
+        "spell",
     }
 )
 
