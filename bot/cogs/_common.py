@@ -70,16 +70,19 @@ def _message_kwargs(reply: Reply) -> dict[str, Any]:
 DEFER_AFTER = 1.5  # seconds; Discord wants a first answer within 3 s
 
 
-async def answer_in_time(interaction: Interaction, pending: Awaitable[Reply]) -> bool:
+async def answer_in_time(
+    interaction: Interaction, pending: Awaitable[Reply], *, ephemeral: bool = False
+) -> bool:
     """Send the reply ``pending`` gives; if it is slow to come (a distant database), defer first
     so Discord's 3-second deadline is met (publicly: a private refusal then stays private, see
-    :func:`send_reply`). False when Discord refused the answer (the caller may undo its work)."""
+    :func:`send_reply`; privately with ``ephemeral``, for a reply only the user sees). False when
+    Discord refused the answer (the caller may undo its work)."""
     task = asyncio.ensure_future(pending)
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     alive = True
     if not done and not interaction.response.is_done():
         try:
-            await interaction.response.defer(thinking=True)
+            await interaction.response.defer(thinking=True, ephemeral=ephemeral)
         except discord.HTTPException:
             log.warning("could not defer interaction %s in time", interaction.id)
             alive = False

@@ -337,10 +337,10 @@ class CharactersCog(commands.Cog):
         limit: app_commands.Range[int, 1, service.HISTORY_MAX] = 10,
         page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
-        reply = await service.roll_history(
+        history = service.roll_history(
             ctx_of(interaction), caller_of(interaction), character=character, limit=limit, page=page
         )
-        await send_reply(interaction, reply)
+        await answer_in_time(interaction, history, ephemeral=True)  # a big log: deferred in time
 
 
 async def setup(bot: MeleeBot) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import case, delete, func, select
+from sqlalchemy import Select, case, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import ActiveCharacter, Character, RollLog
@@ -251,6 +251,28 @@ async def recent_rolls(
     offset: int = 0,
 ) -> list[RollLog]:
     """Newest first; with ``viewer_id``, secret rolls only when that user made them."""
+    query = recent_rolls_query(
+        guild_id,
+        character_id=character_id,
+        channel_id=channel_id,
+        viewer_id=viewer_id,
+        limit=limit,
+        offset=offset,
+    )
+    return list((await session.scalars(query)).all())
+
+
+def recent_rolls_query(
+    guild_id: int,
+    *,
+    character_id: int | None = None,
+    channel_id: int | None = None,
+    viewer_id: int | None = None,
+    limit: int = 10,
+    offset: int = 0,
+) -> Select[RollLog]:
+    """The query of :func:`recent_rolls` (an index serves it: ``ix_roll_log_guild_character_created`` for
+    a character, ``ix_roll_log_guild_channel_created`` for a channel)."""
     query = select(RollLog).where(RollLog.guild_id == guild_id)
     if viewer_id is not None:
         query = query.where((RollLog.secret.is_(False)) | (RollLog.user_id == viewer_id))
@@ -258,8 +280,7 @@ async def recent_rolls(
         query = query.where(RollLog.character_id == character_id)
     if channel_id is not None:
         query = query.where(RollLog.channel_id == channel_id)
-    query = query.order_by(RollLog.created_at.desc(), RollLog.id.desc()).limit(limit).offset(offset)
-    return list((await session.scalars(query)).all())
+    return query.order_by(RollLog.created_at.desc(), RollLog.id.desc()).limit(limit).offset(offset)
 
 
 # -- the small API other services use --------------------------------------------------------

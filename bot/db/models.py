@@ -77,6 +77,8 @@ class RollLog(Base):
     __table_args__ = (
         Index("ix_roll_log_guild_created", "guild_id", "created_at"),
         Index("ix_roll_log_channel_created", "channel_id", "created_at"),
+        Index("ix_roll_log_guild_character_created", "guild_id", "character_id", "created_at"),
+        Index("ix_roll_log_guild_channel_created", "guild_id", "channel_id", "created_at"),
     )
 
 

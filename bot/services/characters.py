@@ -6,8 +6,10 @@ Other services use :func:`get_active_character` and :func:`find_character` (re-e
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Final, TypeVar
@@ -1271,6 +1273,20 @@ async def import_character(
     return reply
 
 
+_HISTORY_READS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _history_reads() -> asyncio.Semaphore:
+    """Two history reads at a time per event loop (the bot has one; tests have one per test)."""
+    loop = asyncio.get_running_loop()
+    semaphore = _HISTORY_READS.get(loop)
+    if semaphore is None:
+        semaphore = _HISTORY_READS[loop] = asyncio.Semaphore(2)
+    return semaphore
+
+
 async def roll_history(
     ctx: AppContext, caller: Caller, *, character: str | None = None, limit: int = 10, page: int = 1
 ) -> Reply:
@@ -1280,6 +1296,10 @@ async def roll_history(
     page = max(1, page)
 
     async def work(session: AsyncSession, config: ServerConfig) -> Reply:
+        async with _history_reads():  # a few at a time: one user's burst cannot take the whole pool
+            return await history_page(session, config)
+
+    async def history_page(session: AsyncSession, config: ServerConfig) -> Reply:
         gm = caller.is_gm(config)
         viewer = None if gm else caller.user_id
         if character and character.strip():

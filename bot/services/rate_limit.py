@@ -71,6 +71,7 @@ CATEGORIES: Mapping[str, str] = {
     "character equip": "sheets",
     "character delete": "sheets",
     "simulate": "simulation",
+    "history": "history",
 }
 
 DEFAULT_LIMITS: Mapping[str, Limit] = {
@@ -78,6 +79,7 @@ DEFAULT_LIMITS: Mapping[str, Limit] = {
     "sheets": Limit(capacity=20, period=60.0),
     "files": Limit(capacity=5, period=60.0),
     "simulation": Limit(capacity=4, period=60.0),  # up to 2 s of CPU each
+    "history": Limit(capacity=10, period=60.0),  # a read of the roll log, which grows forever
 }
 # Categories also limited per server, whoever sends them: one busy table cannot take the simulator
 # from every other server of the process.

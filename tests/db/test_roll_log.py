@@ -166,3 +166,28 @@ async def test_a_locked_database_is_retried_and_logged_in_one_line_each(
         holder.close()
         await writer.close()
         await engine.dispose()
+
+
+async def test_history_queries_are_served_by_an_index(tmp_path: Any) -> None:
+    """``/historique personnage:X`` scanned the guild's whole log at 1.6 million rows (#23 item 8):
+    SQLite's plan for each history query names an index on what it filters by."""
+    from sqlalchemy import text
+
+    from bot.db.characters import recent_rolls_query
+
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path}/plans.db")
+    await upgrade(engine)
+    try:
+        for where, index in (
+            ({"character_id": 7}, "ix_roll_log_guild_character_created"),
+            ({"channel_id": 9}, "ix_roll_log_guild_channel_created"),
+        ):
+            query = recent_rolls_query(1, viewer_id=2, limit=10, offset=20, **where)
+            sql = str(query.compile(engine.sync_engine, compile_kwargs={"literal_binds": True}))
+            async with engine.connect() as connection:
+                plan = " ".join(
+                    str(row[-1]) for row in await connection.execute(text("EXPLAIN QUERY PLAN " + sql))
+                )
+            assert f"USING INDEX {index}" in plan, plan
+    finally:
+        await engine.dispose()

@@ -44,6 +44,8 @@ def test_categories_settings_and_waits() -> None:
     assert category_of("roll") == category_of("oppose") == "dice"
     assert category_of("character import") == "files" and category_of("character show") is None
     assert category_of("help") is None
+    # a read of the whole roll log and up to 2 s of CPU: limited too (#23 items 1 and 8)
+    assert category_of("history") == "history" and category_of("simulate") == "simulation"
     limiter = RateLimiter.from_env({"MELEE_RATE_LIMITS": "dice=5/10, files=1/60"})
     assert limiter.limits["dice"] == Limit(5, 10.0) and limiter.limits["sheets"] == DEFAULT_LIMITS["sheets"]
     assert not RateLimiter.from_env({"MELEE_RATE_LIMITS": "off"}).enabled
