@@ -458,6 +458,12 @@ def situation_tokens(text: str | None) -> list[tuple[str, str | None]]:
     return out
 
 
+def require_gm_for_free_modifier(scope: Scope, text: str | None) -> None:
+    """``situation:mod:±N`` is the GM's free modifier: a player's own attack may not carry one."""
+    if not scope.gm and any(key == "mod" for key, _ in situation_tokens(text)):
+        raise FightRefusal("combat.sys.error.gm_modifier")
+
+
 def generic_action(
     scope: Scope, doc: Doc, action: str, who: str | None, allowed: Iterable[str]
 ) -> tuple[Combatant, list[str]]:

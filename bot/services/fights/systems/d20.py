@@ -74,6 +74,7 @@ from bot.services.fights.kit import (
     pass_turn,
     pending_buttons,
     pick_arm,
+    require_gm_for_free_modifier,
     set_dead,
     settle,
     situation_tokens,
@@ -365,6 +366,7 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         if where not in BRAWL_LOCATIONS:
             raise FightRefusal("combat.d20.error.brawl_location")
         brawl_zone = BRAWL_LOCATIONS[where].value
+    require_gm_for_free_modifier(scope, data.situation)
     mods = _malus_terms(doc, c, consume=True)
     for key, value in situation_tokens(data.situation):
         if key in rules.RANGED_MODIFIERS and context in (

@@ -59,6 +59,7 @@ from bot.services.fights.kit import (
     check_line,
     pass_turn,
     pick_arm,
+    require_gm_for_free_modifier,
     situation_tokens,
     spend,
     system_tables,
@@ -387,6 +388,7 @@ async def burst(
             raise FightRefusal("fire.error.too_many_bullets", max=MAX_BULLETS)
         arm = _arm(doc, c, data.weapon)
         score = d20._score(doc, c, arm)
+        require_gm_for_free_modifier(scope, data.situation)
         mods = _ranged_situation(data.situation)
         hit_dice = parse_dice(data.hits, option="hits", sides=4 if several else 6, limit=MAX_TARGETS)
         zones = parse_dice(data.zones, option="zones", sides=20, limit=60)
@@ -534,6 +536,7 @@ async def artillery(
             aimed = data.target.strip()[:60]
         arm = _arm(doc, c, data.weapon)
         score = d20._score(doc, c, arm)
+        require_gm_for_free_modifier(scope, data.situation)
         mods = _ranged_situation(data.situation)
         document = (await system_tables(scope, ["d20_artillery_scatter"]))["d20_artillery_scatter"]
         distances = [int(e["metres"]) for e in sorted(document["entries"], key=lambda e: int(e["face"]))]
@@ -601,6 +604,7 @@ async def air(
         arm = _arm(doc, c, data.weapon)
         score = d20._score(doc, c, arm)
         document = (await system_tables(scope, ["d20_air_combat"]))["d20_air_combat"]
+        require_gm_for_free_modifier(scope, data.situation)
         mods = _air_situation(data.situation, document.get("modifiers") or [])
         table = await d20.damage_table(scope)
         spend(scope, doc, c, "attaquer")

@@ -78,6 +78,7 @@ from bot.services.fights.kit import (
     pass_turn,
     pending_buttons,
     pick_arm,
+    require_gm_for_free_modifier,
     settle,
     situation_tokens,
     spend,
@@ -472,6 +473,7 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         raise RefusedError(Refusal("combat.v1.refusal.disarm_needs_skill"))
     if special is not None and ranged:
         raise FightRefusal("combat.sys.error.special_melee_only")
+    require_gm_for_free_modifier(scope, data.situation)
     band, group, mods = _situation(data.situation)
     location_id = _location_id(tables, data)
     if location_id is not None and not ranged:
