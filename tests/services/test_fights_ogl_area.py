@@ -264,3 +264,46 @@ async def test_second_chance_on_an_attack_damage_roll(ctx: AppContext) -> None:
     assert "Trop tard" in refused(
         await hero_point(ctx, GM, use="seconde_chance_degats", who="Chevalier", dice="1")
     )
+
+
+async def test_a_players_area_effect_is_his_fighters_action_and_its_damage_is_bounded(
+    ctx: AppContext,
+) -> None:
+    """#23 item 5: a player cast « 20d100+… » three times in the Orc's turn. His fighter's effect is
+    now his action, on his own slot, once; the damage is bounded (20 dice of at most d20, +50)."""
+    from bot.services.characters import create_character
+
+    await fight(ctx)
+    sheet = "STR:13 CON:12 SIZ:12 INT:10 POW:10 DEX:14 CHA:10"
+    assert not (await create_character(ctx, ALICE, name="Mage", ruleset="ogl", stats=sheet)).is_error
+    ok(
+        await add_combatants(
+            ctx, ALICE, who="Mage", stats=NpcStats(caracs="Esquive:40", weapons="Dague 1d4 40%")
+        )
+    )
+    ok(await next_round(ctx, GM, dice="Orc: 9; Mage: 5; Chevalier: 3; Gobelin: 2"))
+    out_of_turn = refused(
+        await area_effect(ctx, ALICE, name="Feu", damage="3d6", targets="Orc: tete", source="Mage")
+    )
+    assert "Orc" in out_of_turn  # whose turn it is
+    ok(
+        await fights_attacks.attack(
+            ctx, GM, AttackInput(target="Chevalier", attacker="Orc", roll=95, location="poitrine")
+        )
+    )  # a miss
+    too_strong = refused(
+        await area_effect(ctx, ALICE, name="Feu", damage="20d100+99", targets="Orc: tete", source="Mage")
+    )
+    assert "20 dés au plus, d20 au plus, 50 au plus" in too_strong
+    cast = ok(
+        await area_effect(
+            ctx, ALICE, name="Feu", damage="3d6", dice="1 2 3", targets="Orc: tete", source="Mage"
+        )
+    )
+    assert cast["caught"][0]["pending"]
+    again = refused(
+        await area_effect(ctx, ALICE, name="Feu", damage="3d6", targets="Orc: tete", source="Mage")
+    )
+    assert "Mage" in again  # his slot is spent (or the turn has passed)
+    # the GM narrates an effect at any time, without a source
+    ok(await area_effect(ctx, GM, name="Éboulis", damage="1d6", dice="2", targets="Gobelin: tete"))

@@ -47,7 +47,7 @@ from bot.services.fights._core import (
     require_gm,
     run,
 )
-from bot.services.fights.kit import check_line, mention
+from bot.services.fights.kit import check_line, mention, pass_turn, spend
 from bot.services.fights.systems import ogl_ledger, ogl_wounds
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 
@@ -57,19 +57,33 @@ NOWHERE: Final = frozenset({"sans_issue", "nulle_part", "nowhere", "cornered", "
 EVERYWHERE: Final = frozenset({"tout", "all", "partout", "everywhere"})
 
 
+AREA_DICE_MAX: Final = 20  # dice in all, of at most d20: a dragon's breath, not 20d100 three times
+AREA_SIDES_MAX: Final = 20
+AREA_CONSTANT_MAX: Final = 50
+
+
 def _area_dice(text: str) -> str:
     expression = text.strip().lower().replace(" ", "").replace("D", "d")
     parts = expression.replace("-", "+").split("+")
     ok = bool(expression) and len(parts) <= 4
+    dice = constant = 0
     for part in parts if ok else ():
         count, sep, sides = part.partition("d")
         if sep:
-            ok = ok and (count == "" or (is_digits(count, 3) and 1 <= int(count) <= 20))
-            ok = ok and is_digits(sides, 3) and 2 <= int(sides) <= 100
+            ok = ok and (count == "" or (is_digits(count, 3) and 1 <= int(count) <= AREA_DICE_MAX))
+            ok = ok and is_digits(sides, 3) and 2 <= int(sides) <= AREA_SIDES_MAX
+            dice += int(count) if ok and count else 1
         else:
-            ok = ok and is_digits(part, 3) and int(part) <= 200
-    if not ok:
-        raise FightRefusal("manoeuvre.error.area_dice", text=text[:30])
+            ok = ok and is_digits(part, 3)
+            constant += int(part) if ok else 0
+    if not ok or dice > AREA_DICE_MAX or constant > AREA_CONSTANT_MAX:
+        raise FightRefusal(
+            "manoeuvre.error.area_dice",
+            text=text[:30],
+            dice=AREA_DICE_MAX,
+            sides=AREA_SIDES_MAX,
+            constant=AREA_CONSTANT_MAX,
+        )
     return expression
 
 
@@ -129,6 +143,10 @@ async def area_effect(
             require_gm(scope)
         expression = _area_dice(damage)
         caught = _area_targets(doc, targets, location)
+        # a player's fighter produces it as his action, on his own slot (the GM narrates any time)
+        acting = src is not None and not scope.gm
+        if acting and src is not None:
+            spend(scope, doc, src, "action_speciale")
         rolled = roll_dice(expression, scope.rng, parse_dice(dice, option="dice", sides=100, limit=30))
         label = name.strip().strip('"«» ')[:60] or "?"
         w = scope.words
@@ -190,6 +208,8 @@ async def area_effect(
                         )
                     )
             result["caught"].append(entry)
+        if acting:
+            lines.extend(pass_turn(scope, doc))  # held until the caught ones have answered
         doc.save()
         reply = Reply(
             title=f"💥 {label}",
