@@ -22,6 +22,16 @@ async def test_roll_shows_every_die_and_the_total(emu: E2E) -> None:
     assert total == sum(dice) + 56
 
 
+async def test_a_big_roll_is_a_readable_summary(emu: E2E) -> None:
+    result = await emu.user("alice").slash("lancer", expression="1000d6")
+    embed = result.embed
+    assert not result.ephemeral and len(embed["description"]) < 600
+    per_face = re.findall(r"\*\*([1-6])\*\* : (\d+)", embed["description"])
+    assert [face for face, _ in per_face] == ["1", "2", "3", "4", "5", "6"]
+    assert sum(int(count) for _, count in per_face) == 1000
+    assert "1000 dés, total" in embed["description"] and "résumé" in embed["footer"]["text"]
+
+
 async def test_dice_entered_by_hand_are_used(emu: E2E) -> None:
     alice = emu.user("alice")
     result = await alice.slash("lancer", expression="2d10kh1", des="3 9")
