@@ -65,7 +65,7 @@ async def test_errors_follow_an_english_locale(emu: E2E) -> None:
 async def test_help_lists_every_command_with_an_example(emu: E2E) -> None:
     alice = emu.user("alice")
     first = await alice.slash("aide")
-    assert first.ephemeral
+    assert first.ephemeral and first.embed["title"] == "Mêlée — Démarrer"
     embeds = [first.embed]
     footer = first.embed["footer"]["text"]
     pages = int(footer.split("/")[1].split()[0]) if footer.startswith("Page") else 1
@@ -83,3 +83,13 @@ async def test_help_lists_every_command_with_an_example(emu: E2E) -> None:
     en = await emu.user("bob", locale="en-US").slash("help", command="roll")
     assert "`/roll` —" in en.embed["fields"][0]["value"]
     assert "↳ `/roll expression:" in en.embed["fields"][0]["value"]
+
+
+async def test_help_finds_a_subcommand_by_its_own_name(emu: E2E) -> None:
+    attack = await emu.user("alice").slash("aide", commande="attaque")
+    assert attack.ephemeral and attack.embed["title"] == "/combat attaque"
+    options = "\n".join(f["value"] for f in attack.embed["fields"][1:])
+    assert "**cible** (texte, obligatoire)" in options and "**jet** (nombre entier, facultative)" in options
+    english = await emu.user("bob", locale="en-US").slash("help", command="attack")
+    assert english.embed["title"] == "/combat attack"
+    assert "**target** (text, required)" in english.embed["fields"][1]["value"]
