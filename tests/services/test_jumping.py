@@ -98,3 +98,21 @@ async def test_refusals_in_the_users_language_write_nothing(app_context: AppCont
     # No sheet, every value typed: (4 + 5)/2 = 4.5 m; 71 against 40 is 3 °E, 2 m less. English.
     result, text = ok(await service.jump(app_context, BOB, kind="longueur", ag=40, bf=4, m=5, roll=71))
     assert result["character"] is None and result["distance"]["m"] == 2.5 and "2.5 m" in text  # 4.5 − 2
+
+
+async def test_a_sheet_of_another_system_is_told_what_is_missing(app_context: AppContext) -> None:
+    data = SheetData(
+        name="Élodie",
+        ruleset="ogl",
+        characteristics={"STR": 13, "CON": 12, "SIZ": 11, "INT": 10, "POW": 12, "DEX": 14, "CHA": 9},
+    )
+    async with app_context.sessions.begin() as session:
+        row = new_row(GUILD, ALICE.user_id, data)
+        session.add(row)
+        await session.flush()
+        await set_active(session, GUILD, ALICE.user_id, row.id)
+    text = refused(await service.jump(app_context, ALICE, kind="longueur", roll=30))
+    assert text.startswith("La fiche d'Élodie n'a pas l'Ag, le BF et le M")
+    # Typed by hand, the jump works whatever the sheet.
+    result, _ = ok(await service.jump(app_context, ALICE, kind="longueur", ag=40, bf=3, m=4, roll=30))
+    assert result["distance"]["m"] == 3.5

@@ -57,6 +57,10 @@ def _of(ctx: AppContext, caller: Caller, key: str, name: str, **params: Any) -> 
     return t(ctx, caller, key + ("_elided" if elide else ""), name=name, **params)
 
 
+def _without_stats(name: str) -> str:
+    return "jumping.error.sheet_without_stats" + ("_elided" if elided(name) else "")
+
+
 async def _outfit(scope: Scope, ctx: AppContext, sheet: CharacterSheet | None) -> Outfit | None:
     if sheet is None or sheet.ruleset != "renove" or not sheet.equipment.get("armour"):
         return None
@@ -116,6 +120,8 @@ async def jump(
             sheet = await character_of(scope, character)
         agility = _stat(sheet, ag, "Ag", None)
         if agility is None:
+            if sheet is not None:  # a sheet of another system: no Ag on it
+                raise Refusal(_without_stats(sheet.name), name=sheet.name)
             raise Refusal("jumping.error.no_agility")
         worn = await _outfit(scope, ctx, sheet)
         modifiers: list[Modifier] = []
@@ -130,6 +136,8 @@ async def jump(
                 strength = int(sheet.characteristics.get("BF", sheet.characteristics.get("F", 0) // 10))
             move = _stat(sheet, m, "M", None)
             if strength is None or move is None:
+                if sheet is not None:
+                    raise Refusal(_without_stats(sheet.name), name=sheet.name)
                 raise Refusal("jumping.error.no_stats")
             try:
                 result = rules.long_jump(
