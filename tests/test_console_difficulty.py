@@ -54,6 +54,10 @@ def test_difficulty_ladders_in_french() -> None:
         "Très difficile (−30\u202f%)",
     ]
     assert extended["result"]["target"] == 60 and "Facile : +20" in _text(extended)
+    # real plurals: French counts 0 in the singular
+    assert "2/2 réussites, 0 tentative restante" in _text(extended) and "Temps écoulé : 3 rounds" in _text(
+        extended
+    )
     assert opposed["result"]["rounds"][0]["a"]["target"] == 30 and "Hans l'emporte" in _text(opposed)
     assert unknown["ephemeral"] and "Difficulté inconnue « evidente »" in _text(unknown)
     assert "Très facile" in _text(unknown)  # the names of this ladder, to pick from
@@ -72,3 +76,4 @@ def test_difficulty_ladders_in_english() -> None:
     assert "\nHard " in _text(hard)
     assert _choices(offered) == ["Very easy (+30%)", "Easy (+20%)"]
     assert extended["result"]["target"] == 10 and extended["result"]["status"] == "succeeded"
+    assert "1/1 successes, 0 attempts left" in _text(extended) and "Time spent: 2 rounds" in _text(extended)
