@@ -20,6 +20,7 @@ from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
 from bot.services.flows.fortune import REROLL_PATTERN, reroll_click
 from bot.services.skill_tests.chance import chance_check
 from bot.services.skill_tests.common import MODIFIER_MAX, MODIFIER_MIN, fold
+from bot.services.skill_tests.difficulty import difficulty_choices_here
 from bot.services.skill_tests.extended import (
     ATTEMPTS_MAX,
     EXT_PATTERN,
@@ -47,19 +48,6 @@ Name = app_commands.Range[str, 1, NAME_MAX]
 Rolls = app_commands.Range[str, 1, ROLLS_MAX]
 Label = app_commands.Range[str, 1, LABEL_MAX]
 
-DIFFICULTY_CHOICES = [
-    # Values are the ids of data/d20_difficulty.json.
-    app_commands.Choice(name=locale_str(label, key=f"tests.choice.difficulty.{value}"), value=value)
-    for value, label in (
-        ("evidente", "Obvious (+5)"),
-        ("assez_difficile", "Fairly hard (−5)"),
-        ("difficile", "Hard (−10)"),
-        ("tres_difficile", "Very hard (−15)"),
-        ("pratiquement_impossible", "Nearly impossible (−20)"),
-        ("absurde", "Absurd (−25)"),
-        ("rigoureusement_impossible", "Strictly impossible"),
-    )
-]
 UNIT_CHOICES = [
     app_commands.Choice(name=locale_str(label, key=f"tests.choice.unit.{value}"), value=value)
     for value, label in (
@@ -81,6 +69,13 @@ async def _skill_autocomplete(interaction: Interaction, current: str) -> list[ap
     known = await skill_names_here(ctx_of(interaction), caller_of(interaction))  # house rules too
     names = [n for n in known if wanted in fold(n)]
     return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names[:25]]
+
+
+async def _difficulty_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    pairs = await difficulty_choices_here(
+        ctx_of(interaction), caller_of(interaction), str(interaction.locale), current
+    )
+    return [app_commands.Choice(name=name, value=value) for name, value in pairs]
 
 
 async def _action_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -175,7 +170,7 @@ class TestsCog(commands.Cog):
         target="A number (45) or your character's characteristic/skill (CC, Perception)",
         skill="The skill tested (label, secret list, your character's value)",
         modifier="Modifier in % (or points in d20), e.g. -10",
-        difficulty="d20 difficulty ladder",
+        difficulty="Difficulty by name, from the ladder of the ruleset in force (renove: Hard −20)",
         roll="Die rolled by hand (00 = 100)",
         label="What the test is for",
         lenient="renove: read a failure leniently by its degrees",
@@ -185,15 +180,16 @@ class TestsCog(commands.Cog):
         secret="Secret test: only the GM sees the result",
         player="GM only: roll for this player (result seen by the GM only)",
     )
-    @app_commands.choices(difficulty=DIFFICULTY_CHOICES)
-    @app_commands.autocomplete(skill=_skill_autocomplete, action=_action_autocomplete)
+    @app_commands.autocomplete(
+        skill=_skill_autocomplete, action=_action_autocomplete, difficulty=_difficulty_autocomplete
+    )
     async def test(
         self,
         interaction: Interaction,
         target: Name | None = None,
         skill: Name | None = None,
         modifier: Mod = 0,
-        difficulty: app_commands.Choice[str] | None = None,
+        difficulty: Name | None = None,
         roll: app_commands.Range[int, 0, 100] | None = None,
         label: Label | None = None,
         lenient: bool = False,
@@ -207,7 +203,7 @@ class TestsCog(commands.Cog):
             carac=target,
             skill=skill,
             modifier=modifier,
-            difficulty=difficulty.value if difficulty else None,
+            difficulty=difficulty,
             roll=roll,
             label=label,
             lenient=lenient,
@@ -232,8 +228,15 @@ class TestsCog(commands.Cog):
         rolls_a="First side's dice rolled by hand, one per round: 03 56",
         rolls_b="Second side's dice rolled by hand, one per round: 75 27",
         label="What the opposed test is for",
+        difficulty_a="Difficulty of the first side, from the ladder of the ruleset in force",
+        difficulty_b="Difficulty of the second side, from the ladder of the ruleset in force",
     )
-    @app_commands.autocomplete(skill_a=_skill_autocomplete, skill_b=_skill_autocomplete)
+    @app_commands.autocomplete(
+        skill_a=_skill_autocomplete,
+        skill_b=_skill_autocomplete,
+        difficulty_a=_difficulty_autocomplete,
+        difficulty_b=_difficulty_autocomplete,
+    )
     async def oppose(
         self,
         interaction: Interaction,
@@ -246,6 +249,8 @@ class TestsCog(commands.Cog):
         rolls_a: Rolls | None = None,
         rolls_b: Rolls | None = None,
         label: Label | None = None,
+        difficulty_a: Name | None = None,
+        difficulty_b: Name | None = None,
     ) -> None:
         request = OpposeRequest(
             side_a=side_a,
@@ -257,6 +262,8 @@ class TestsCog(commands.Cog):
             rolls_a=rolls_a,
             rolls_b=rolls_b,
             label=label,
+            difficulty_a=difficulty_a,
+            difficulty_b=difficulty_b,
             owner_id=_owner_id(interaction),
         )
         reply = await opposed_check(ctx_of(interaction), caller_of(interaction), request)
@@ -272,8 +279,15 @@ class TestsCog(commands.Cog):
         modifier_b="Modifier for every member of the second side",
         rolls="Dice rolled by hand per participant: G1=03, G2=89 56, V=75 27",
         label="What the test is for",
+        difficulty_a="Difficulty for every member of the first side (the ruleset's ladder)",
+        difficulty_b="Difficulty for every member of the second side (the ruleset's ladder)",
     )
-    @app_commands.autocomplete(skill_a=_skill_autocomplete, skill_b=_skill_autocomplete)
+    @app_commands.autocomplete(
+        skill_a=_skill_autocomplete,
+        skill_b=_skill_autocomplete,
+        difficulty_a=_difficulty_autocomplete,
+        difficulty_b=_difficulty_autocomplete,
+    )
     async def group(
         self,
         interaction: Interaction,
@@ -285,6 +299,8 @@ class TestsCog(commands.Cog):
         modifier_b: Mod = 0,
         rolls: Rolls | None = None,
         label: Label | None = None,
+        difficulty_a: Name | None = None,
+        difficulty_b: Name | None = None,
     ) -> None:
         request = GroupRequest(
             side_a=side_a,
@@ -295,6 +311,8 @@ class TestsCog(commands.Cog):
             modifier_b=modifier_b,
             rolls=rolls,
             label=label,
+            difficulty_a=difficulty_a,
+            difficulty_b=difficulty_b,
             owner_id=_owner_id(interaction),
         )
         reply = await group_opposed_check(ctx_of(interaction), caller_of(interaction), request)
@@ -312,9 +330,10 @@ class TestsCog(commands.Cog):
         rolls="Dice rolled by hand, one per attempt: 12 57 33",
         step="One attempt per button press instead of all at once",
         label="What the test is for",
+        difficulty="Difficulty of every attempt, from the ladder of the ruleset in force",
     )
     @app_commands.choices(unit=UNIT_CHOICES)
-    @app_commands.autocomplete(skill=_skill_autocomplete)
+    @app_commands.autocomplete(skill=_skill_autocomplete, difficulty=_difficulty_autocomplete)
     async def extended(
         self,
         interaction: Interaction,
@@ -328,6 +347,7 @@ class TestsCog(commands.Cog):
         rolls: Rolls | None = None,
         step: bool = False,
         label: Label | None = None,
+        difficulty: Name | None = None,
     ) -> None:
         request = ExtendedRequest(
             carac=target,
@@ -340,6 +360,7 @@ class TestsCog(commands.Cog):
             rolls=rolls,
             step=step,
             label=label,
+            difficulty=difficulty,
         )
         reply = await extended_check(ctx_of(interaction), caller_of(interaction), request)
         await send_reply(interaction, reply)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
 from bot.context import AppContext
-from bot.rules.dice.engine import RollResult, roll
+from bot.rules.dice.engine import DiceGroupResult, RollResult, roll
 from bot.rules.dice.errors import DiceError
 from bot.rules.dice.manual import ManualDice
 from bot.rules.grammar import is_digits
@@ -18,6 +19,11 @@ from bot.ui.reply import Colour, Field, Reply
 from bot.ui.text import user_text
 
 MANUAL_DICE_MAX = 1000
+# A roll whose dice, written one by one, pass this many characters is posted as a summary (total,
+# counts per face, kept/dropped); every die stays in the structured result and the roll log.
+RENDERED_MAX = 500
+GROUP_SHOWN_MAX = 10  # a group of at most this many dice is still written die by die
+FACES_LISTED_MAX = 20  # above this many faces, the counts go by bands of ten (1-10, 11-20 …)
 _MANUAL_SPLIT = re.compile(r"[\s,;]+")
 
 
@@ -51,6 +57,81 @@ def dice_error_reply(ctx: AppContext, locale: str, error: DiceError, expression:
     )
 
 
+def _group_summary(ctx: AppContext, locale: str, group: DiceGroupResult) -> str:
+    """« **1000d6** : 1000 dés, total 3512 », the number of dice rolled per face (bands of ten above
+    20 faces), then what was kept, dropped, rerolled or exploded and the successes."""
+    t = ctx.catalog.t
+    kept = [die.value for die in group.dice if die.kept]
+    rolled = [die.value for die in group.dice]  # every die rolled, dropped and rerolled ones too
+    lines = [
+        t(
+            locale,
+            "rolls.summary.group",
+            expression=group.expression,
+            count=len(group.dice),
+            total=group.total,
+        )
+    ]
+    counts = Counter(rolled)
+    if group.sides <= FACES_LISTED_MAX:
+        faces = [
+            t(locale, "rolls.summary.face", face=face, count=counts[face])
+            for face in range(1, group.sides + 1)
+        ]
+    else:
+        bands = Counter((value - 1) // 10 for value in rolled)
+        faces = [
+            t(
+                locale,
+                "rolls.summary.band",
+                low=band * 10 + 1,
+                high=min(group.sides, band * 10 + 10),
+                count=bands[band],
+            )
+            for band in range((group.sides + 9) // 10)
+        ]
+    lines.append(t(locale, "rolls.summary.faces", faces=" · ".join(faces)))
+    dropped = sum(1 for die in group.dice if not die.kept and not die.rerolled)
+    rerolled = sum(1 for die in group.dice if die.rerolled)
+    exploded = sum(1 for die in group.dice if die.exploded)
+    extra = []
+    if dropped:
+        shown = _counted(ctx, locale, "rolls.summary.kept", len(kept))
+        if len(kept) <= GROUP_SHOWN_MAX:  # the few dice kept, by value
+            shown += " (" + ", ".join(map(str, sorted(kept, reverse=True))) + ")"
+        extra.append(shown)
+        extra.append(_counted(ctx, locale, "rolls.summary.dropped", dropped))
+    if rerolled:
+        extra.append(_counted(ctx, locale, "rolls.summary.rerolled", rerolled))
+    if exploded:
+        extra.append(_counted(ctx, locale, "rolls.summary.exploded", exploded))
+    if group.successes is not None:
+        extra.append(_counted(ctx, locale, "rolls.summary.successes", group.successes))
+    if extra:
+        lines.append(" · ".join(extra))
+    return "\n".join(lines)
+
+
+def _counted(ctx: AppContext, locale: str, key: str, count: int) -> str:
+    return ctx.catalog.t(locale, key + ("_one" if count == 1 else ""), count=count)
+
+
+def _rendered(ctx: AppContext, locale: str, result: RollResult) -> tuple[str, bool]:
+    """The roll as posted: die by die, or — past :data:`RENDERED_MAX` characters — the expression
+    with each big group's subtotal, then one summary per big group. Second: whether it is summarised."""
+    if len(result.rendered) <= RENDERED_MAX:
+        return result.rendered, False
+    big = [g for g in result.groups if len(g.dice) > GROUP_SHOWN_MAX]
+    line = result.rendered
+    if len(result.groups) == 1 and line == f"{result.groups[0].rendered} = {result.total}":
+        line = f"{result.expression} = **{result.total}**"  # one group alone: its total is the roll's
+    for group in big:
+        line = line.replace(group.rendered, f"{group.expression} [{group.total}]", 1)
+    if len(line) > RENDERED_MAX:  # many small groups: only the expression and the total
+        line = f"{result.expression} = {result.total}"
+    return "\n\n".join([line, *(_group_summary(ctx, locale, g) for g in big)]), True
+
+
 def _describe(ctx: AppContext, locale: str, result: RollResult, *, manual: bool) -> Reply:
     t = ctx.catalog.t
     title = user_text(result.label) if result.label else user_text(result.expression)
@@ -58,11 +139,16 @@ def _describe(ctx: AppContext, locale: str, result: RollResult, *, manual: bool)
     if result.successes is not None:
         fields.append(Field(name=t(locale, "rolls.successes"), value=str(result.successes), inline=True))
     footer = t(locale, "rolls.footer_manual" if manual else "rolls.footer", expression=result.expression)
+    description, summarised = _rendered(ctx, locale, result)
+    if summarised:
+        dice = sum(len(g.dice) for g in result.groups)
+        footer += " · " + t(locale, "rolls.summary.footer", count=dice)
     payload = result.to_dict()
     payload["manual"] = manual
+    payload["summarised"] = summarised
     return Reply(
         title=f"🎲 {title}",
-        description=result.rendered,
+        description=description,
         fields=tuple(fields),
         footer=footer,
         colour=Colour.NEUTRAL,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import Catalog
+from bot.i18n import Catalog, language_of
 from bot.rules.checks.common import CheckResult, Modifier, Outcome, System
 from bot.rules.d20.checks import ChanceResult
 from bot.rules.extended import Duration, ExtendedState
@@ -210,8 +210,19 @@ def group_summary_lines(catalog: Catalog, locale: str, result: GroupOpposedResul
 # --- extended -----------------------------------------------------------------------------------
 
 
+def _singular(locale: str, amount: int) -> bool:
+    """French counts 0 and 1 in the singular (« 0 tentative restante »), English only 1."""
+    return amount == 1 if language_of(locale) == "en" else amount <= 1
+
+
+def _counted_key(catalog: Catalog, locale: str, key: str, amount: int) -> str:
+    one = key + "_one"
+    return one if _singular(locale, amount) and catalog.has(one) else key
+
+
 def duration_text(catalog: Catalog, locale: str, duration: Duration) -> str:
-    return catalog.t(locale, f"checks.time.{duration.unit.value}", amount=duration.amount)
+    key = _counted_key(catalog, locale, f"checks.time.{duration.unit.value}", duration.amount)
+    return catalog.t(locale, key, amount=duration.amount)
 
 
 def extended_progress(catalog: Catalog, locale: str, state: ExtendedState) -> str:
@@ -220,7 +231,7 @@ def extended_progress(catalog: Catalog, locale: str, state: ExtendedState) -> st
         f"**{t(locale, state.status.key)}**",
         t(
             locale,
-            "checks.extended.progress",
+            _counted_key(catalog, locale, "checks.extended.progress", state.attempts_left),
             successes=state.successes,
             needed=state.test.successes_needed,
             left=state.attempts_left,

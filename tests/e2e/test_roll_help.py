@@ -22,6 +22,16 @@ async def test_roll_shows_every_die_and_the_total(emu: E2E) -> None:
     assert total == sum(dice) + 56
 
 
+async def test_a_big_roll_is_a_readable_summary(emu: E2E) -> None:
+    result = await emu.user("alice").slash("lancer", expression="1000d6")
+    embed = result.embed
+    assert not result.ephemeral and len(embed["description"]) < 600
+    per_face = re.findall(r"\*\*([1-6])\*\* : (\d+)", embed["description"])
+    assert [face for face, _ in per_face] == ["1", "2", "3", "4", "5", "6"]
+    assert sum(int(count) for _, count in per_face) == 1000
+    assert "1000 dés, total" in embed["description"] and "résumé" in embed["footer"]["text"]
+
+
 async def test_dice_entered_by_hand_are_used(emu: E2E) -> None:
     alice = emu.user("alice")
     result = await alice.slash("lancer", expression="2d10kh1", des="3 9")
@@ -55,7 +65,7 @@ async def test_errors_follow_an_english_locale(emu: E2E) -> None:
 async def test_help_lists_every_command_with_an_example(emu: E2E) -> None:
     alice = emu.user("alice")
     first = await alice.slash("aide")
-    assert first.ephemeral
+    assert first.ephemeral and first.embed["title"] == "Mêlée — Démarrer"
     embeds = [first.embed]
     footer = first.embed["footer"]["text"]
     pages = int(footer.split("/")[1].split()[0]) if footer.startswith("Page") else 1
@@ -73,3 +83,13 @@ async def test_help_lists_every_command_with_an_example(emu: E2E) -> None:
     en = await emu.user("bob", locale="en-US").slash("help", command="roll")
     assert "`/roll` —" in en.embed["fields"][0]["value"]
     assert "↳ `/roll expression:" in en.embed["fields"][0]["value"]
+
+
+async def test_help_finds_a_subcommand_by_its_own_name(emu: E2E) -> None:
+    attack = await emu.user("alice").slash("aide", commande="attaque")
+    assert attack.ephemeral and attack.embed["title"] == "/combat attaque"
+    options = "\n".join(f["value"] for f in attack.embed["fields"][1:])
+    assert "**cible** (texte, obligatoire)" in options and "**jet** (nombre entier, facultative)" in options
+    english = await emu.user("bob", locale="en-US").slash("help", command="attack")
+    assert english.embed["title"] == "/combat attack"
+    assert "**target** (text, required)" in english.embed["fields"][1]["value"]

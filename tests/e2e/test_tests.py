@@ -34,12 +34,12 @@ async def test_english_locale_and_bad_input(emu: E2E) -> None:
     ok = await bob.slash("test", target="45", modifier=-10, roll=31)
     assert "Success" in text_of(ok.embed) and "Ruleset: Renovated WFRP" in text_of(ok.embed)
     alice = emu.user("alice")
-    for options in ({}, {"carac": "abc"}, {"carac": "40", "difficulte": "difficile"}, {"carac": "999"}):
+    for options in ({}, {"carac": "abc"}, {"carac": "40", "difficulte": "evidente"}, {"carac": "999"}):
         bad = await alice.slash("test", **options)
         assert bad.ephemeral, options
         assert "Traceback" not in text_of(bad.embed)
-    english = await bob.slash("test", target="40", lenient=True, difficulty="difficile")
-    assert english.ephemeral and "difficulty ladder" in text_of(english.embed)
+    english = await bob.slash("test", target="40", lenient=True, difficulty="obvious")
+    assert english.ephemeral and "Unknown difficulty “obvious”" in text_of(english.embed)
 
 
 async def test_secret_perception_reaches_only_the_gm(emu: E2E) -> None:
@@ -100,7 +100,7 @@ async def test_extended_step_by_step_survives_a_restart(emu: E2E) -> None:
     await emu.restart_bot()
     clicked = await alice.click("Essai suivant", message=started.message)
     assert clicked.callback_type == 7
-    assert "1 round(s)" in text_of(clicked.embed)
+    assert "1 round" in text_of(clicked.embed) and "round(s)" not in text_of(clicked.embed)
     bob = emu.user("bob")
     refused = await bob.click("Essai suivant", message=started.message)
     assert refused.ephemeral and "MJ" in text_of(refused.embed)
@@ -117,6 +117,22 @@ async def test_chance_needs_d20_then_rolls(emu: E2E) -> None:
     assert "De la chance" in text_of(lucky.embed) and "Système : d20" in text_of(lucky.embed)
     hard = await gm.slash("test", carac="15", difficulte="difficile", jet=5)
     assert "Difficile : −10" in text_of(hard.embed)
+
+
+async def test_renove_difficulty_ladder_by_name_and_autocomplete(emu: E2E) -> None:
+    alice, bob = emu.user("alice"), emu.user("bob", locale="en-US")
+    # Issue #21: Difficile is −20 in `renove`: target 20, and 21 fails.
+    hard = await alice.slash("test", carac="40", difficulte="difficile", jet=21)
+    assert not hard.ephemeral and "21 sous 20 → ❌ Échec" in text_of(hard.embed)
+    assert "Difficile : −20" in text_of(hard.embed)
+    offered = await alice.autocomplete("test", "difficulte", "")
+    assert [c["value"] for c in offered][:2] == ["tres_facile", "facile"] and len(offered) == 7
+    english = await bob.autocomplete("test", "difficulty", "hard")
+    assert [c["name"] for c in english] == ["Hard (−20%)", "Very hard (−30%)"]
+    await emu.user("gm").slash("config systeme", systeme="d20", portee="canal")
+    d20 = await alice.autocomplete("test", "difficulte", "")
+    values = [c["value"] for c in d20]
+    assert values[0] == "evidente" and "tres_facile" not in values
 
 
 async def test_v1_action_autocomplete_and_helpful_skills(emu: E2E) -> None:

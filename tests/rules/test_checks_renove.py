@@ -186,3 +186,21 @@ def test_every_emitted_key_is_in_both_catalogues() -> None:
     keys |= {x.key for x in Status} | {x.key for x in ExtendedStatus}
     for catalogue in catalogues:
         assert keys - catalogue == set()
+
+
+def test_the_wfrp_difficulty_scale() -> None:
+    scale = [(d.value, d.modifier) for d in renove.Difficulty]
+    assert scale == [
+        ("very_easy", 30),
+        ("easy", 20),
+        ("routine", 10),
+        ("average", 0),
+        ("challenging", -10),
+        ("hard", -20),
+        ("very_hard", -30),
+    ]
+    # Issue #21: carac 40, Difficile → 20; 21 fails, 20 passes.
+    hard = renove.Difficulty.HARD.as_modifier()
+    assert hard == Modifier("checks.renove.difficulty.hard", -20)
+    assert not renove.check(40, [hard], roll=21).success
+    assert renove.check(40, [hard], roll=20).success

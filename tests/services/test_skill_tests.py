@@ -15,6 +15,7 @@ from bot.db.models import RollLog
 from bot.services import config as config_svc
 from bot.services.caller import Caller
 from bot.services.skill_tests.chance import chance_check
+from bot.services.skill_tests.difficulty import difficulty_choices_here
 from bot.services.skill_tests.extended import (
     ExtendedRequest,
     decode_extended,
@@ -137,6 +138,90 @@ async def test_d20_difficulty_simultaneous_and_wounds(ctx: AppContext) -> None:
     assert impossible["impossible"] and not impossible["success"]
 
 
+async def test_renove_difficulty_by_name_is_the_wfrp_scale(ctx: AppContext) -> None:
+    # Issue #21: Difficile is −20 in `renove`: 40 − 20 = 20, and 21 fails.
+    hard = _result(await skill_test(ctx, ALICE, TestRequest(carac="40", difficulty="difficile", roll=21)))
+    assert hard["target"] == 20 and not hard["success"]
+    assert hard["modifiers"][-1] == {"label": "checks.renove.difficulty.hard", "value": -20}
+    # By its French name (accents and case ignored), by its English name, with a modifier too.
+    scale = {
+        "Très facile": 30,
+        "facile": 20,
+        "Assez Facile": 10,
+        "moyenne": 0,
+        "assez-difficile": -10,
+        "very hard": -30,
+        "Routine": 10,
+    }
+    for name, value in scale.items():
+        result = _result(await skill_test(ctx, ALICE, TestRequest(carac="40", difficulty=name, roll=50)))
+        assert result["target"] == 40 + value, name
+    both = _result(
+        await skill_test(ctx, ALICE, TestRequest(carac="40", modifier=-5, difficulty="facile", roll=55))
+    )
+    assert both["target"] == 55 and both["success"]
+    reply = await skill_test(ctx, ALICE, TestRequest(carac="40", difficulty="difficile", roll=21))
+    assert "Difficile : −20" in " ".join(f.value for f in reply.fields)
+    # v1 and ogl have no ladder; a d20 grade is not a `renove` one.
+    await _ruleset(ctx, "v1")
+    refused = await skill_test(ctx, ALICE, TestRequest(carac="40", difficulty="difficile", roll=21))
+    assert refused.is_error and "pas d'échelle" in (refused.description or "")
+
+
+async def test_each_ruleset_offers_only_its_own_ladder(ctx: AppContext) -> None:
+    renove = await difficulty_choices_here(ctx, ALICE, "fr", "")
+    assert [value for _, value in renove] == [
+        "tres_facile",
+        "facile",
+        "assez_facile",
+        "moyenne",
+        "assez_difficile",
+        "difficile",
+        "tres_difficile",
+    ]
+    assert renove[5][0] == "Difficile (−20 %)"
+    english = await difficulty_choices_here(ctx, caller(1, locale="en-US"), "en-US", "hard")
+    assert english == [("Hard (−20%)", "difficile"), ("Very hard (−30%)", "tres_difficile")]
+    await _ruleset(ctx, "d20")
+    d20 = await difficulty_choices_here(ctx, ALICE, "fr", "diff")
+    assert d20 == [
+        ("Assez difficile (−5)", "assez_difficile"),
+        ("Difficile (−10)", "difficile"),
+        ("Très difficile (−15)", "tres_difficile"),
+    ]
+    await _ruleset(ctx, "ogl")
+    assert await difficulty_choices_here(ctx, ALICE, "fr", "") == []
+
+
+async def test_extended_and_opposed_tests_take_the_difficulty(ctx: AppContext) -> None:
+    extended = _result(
+        await extended_check(
+            ctx,
+            ALICE,
+            ExtendedRequest(carac="40", attempts=3, successes=2, difficulty="facile", rolls="55 70 10"),
+            rng=FixedDice(),
+        )
+    )
+    assert extended["target"] == 60 and extended["status"] == "succeeded"
+    assert extended["test"]["modifiers"] == [{"label": "checks.renove.difficulty.easy", "value": 20}]
+    opposed = _result(
+        await opposed_check(
+            ctx,
+            ALICE,
+            OpposeRequest(
+                side_a="Hans=40", side_b="Otto=35", difficulty_a="très difficile", rolls_a="15", rolls_b="50"
+            ),
+            rng=FixedDice(),
+        )
+    )
+    first = opposed["rounds"][0]
+    assert first["a"]["target"] == 10 and not first["a"]["success"]  # 40 − 30: 15 fails
+    refused = await extended_check(
+        ctx, ALICE, ExtendedRequest(carac="40", attempts=3, successes=2, difficulty="absurde")
+    )
+    assert refused.is_error and "Difficulté inconnue" in (refused.description or "")
+
+
 async def test_v1_standard_tests_from_the_table(ctx: AppContext) -> None:
     await _ruleset(ctx, "v1")
     force = _result(await skill_test(ctx, ALICE, TestRequest(action="Force", carac="4", roll=40)))
@@ -162,7 +247,7 @@ async def test_ogl_critical_at_a_tenth_of_the_skill(ctx: AppContext) -> None:
     [
         (TestRequest(), "Que faut-il tester"),
         (TestRequest(carac="400"), "hors limites"),
-        (TestRequest(carac="40", difficulty="difficile"), "pas d'échelle"),
+        (TestRequest(carac="40", difficulty="evidente"), "Difficulté inconnue « evidente »"),
         (TestRequest(carac="40", action="Bluff"), "v1"),
         (TestRequest(carac="40", simultaneous=2), "d20"),
         (TestRequest(carac="40", for_user_id=2), "Seul le MJ"),

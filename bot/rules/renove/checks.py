@@ -13,7 +13,10 @@ mais pas critique, et le 02 est un échec"):
   0-1 °E minor setback but done, 2 °E heavier setback, 3+ °E full failure. A critical failure
   always reads as a full failure (the seed says its effects cannot be avoided).
 
-The seed names no difficulty ladder for `renove`; difficulties are plain modifiers.
+Difficulty: the seed names no ladder of its own, but grades tests the WFRP way (« malus de 30 % »);
+the bot offers the usual WFRP 2e scale (GLOSSAIRE.md): Très facile +30 %, Facile +20 %, Assez facile
++10 %, Moyenne +0 %, Assez difficile −10 %, Difficile −20 %, Très difficile −30 % (:class:`Difficulty`),
+added to the target like any modifier. A plain modifier stays possible.
 """
 
 from __future__ import annotations
@@ -50,6 +53,41 @@ class Lenient(StrEnum):
     def done(self) -> bool:
         """Whether the action is still accomplished under the lenient reading."""
         return self is not Lenient.FULL_FAILURE
+
+
+class Difficulty(StrEnum):
+    """The WFRP difficulty scale; catalogue key ``checks.renove.difficulty.<value>``."""
+
+    VERY_EASY = "very_easy"  # très facile
+    EASY = "easy"  # facile
+    ROUTINE = "routine"  # assez facile
+    AVERAGE = "average"  # moyenne
+    CHALLENGING = "challenging"  # assez difficile
+    HARD = "hard"  # difficile
+    VERY_HARD = "very_hard"  # très difficile
+
+    @property
+    def key(self) -> str:
+        return f"checks.renove.difficulty.{self.value}"
+
+    @property
+    def modifier(self) -> int:
+        return _DIFFICULTY_VALUES[self]
+
+    def as_modifier(self) -> Modifier:
+        """The grade as an itemised term of the target (« Difficile −20 »)."""
+        return Modifier(self.key, self.modifier)
+
+
+_DIFFICULTY_VALUES: dict[Difficulty, int] = {
+    Difficulty.VERY_EASY: 30,
+    Difficulty.EASY: 20,
+    Difficulty.ROUTINE: 10,
+    Difficulty.AVERAGE: 0,
+    Difficulty.CHALLENGING: -10,
+    Difficulty.HARD: -20,
+    Difficulty.VERY_HARD: -30,
+}
 
 
 def lenient_reading(failure_degrees: int, critical_failure: bool = False) -> Lenient:

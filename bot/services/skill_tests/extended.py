@@ -25,6 +25,7 @@ from bot.services.skill_tests.common import (
     _parse_rolls,
     _Reads,
 )
+from bot.services.skill_tests.difficulty import find_grade
 from bot.services.skill_tests.single import TestRequest, _resolve_base
 from bot.services.skill_tests.tables import _setting, extended_row
 from bot.ui import checks_render as render
@@ -107,6 +108,7 @@ class ExtendedRequest:
     rolls: str | None = None
     step: bool = False
     label: str | None = None
+    difficulty: str | None = None  # a grade of the ruleset's ladder (skill_tests.difficulty)
 
 
 def _extended_reply(
@@ -207,6 +209,9 @@ async def extended_check(
             mods = list(base.parts)
             if request.modifier:
                 mods.append(Modifier(MOD_LABEL, _check_modifier(request.modifier)))
+            grade = find_grade(ctx.catalog, system, request.difficulty, caller.locale)
+            if grade is not None:
+                mods.append(grade.as_modifier(ctx.catalog, caller.locale))
             test = extended.ExtendedTest(
                 system=system,
                 base=base.value,

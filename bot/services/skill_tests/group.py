@@ -17,6 +17,7 @@ from bot.services.skill_tests.common import NAME_MAX, TestInputError, _manual_no
 from bot.services.skill_tests.participants import (
     _bot_rolls,
     _contestant,
+    _grades,
     _log_opposed,
     _participant,
     _second_skill,
@@ -40,6 +41,8 @@ class GroupRequest:
     skill_b: str | None = None
     modifier_a: int = 0
     modifier_b: int = 0
+    difficulty_a: str | None = None  # a grade of the ruleset's ladder (skill_tests.difficulty)
+    difficulty_b: str | None = None
     rolls: str | None = None
     label: str | None = None
     owner_id: int | None = None  # the server owner: where a hidden NPC's result goes without a GM channel
@@ -104,14 +107,15 @@ async def group_opposed_check(
                     )
                 rolls[real] = values
             rules = opposed.rules_for(system)
+            grade_a, grade_b = _grades(ctx, caller, system, request.difficulty_a, request.difficulty_b)
             manual = bool(rolls)
             if manual:
                 for name in names:
                     if name not in rolls:
                         rolls[name] = _bot_rolls(system, source, rules.max_rounds)
             result = opposed.group_opposed_test(
-                [_contestant(p, request.modifier_a) for p in side_a],
-                [_contestant(p, request.modifier_b) for p in side_b],
+                [_contestant(p, request.modifier_a, grade_a) for p in side_a],
+                [_contestant(p, request.modifier_b, grade_b) for p in side_b],
                 system=system,
                 rules=rules,
                 rng=None if manual else source,

@@ -16,6 +16,7 @@ from bot.services.skill_tests.participants import (
     Participant,
     _bot_rolls,
     _contestant,
+    _grades,
     _log_opposed,
     _participant,
     _second_skill,
@@ -37,6 +38,8 @@ class OpposeRequest:
     skill_b: str | None = None
     modifier_a: int = 0
     modifier_b: int = 0
+    difficulty_a: str | None = None  # a grade of the ruleset's ladder (skill_tests.difficulty)
+    difficulty_b: str | None = None
     rolls_a: str | None = None
     rolls_b: str | None = None
     label: str | None = None
@@ -62,13 +65,14 @@ async def opposed_check(
             rolls_a = _parse_rolls(system, request.rolls_a)
             rolls_b = _parse_rolls(system, request.rolls_b)
             rules = opposed.rules_for(system)
+            grade_a, grade_b = _grades(ctx, caller, system, request.difficulty_a, request.difficulty_b)
             manual = bool(rolls_a or rolls_b)
             if manual:
                 rolls_a = rolls_a or _bot_rolls(system, source, rules.max_rounds)
                 rolls_b = rolls_b or _bot_rolls(system, source, rules.max_rounds)
             result = opposed.opposed_test(
-                _contestant(a, request.modifier_a),
-                _contestant(b, request.modifier_b),
+                _contestant(a, request.modifier_a, grade_a),
+                _contestant(b, request.modifier_b, grade_b),
                 system=system,
                 rules=rules,
                 rng=None if manual else source,

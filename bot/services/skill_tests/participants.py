@@ -29,6 +29,7 @@ from bot.services.skill_tests.common import (
     _sheet_value,
     character_finder,
 )
+from bot.services.skill_tests.difficulty import find_grade
 from bot.services.skill_tests.tables import Setting, suggested_opposition
 from bot.ui.reply import Delivery, Field, Reply
 
@@ -93,9 +94,24 @@ async def _participant(
     )
 
 
-def _contestant(p: Participant, modifier: int) -> opposed.Contestant:
+def _contestant(p: Participant, modifier: int, grade: Modifier | None = None) -> opposed.Contestant:
+    """The side's test: its modifier, then the difficulty grade of its ladder (when one is given)."""
     mods = (Modifier(MOD_LABEL, _check_modifier(modifier)),) if modifier else ()
+    if grade is not None:
+        mods = (*mods, grade)
     return opposed.Contestant(p.name, p.base, mods, p.base_label)
+
+
+def _grades(
+    ctx: AppContext, caller: Caller, system: System, a: str | None, b: str | None
+) -> tuple[Modifier | None, Modifier | None]:
+    """Each side's difficulty by name, from the ladder of the ruleset in force."""
+    grade_a = find_grade(ctx.catalog, system, a, caller.locale)
+    grade_b = find_grade(ctx.catalog, system, b, caller.locale)
+    return (
+        grade_a.as_modifier(ctx.catalog, caller.locale) if grade_a is not None else None,
+        grade_b.as_modifier(ctx.catalog, caller.locale) if grade_b is not None else None,
+    )
 
 
 def _bot_rolls(system: System, rng: RandomSource, count: int) -> list[int]:

@@ -10,7 +10,8 @@ Readings and choices (documented for the GM, see also :mod:`bot.services.config`
 * ``/test action:`` (v1 standard tests) with a number in ``carac``: the number is the
   characteristic the row names (``Force`` with ``carac:4`` → F × 10 = 40); for rows whose target
   is a formula or a book reference the number is the target itself.
-* Difficulty by name exists only where the seed has a ladder (``d20``); elsewhere a plain modifier.
+* Difficulty by name: each ruleset's own ladder (:mod:`bot.services.skill_tests.difficulty`): the
+  WFRP scale in `renove` (an itemised modifier), the seed's ladder in `d20`; a plain modifier elsewhere.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.context import AppContext
+from bot.i18n import default_catalog
 from bot.rules.checks.common import CheckResult, Modifier, System
 from bot.rules.d20 import checks as d20
 from bot.rules.grammar import InputError
@@ -45,8 +47,8 @@ from bot.services.skill_tests.common import (
     _manual_note,
     _Reads,
     active_character_getter,
-    fold,
 )
+from bot.services.skill_tests.difficulty import find_grade
 from bot.services.skill_tests.tables import Documents, _setting, find_standard_row, secrecy_of
 from bot.ui import checks_render as render
 from bot.ui.reply import Colour, Delivery, Field, Reply
@@ -130,35 +132,13 @@ async def _resolve_base(
     return base
 
 
-# The ids of data/d20_difficulty.json (the seed's ladder) → the rules core's ladder.
-D20_DIFFICULTIES: dict[str, d20.Difficulty] = {
-    "evidente": d20.Difficulty.OBVIOUS,
-    "assez_difficile": d20.Difficulty.FAIRLY_HARD,
-    "difficile": d20.Difficulty.HARD,
-    "tres_difficile": d20.Difficulty.VERY_HARD,
-    "pratiquement_impossible": d20.Difficulty.NEARLY_IMPOSSIBLE,
-    "absurde": d20.Difficulty.ABSURD,
-    "rigoureusement_impossible": d20.Difficulty.STRICTLY_IMPOSSIBLE,
-}
-
-
-def _difficulty(system: System, name: str | None) -> d20.Difficulty | None:
-    if not name:
-        return None
-    if system is not System.D20:
-        raise TestInputError("tests.error.no_ladder", ruleset=system.value)
-    key = fold(name).replace(" ", "_")
-    found = D20_DIFFICULTIES.get(key)
-    if found is None:
-        try:
-            found = d20.Difficulty(key)
-        except ValueError:
-            raise TestInputError("tests.error.unknown_difficulty", name=name[:NAME_MAX]) from None
-    return found
-
-
 def _resolve_check(
-    system: System, base: _Base, request: TestRequest, roll: int | None, rng: RandomSource
+    system: System,
+    base: _Base,
+    request: TestRequest,
+    roll: int | None,
+    rng: RandomSource,
+    locale: str = "fr",
 ) -> CheckResult:
     mods = list(base.parts)
     if request.modifier:
@@ -167,7 +147,10 @@ def _resolve_check(
         raise TestInputError("tests.error.d20_only_options", ruleset=system.value)
     if system is not System.RENOVE and request.lenient:
         raise TestInputError("tests.error.lenient_renove_only", ruleset=system.value)
-    difficulty = _difficulty(system, request.difficulty)
+    grade = find_grade(default_catalog(), system, request.difficulty, locale)
+    if grade is not None and grade.renove is not None:
+        mods.append(grade.renove.as_modifier())
+    difficulty = grade.d20 if grade is not None else None
     source = None if roll is not None else rng
     match system:
         case System.RENOVE:
@@ -216,7 +199,7 @@ async def skill_test(
             documents = await setting.tables(ctx, session, names)
             base = await _resolve_base(ctx, session, caller, request, system, documents)
             roll = _hand_roll(system, request.roll)
-            result = _resolve_check(system, base, request, roll, rng or ctx.rng)
+            result = _resolve_check(system, base, request, roll, rng or ctx.rng, caller.locale)
             skill_name = request.skill or (base.standard or {}).get("action") or request.carac
             listed = secrecy_of(ctx, skill_name, documents)
             if request.secret is not None:
