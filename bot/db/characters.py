@@ -246,14 +246,15 @@ async def recent_rolls(
     *,
     character_id: int | None = None,
     channel_id: int | None = None,
-    viewer_id: int | None = None,
+    secrets: bool = True,
     limit: int = 10,
     offset: int = 0,
 ) -> list[RollLog]:
-    """Newest first; with ``viewer_id``, secret rolls only when that user made them."""
+    """Newest first; without ``secrets`` (a player's history), no secret roll at all — not even
+    the viewer's own: a secret result is the GM's alone."""
     query = select(RollLog).where(RollLog.guild_id == guild_id)
-    if viewer_id is not None:
-        query = query.where((RollLog.secret.is_(False)) | (RollLog.user_id == viewer_id))
+    if not secrets:
+        query = query.where(RollLog.secret.is_(False))
     if character_id is not None:
         query = query.where(RollLog.character_id == character_id)
     if channel_id is not None:
