@@ -123,7 +123,7 @@ async def test_a_player_opposing_another_players_character_does_not_see_its_valu
     assert delivery.user_id == OWNER and "30 sous 67" in text(delivery.reply)
     # Bertha's own player sees her values; so does the GM; nothing goes elsewhere then.
     own = await opposed_check(ctx, BOB, request)
-    assert "30 against 67" in text(own) and not own.also
+    assert "30 against 67" in text(own) and "20 against a hidden target" in text(own)  # Hans is Alice's
     gm = await opposed_check(ctx, GM, request)
     assert "30 sous 67" in text(gm) and not gm.also
 
@@ -227,13 +227,13 @@ async def test_an_always_secret_skill_makes_the_opposed_and_group_tests_secret(c
     assert public.kind == "group_opposed" and "G1 beats V" in text(public)
 
 
-
-
 # --- #22 item 3: one place for every secret result, and the notice says why ----------------------
 
 
 async def test_the_notice_says_why_the_test_is_secret(ctx: AppContext) -> None:
-    listed = await skill_test(ctx, ALICE, TestRequest(skill="Perception", carac="40", roll=35, owner_id=OWNER))
+    listed = await skill_test(
+        ctx, ALICE, TestRequest(skill="Perception", carac="40", roll=35, owner_id=OWNER)
+    )
     assert "Perception : test secret selon les règles" in text(listed)
     asked = await skill_test(ctx, ALICE, TestRequest(carac="40", roll=35, label="Escalade", secret=True))
     assert "test secret à la demande du joueur" in text(asked)
@@ -276,7 +276,11 @@ async def test_a_players_secret_roll_goes_to_the_gm_channel(ctx: AppContext) -> 
     assert "64" not in text(rolled) and "Piste" in text(rolled) and f"<@{ALICE_ID}>" in text(rolled)
     assert "jet secret à la demande du joueur" in text(rolled)
     (delivery,) = rolled.also
-    assert delivery.channel_id == 555 and "64" in text(delivery.reply) and f"<@{ALICE_ID}>" in text(delivery.reply)
+    assert (
+        delivery.channel_id == 555
+        and "64" in text(delivery.reply)
+        and f"<@{ALICE_ID}>" in text(delivery.reply)
+    )
     # The GM's own secret roll: his eyes only.
     gm = await roll_dice(ctx, GM, expression="1d100", secret=True, manual="64")
     assert gm.ephemeral and not gm.also and "64" in text(gm)

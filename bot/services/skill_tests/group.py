@@ -160,5 +160,5 @@ async def group_opposed_check(
         return shown(frozenset())
     public = replace(shown(hidden), result=masked_group(payload, hidden))
     return with_hidden_for_gm(
-        ctx, caller, setting.config, request.owner_id, public, shown(frozenset()), hidden
+        ctx, caller, setting.config, request.owner_id, public, shown(frozenset()), [*side_a, *side_b]
     )

@@ -13,7 +13,6 @@ from bot.services.caller import Caller
 from bot.services.errors import input_refusal, user_error_reply
 from bot.services.skill_tests.common import TestInputError, _manual_note, _parse_rolls, _Reads
 from bot.services.skill_tests.participants import (
-    Participant,
     _bot_rolls,
     _contestant,
     _log_opposed,
@@ -58,7 +57,7 @@ async def opposed_check(
             a = await _participant(session, caller, request.side_a, request.skill_a, system, "A", gm=gm)
             b = await _participant(session, caller, request.side_b, skill_b, system, "B", gm=gm)
             if a.name == b.name:
-                b = Participant(f"{b.name} (2)", b.base, b.base_label, b.character_id, b.hidden)
+                b = replace(b, name=f"{b.name} (2)")
             rolls_a = _parse_rolls(system, request.rolls_a)
             rolls_b = _parse_rolls(system, request.rolls_b)
             rules = opposed.rules_for(system)
@@ -117,5 +116,5 @@ async def opposed_check(
         return shown(frozenset())
     public = replace(shown(hidden), result=masked_opposed(payload, a.hidden, b.hidden))
     return with_hidden_for_gm(
-        ctx, caller, setting.config, request.owner_id, public, shown(frozenset()), hidden
+        ctx, caller, setting.config, request.owner_id, public, shown(frozenset()), [a, b]
     )

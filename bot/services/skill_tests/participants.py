@@ -41,7 +41,10 @@ class Participant:
     base: int
     base_label: str
     character_id: int | None = None
-    hidden: bool = False  # a GM's NPC sheet named by a player: its values go to the GM alone
+    # A sheet the caller may not read (as with /perso voir: not his, and he is not the GM): a GM's
+    # NPC or another player's character. Its values are masked for the table and go to the GM.
+    hidden: bool = False
+    npc: bool = False
 
 
 async def _participant(
@@ -56,8 +59,10 @@ async def _participant(
 ) -> Participant:
     """``Name=40``, ``40``, ``@user`` (active character) or a character's name.
 
-    A GM's NPC sheet takes part when a player names it, its values hidden (``hidden``): the
-    player's reply masks them and the full result goes to the GM, as a secret test's does."""
+    A sheet is read as ``/perso voir`` reads it: by its owner and the GM. Another's sheet (a GM's
+    NPC, another player's character) still takes part when a player names it, its values hidden
+    (``hidden``): the player's reply masks them and the full result goes to the GM, as a secret
+    test's does."""
     raw = text.strip()
     if not raw:
         raise TestInputError("tests.error.empty_side")
@@ -87,9 +92,11 @@ async def _participant(
     assert base.character is not None
     # The base's itemised parts (a `renove` mastery, a d20 Acquis) belong to the score opposed.
     total = base.value + sum(part.value for part in base.parts)
-    hidden = bool(getattr(base.character, "is_npc", False)) and not gm
+    npc = bool(getattr(base.character, "is_npc", False))
+    mine = not npc and getattr(base.character, "owner_id", None) == caller.user_id
+    hidden = not (gm or mine)
     return Participant(
-        base.character.name[:NAME_MAX], _check_target(total), base.label, base.character.id, hidden
+        base.character.name[:NAME_MAX], _check_target(total), base.label, base.character.id, hidden, npc
     )
 
 
@@ -228,6 +235,18 @@ def hidden_names(participants: list[Participant]) -> frozenset[str]:
     return frozenset(p.name for p in participants if p.hidden)
 
 
+def _hidden_notes(ctx: AppContext, locale: str, participants: list[Participant], sent: bool) -> list[str]:
+    """« Les valeurs de Baron Noir (PNJ du MJ) restent cachées… », one line per kind of sheet."""
+    notes = []
+    for npc, kind in ((True, "npc"), (False, "pc")):
+        names = sorted(p.name for p in participants if p.hidden and p.npc is npc)
+        if names:
+            number = "one" if len(names) == 1 else "many"
+            key = f"tests.hidden.{kind}_{'sent' if sent else 'kept'}_{number}"
+            notes.append("🔒 " + ctx.catalog.t(locale, key, names=", ".join(names)))
+    return notes
+
+
 def with_hidden_for_gm(
     ctx: AppContext,
     caller: Caller,
@@ -235,16 +254,14 @@ def with_hidden_for_gm(
     owner_id: int | None,
     public: Reply,
     full: Reply,
-    hidden: frozenset[str],
+    participants: list[Participant],
 ) -> Reply:
     """The player's reply (``public``, values masked) says so; the full one goes where secret tests
     go (the GM channel, else the GM's or the server owner's DMs)."""
     t, locale = ctx.catalog.t, caller.locale
     destination = secret_destination(config, owner_id)
-    number = "one" if len(hidden) == 1 else "many"
-    key = f"tests.hidden.{'sent' if destination.known else 'kept'}_{number}"
-    note = "🔒 " + t(locale, key, names=", ".join(sorted(hidden)))
-    public = replace(public, description=f"{public.description or ''}\n{note}".strip())
+    notes = "\n".join(_hidden_notes(ctx, locale, participants, destination.known))
+    public = replace(public, description=f"{public.description or ''}\n{notes}".strip())
     if not destination.known:
         return public
     secret_footer = f"{full.footer} · {t(locale, 'tests.secret.footer')}" if full.footer else None
