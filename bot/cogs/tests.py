@@ -182,7 +182,7 @@ class TestsCog(commands.Cog):
         action="v1 standard test (Bluff, Force, Discrétion…)",
         simultaneous="d20: number of simultaneous actions (1-4)",
         wounds="d20: wound malus (PV/PC lost beyond the Constitution threshold)",
-        secret="Secret test: only the GM sees the result",
+        secret="Secret test: only the GM sees the result (false: public, unless always secret)",
         player="GM only: roll for this player (result seen by the GM only)",
     )
     @app_commands.choices(difficulty=DIFFICULTY_CHOICES)
@@ -232,6 +232,7 @@ class TestsCog(commands.Cog):
         rolls_a="First side's dice rolled by hand, one per round: 03 56",
         rolls_b="Second side's dice rolled by hand, one per round: 75 27",
         label="What the opposed test is for",
+        secret="Secret test: only the GM sees the result (Shadowing against Perception)",
     )
     @app_commands.autocomplete(skill_a=_skill_autocomplete, skill_b=_skill_autocomplete)
     async def oppose(
@@ -246,6 +247,7 @@ class TestsCog(commands.Cog):
         rolls_a: Rolls | None = None,
         rolls_b: Rolls | None = None,
         label: Label | None = None,
+        secret: bool | None = None,
     ) -> None:
         request = OpposeRequest(
             side_a=side_a,
@@ -257,6 +259,7 @@ class TestsCog(commands.Cog):
             rolls_a=rolls_a,
             rolls_b=rolls_b,
             label=label,
+            secret=secret,
             owner_id=_owner_id(interaction),
         )
         reply = await opposed_check(ctx_of(interaction), caller_of(interaction), request)
@@ -272,6 +275,7 @@ class TestsCog(commands.Cog):
         modifier_b="Modifier for every member of the second side",
         rolls="Dice rolled by hand per participant: G1=03, G2=89 56, V=75 27",
         label="What the test is for",
+        secret="Secret test: only the GM sees the result",
     )
     @app_commands.autocomplete(skill_a=_skill_autocomplete, skill_b=_skill_autocomplete)
     async def group(
@@ -285,6 +289,7 @@ class TestsCog(commands.Cog):
         modifier_b: Mod = 0,
         rolls: Rolls | None = None,
         label: Label | None = None,
+        secret: bool | None = None,
     ) -> None:
         request = GroupRequest(
             side_a=side_a,
@@ -295,6 +300,7 @@ class TestsCog(commands.Cog):
             modifier_b=modifier_b,
             rolls=rolls,
             label=label,
+            secret=secret,
             owner_id=_owner_id(interaction),
         )
         reply = await group_opposed_check(ctx_of(interaction), caller_of(interaction), request)

@@ -192,7 +192,8 @@ async def test_the_seeds_shadowing_against_perception_in_secret(ctx: AppContext)
     (delivery,) = reply.also
     assert delivery.channel_id == 555
     full = text(delivery.reply)
-    assert "80 sous 36" in full and "30 sous 47" in full and f"<@{ALICE_ID}>" in full  # Baron: Int 47
+    # Hans: Filature on Ag 36; the Baron: untrained Perception, half his Int 47.
+    assert "80 sous 36" in full and "30 sous 23" in full and f"<@{ALICE_ID}>" in full
     # Logged as secret: out of Alice's history, in the GM's.
     assert "Filature" not in text(await svc.roll_history(ctx, ALICE))
     assert "🔒" in text(await svc.roll_history(ctx, GM))
@@ -235,7 +236,9 @@ async def test_the_notice_says_why_the_test_is_secret(ctx: AppContext) -> None:
         ctx, ALICE, TestRequest(skill="Perception", carac="40", roll=35, owner_id=OWNER)
     )
     assert "Perception : test secret selon les règles" in text(listed)
-    asked = await skill_test(ctx, ALICE, TestRequest(carac="40", roll=35, label="Escalade", secret=True))
+    asked = await skill_test(
+        ctx, ALICE, TestRequest(carac="40", roll=35, label="Escalade", secret=True, owner_id=OWNER)
+    )
     assert "test secret à la demande du joueur" in text(asked)
     english = await skill_test(ctx, BOB, TestRequest(skill="Fouille", carac="40", roll=35, owner_id=OWNER))
     assert "Search: secret test by the rules" in text(english)

@@ -21,8 +21,10 @@ from bot.services.skill_tests.participants import (
     _skills_field,
     hidden_names,
     masked_opposed,
+    secret_subject,
     with_hidden_for_gm,
 )
+from bot.services.skill_tests.secrecy import decide, secret_reply
 from bot.services.skill_tests.tables import _setting
 from bot.ui import checks_render as render
 from bot.ui.reply import Reply
@@ -39,6 +41,7 @@ class OpposeRequest:
     rolls_a: str | None = None
     rolls_b: str | None = None
     label: str | None = None
+    secret: bool | None = None  # None: secret only when a skill is always secret (seed's list)
     owner_id: int | None = None  # the server owner: where a hidden NPC's result goes without a GM channel
 
 
@@ -53,6 +56,9 @@ async def opposed_check(
         async with _Reads(ctx) as session:
             system = setting.ruleset
             skill_b, suggested = await _second_skill(ctx, setting, session, request.skill_a, request.skill_b)
+            documents = await setting.tables(ctx, session, ("secret_tests",))
+            skills = (request.skill_a, skill_b)
+            decision = decide(ctx, caller, setting, skills, request.secret, documents, starred=False)
             gm = setting.is_gm
             a = await _participant(session, caller, request.side_a, request.skill_a, system, "A", gm=gm)
             b = await _participant(session, caller, request.side_b, skill_b, system, "B", gm=gm)
@@ -85,6 +91,7 @@ async def opposed_check(
                 suggested=suggested,
                 manual=manual,
                 label=request.label,
+                secret=decision.secret,
             )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
@@ -112,6 +119,20 @@ async def opposed_check(
             kind="opposed",
         )
 
+    if decision.secret:  # the GM's alone: nothing to mask for him, nothing shown to the table
+        return secret_reply(
+            ctx,
+            caller,
+            setting,
+            request.owner_id,
+            shown(frozenset()),
+            decision=decision,
+            subject=secret_subject(ctx, locale, request.label, skills),
+            documents=documents,
+            rolled_key="tests.secret.rolled_opposed",
+            kind="opposed_secret",
+            result={"ruleset": system.value, "label": request.label},
+        )
     if not hidden:
         return shown(frozenset())
     public = replace(shown(hidden), result=masked_opposed(payload, a.hidden, b.hidden))

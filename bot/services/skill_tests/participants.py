@@ -100,6 +100,18 @@ async def _participant(
     )
 
 
+def secret_subject(
+    ctx: AppContext, locale: str, label: str | None, skills: tuple[str | None, str | None]
+) -> str | None:
+    """What a secret opposed test's notice names: its label, else « Filature contre Perception »."""
+    if label:
+        return label
+    skill_a, skill_b = skills
+    if skill_a and skill_b:
+        return ctx.catalog.t(locale, "tests.secret.versus", a=skill_a, b=skill_b)
+    return skill_a or skill_b
+
+
 def _contestant(p: Participant, modifier: int) -> opposed.Contestant:
     mods = (Modifier(MOD_LABEL, _check_modifier(modifier)),) if modifier else ()
     return opposed.Contestant(p.name, p.base, mods, p.base_label)
@@ -133,6 +145,7 @@ def _log_opposed(
     suggested: bool,
     manual: bool,
     label: str | None,
+    secret: bool = False,
 ) -> dict[str, Any]:
     """The result of an opposed or group test, added to the roll log; returned for the reply."""
     payload = {
@@ -142,6 +155,7 @@ def _log_opposed(
         "suggested_skill_b": suggested,
         "manual": manual,
         "label": label,
+        "secret": secret,
     }
     rows.append(
         _log(
@@ -151,7 +165,7 @@ def _log_opposed(
             expression=expression,
             label=label,
             total=None,
-            secret=False,
+            secret=secret,
             result=payload,
         )
     )
