@@ -1313,7 +1313,12 @@ async def roll_history(
         return Reply(
             title=title,
             description="\n".join(lines),
-            footer=t(locale, "characters.history.footer", page=page, count=len(rolls)),
+            footer=t(
+                locale,
+                "characters.history.footer_one" if len(rolls) == 1 else "characters.history.footer",
+                page=page,
+                count=len(rolls),
+            ),
             colour=Colour.INFO,
             ephemeral=True,
             kind="history",
