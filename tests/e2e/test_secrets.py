@@ -143,3 +143,15 @@ async def test_closed_dms_for_a_secret_roll_without_gm_channel(emu: E2E) -> None
     private = await rolled.wait_followup()
     assert private.ephemeral and "n'accepte pas les messages privés" in text_of(private)
     assert [f.kind for f in emu.emu.failures] == ["dm_closed"]
+    # Another player's sheet in Alice's /oppose: masked, and the table is not told the GM got it.
+    bob = emu.user("bob")
+    await alice.slash("perso creer", nom="Hans", caracs=HANS)
+    await bob.slash("perso creer", nom="Bertha", caracs=BERTHA)
+    shown = await alice.slash(
+        "oppose", camp_a="Hans", competence_a="F", camp_b="Bertha", competence_b="F", jets_a="20", jets_b="30"
+    )
+    table = text_of(shown.message)
+    assert (
+        "30 sous une valeur cachée" in table and "Le résultat complet n'a pas pu être remis au MJ." in table
+    )
+    assert "parti au MJ" not in table

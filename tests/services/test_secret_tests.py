@@ -121,6 +121,10 @@ async def test_a_player_opposing_another_players_character_does_not_see_its_valu
     assert reply.result is not None and reply.result["b"] == {"name": "Bertha", "hidden": True}
     (delivery,) = reply.also
     assert delivery.user_id == OWNER and "30 sous 67" in text(delivery.reply)
+    # Should the GM not receive it, the table's reply says so rather than « parti au MJ ».
+    assert delivery.if_undelivered is not None
+    assert "Le résultat complet n'a pas pu être remis au MJ." in delivery.if_undelivered
+    assert "parti au MJ" not in delivery.if_undelivered and "Bertha l'emporte" in delivery.if_undelivered
     # Bertha's own player sees her values; so does the GM; nothing goes elsewhere then.
     own = await opposed_check(ctx, BOB, request)
     assert "30 against 67" in text(own) and "20 against a hidden target" in text(own)  # Hans is Alice's

@@ -274,10 +274,14 @@ def with_hidden_for_gm(
     go (the GM channel, else the GM's or the server owner's DMs)."""
     t, locale = ctx.catalog.t, caller.locale
     destination = secret_destination(config, owner_id)
+    summary = public.description or ""
     notes = "\n".join(_hidden_notes(ctx, locale, participants, destination.known))
-    public = replace(public, description=f"{public.description or ''}\n{notes}".strip())
+    public = replace(public, description=f"{summary}\n{notes}".strip())
     if not destination.known:
         return public
+    # Should the delivery fail, the table's reply must not say the full result went to the GM.
+    kept = "\n".join(_hidden_notes(ctx, locale, participants, False))
+    undelivered = f"{summary}\n{kept}\n🔒 {t(locale, 'tests.hidden.not_delivered')}".strip()
     secret_footer = f"{full.footer} · {t(locale, 'tests.secret.footer')}" if full.footer else None
     for_gm = replace(
         full,
@@ -286,6 +290,7 @@ def with_hidden_for_gm(
         + t(locale, "tests.hidden.for_gm", user=f"<@{caller.user_id}>"),
         footer=secret_footer,
     )
-    return replace(
-        public, also=(Delivery(for_gm, user_id=destination.user_id, channel_id=destination.channel_id),)
+    delivery = Delivery(
+        for_gm, user_id=destination.user_id, channel_id=destination.channel_id, if_undelivered=undelivered
     )
+    return replace(public, also=(delivery,))
