@@ -99,7 +99,9 @@ def test_a_french_table_keeps_its_secrets() -> None:
     # The seed's Filature against Perception, in secret: nothing of it for the table.
     assert "Filature contre Perception : test secret à la demande du joueur." in text(filature)
     assert "80" not in text(filature) and "Baron" not in json.dumps(filature, ensure_ascii=False)
-    assert "test opposé de groupe secret" in text(group) and "l'emporte" not in text(group)
+    assert "a lancé en secret un test opposé de groupe : Perception contre Dissimulation." in text(
+        group
+    ) and "l'emporte" not in text(group)
     by_line = {r["command"] + str(i): text(r) for i, r in enumerate(delivered)}
     gm_side = "\n".join(by_line.values())
     assert "35 sous 40" in gm_side and "**64**" in gm_side and "80 sous 36" in gm_side

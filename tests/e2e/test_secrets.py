@@ -89,7 +89,8 @@ async def test_the_seeds_shadowing_in_secret_and_another_players_sheet_hidden(em
     notice = text_of(secret.message)
     assert not secret.ephemeral and "80" not in notice and "30 sous" not in notice
     assert (
-        "a lancé un test opposé secret : Filature contre Perception. Le résultat est parti au MJ." in notice
+        "a lancé en secret un test opposé : Filature contre Perception. Le résultat est parti au MJ."
+        in notice
     )
     assert "Filature contre Perception : test secret à la demande du joueur." in notice
     await emu.emu.wait_until(
@@ -103,7 +104,7 @@ async def test_the_seeds_shadowing_in_secret_and_another_players_sheet_hidden(em
         jets="G1=03, G2=89 56, V=75 27",
         secret=True,
     )
-    assert "l'emporte" not in text_of(group.message) and "test opposé de groupe secret" in text_of(
+    assert "l'emporte" not in text_of(group.message) and "en secret un test opposé de groupe" in text_of(
         group.message
     )
     await emu.emu.wait_until(lambda: in_channel(emu, "hors-jeu", "G1 l'emporte sur V"), what="the group test")

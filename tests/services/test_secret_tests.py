@@ -153,6 +153,11 @@ async def test_a_mentioned_player_is_hidden_too_and_in_a_group(ctx: AppContext) 
     assert "Les valeurs de Baron Noir (PNJ du MJ) restent cachées" in shown
     (delivery,) = grouped.also
     assert "50 sous 67" in text(delivery.reply)
+    # French elision: « Les valeurs d'Orque », not « de Orque ».
+    ok(await svc.create_character(ctx, GM, name="Orque", stats=BARON, npc=True))
+    orc = OpposeRequest(side_a="Hans", side_b="Orque", skill_a="Filature", rolls_a="20", rolls_b="30")
+    shown = text(await opposed_check(ctx, ALICE, replace(orc, owner_id=OWNER)))
+    assert "Les valeurs d'Orque (PNJ du MJ) restent cachées" in shown and "de Orque" not in shown
 
 
 # --- #19 item 18: always-secret skills, and the secret mode of /oppose and /groupe --------------

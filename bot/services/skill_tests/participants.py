@@ -30,6 +30,7 @@ from bot.services.skill_tests.common import (
     character_finder,
 )
 from bot.services.skill_tests.tables import Setting, suggested_opposition
+from bot.services.wounds import elided
 from bot.ui.reply import Delivery, Field, Reply
 
 _MENTION = re.compile(r"^<@!?([0-9]{15,22})>$")
@@ -257,6 +258,8 @@ def _hidden_notes(ctx: AppContext, locale: str, participants: list[Participant],
         if names:
             number = "one" if len(names) == 1 else "many"
             key = f"tests.hidden.{kind}_{'sent' if sent else 'kept'}_{number}"
+            if number == "one" and elided(names[0]):  # « Les valeurs d'Élise »
+                key += "_elided"
             notes.append("🔒 " + ctx.catalog.t(locale, key, names=", ".join(names)))
     return notes
 
