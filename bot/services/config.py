@@ -7,7 +7,9 @@ Server. Where secret results go (:func:`secret_destination`):
 2. otherwise a DM to the server owner — without the privileged members intent the bot cannot
    list who holds the GM role, and the owner can always be told apart.
 
-A GM who rolls a secret test himself sees the result privately (ephemeral) in every case.
+Every secret result goes there (:func:`secret_delivery`): secret tests, secret ``/lancer`` rolls,
+the full result of an opposed test whose sheets a player may not read. A GM who rolls a secret test
+or roll himself sees the result privately (ephemeral) in every case.
 """
 
 from __future__ import annotations
