@@ -318,6 +318,7 @@ class TestsCog(commands.Cog):
         rolls="Dice rolled by hand, one per attempt: 12 57 33",
         step="One attempt per button press instead of all at once",
         label="What the test is for",
+        secret="Secret test: only the GM sees the result (rolled all at once)",
     )
     @app_commands.choices(unit=UNIT_CHOICES)
     @app_commands.autocomplete(skill=_skill_autocomplete)
@@ -334,6 +335,7 @@ class TestsCog(commands.Cog):
         rolls: Rolls | None = None,
         step: bool = False,
         label: Label | None = None,
+        secret: bool | None = None,
     ) -> None:
         request = ExtendedRequest(
             carac=target,
@@ -346,6 +348,8 @@ class TestsCog(commands.Cog):
             rolls=rolls,
             step=step,
             label=label,
+            secret=secret,
+            owner_id=_owner_id(interaction),
         )
         reply = await extended_check(ctx_of(interaction), caller_of(interaction), request)
         await send_reply(interaction, reply)

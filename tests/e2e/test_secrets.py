@@ -58,6 +58,14 @@ async def test_secret_results_go_to_the_gm_channel_and_the_notice_says_why(emu: 
     assert english.ephemeral and "Follow Trail is always a secret test" in text_of(english.message)
     public = await gm.slash("test", competence="Fouille", carac="40", jet=12, secret=False)
     assert not public.ephemeral and "12 sous 40" in text_of(public.message)
+    # /etendu too: a Fouille over several attempts is secret, rolled at once (no step buttons).
+    search = await alice.slash(
+        "etendu", carac="40", competence="Fouille", tentatives=3, reussites=2, jets="12 80 30", pas_a_pas=True
+    )
+    assert not search.ephemeral and not (search.message and search.message.components)
+    assert "a lancé en secret un test étendu : Fouille." in text_of(search.message)
+    assert "Fouille : test secret selon les règles." in text_of(search.message)
+    await emu.emu.wait_until(lambda: in_channel(emu, "hors-jeu", "80 sous 40"), what="the extended test")
     # The roller does not find his secret results in /historique; the GM does.
     mine = text_of((await alice.slash("historique")).message)
     assert "Piste" not in mine and "Perception" not in mine and "🔒" not in mine

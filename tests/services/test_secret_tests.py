@@ -25,6 +25,7 @@ from bot.services import config as config_svc
 from bot.services import house_rules
 from bot.services.caller import Caller
 from bot.services.rolls import roll_dice
+from bot.services.skill_tests.extended import ExtendedRequest, extended_check
 from bot.services.skill_tests.group import GroupRequest, group_opposed_check
 from bot.services.skill_tests.opposed import OpposeRequest, opposed_check
 from bot.services.skill_tests.single import TestRequest, skill_test
@@ -296,3 +297,25 @@ async def test_a_players_secret_roll_goes_to_the_gm_channel(ctx: AppContext) -> 
     # The GM's own secret roll: his eyes only.
     gm = await roll_dice(ctx, GM, expression="1d100", secret=True, manual="64")
     assert gm.ephemeral and not gm.also and "64" in text(gm)
+
+
+# --- /etendu: an always-secret skill stays secret there too ------------------------------------
+
+
+async def test_an_extended_search_is_secret_and_rolled_at_once(ctx: AppContext) -> None:
+    request = ExtendedRequest(
+        carac="40", skill="Fouille", attempts=3, successes=2, rolls="12 80 30", step=True
+    )
+    reply = await extended_check(ctx, ALICE, replace(request, owner_id=OWNER))
+    assert reply.kind == "extended_secret" and not reply.buttons
+    assert "Fouille : test secret selon les règles." in text(reply) and "12 sous" not in text(reply)
+    (delivery,) = reply.also
+    full = text(delivery.reply)
+    assert delivery.user_id == OWNER and "12 sous 40" in full and "30 sous 40" in full
+    assert not delivery.reply.buttons  # a secret extended test is rolled at once, never by buttons
+    assert "Fouille" not in text(await svc.roll_history(ctx, ALICE))
+    refused = await extended_check(ctx, ALICE, replace(request, secret=False))
+    assert refused.is_error and "Fouille est toujours un test secret" in (refused.description or "")
+    # Crochetage is not on the list: public, step by step as asked.
+    public = await extended_check(ctx, ALICE, ExtendedRequest(carac="40", skill="Crochetage", step=True))
+    assert public.kind == "extended" and public.buttons

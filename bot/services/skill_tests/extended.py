@@ -25,6 +25,7 @@ from bot.services.skill_tests.common import (
     _parse_rolls,
     _Reads,
 )
+from bot.services.skill_tests.secrecy import decide, secret_reply
 from bot.services.skill_tests.single import TestRequest, _resolve_base
 from bot.services.skill_tests.tables import _setting, extended_row
 from bot.ui import checks_render as render
@@ -107,6 +108,8 @@ class ExtendedRequest:
     rolls: str | None = None
     step: bool = False
     label: str | None = None
+    secret: bool | None = None  # None: secret when the skill is on the seed's list, as for /test
+    owner_id: int | None = None  # the server owner: where a secret result goes without a GM channel
 
 
 def _extended_reply(
@@ -182,7 +185,8 @@ async def extended_check(
         setting = await _setting(ctx, caller)
         async with _Reads(ctx) as session:
             system = setting.ruleset
-            documents = await setting.tables(ctx, session, ("extended_tests",))
+            documents = await setting.tables(ctx, session, ("extended_tests", "secret_tests"))
+            decision = decide(ctx, caller, setting, [request.skill], request.secret, documents, starred=True)
             row = extended_row(ctx, request.skill, documents)
             attempts = request.attempts or (row or {}).get("attempts")
             needed = request.successes or (row or {}).get("successes_needed")
@@ -219,7 +223,7 @@ async def extended_check(
             target, items = build_target(test.base, test.modifiers, test.base_label)
             rolls = _parse_rolls(system, request.rolls)
             manual = bool(rolls)
-            if request.step and not manual:
+            if request.step and not manual and not decision.secret:  # a secret one: all at once
                 state = extended.start(test)
             else:
                 state = extended.run(test, rng=None if manual else source, rolls=rolls)
@@ -234,7 +238,7 @@ async def extended_check(
                         expression=f"d{attempt.die} ≤ {attempt.target} #{index}/{attempts}",
                         label=request.label or request.skill,
                         total=attempt.roll,
-                        secret=False,
+                        secret=decision.secret,
                         result={**attempt.to_dict(), "attempt": index, "status": state.status.value},
                         character_id=base.character.id if base.character else None,
                     )
@@ -246,7 +250,7 @@ async def extended_check(
     await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
     shown = request.label or request.skill or render.label_text(ctx.catalog, locale, base.label)
     title = "⏳ " + t(locale, "tests.extended.title", label=shown)
-    return _extended_reply(
+    full = _extended_reply(
         ctx,
         locale,
         state,
@@ -257,6 +261,21 @@ async def extended_check(
         payload=payload,
         manual=manual,
         modifiers=items,
+    )
+    if not decision.secret:
+        return full
+    return secret_reply(
+        ctx,
+        caller,
+        setting,
+        request.owner_id,
+        full,
+        decision=decision,
+        subject=shown,
+        documents=documents,
+        rolled_key="tests.secret.rolled_extended",
+        kind="extended_secret",
+        result={"ruleset": system.value, "label": payload["label"]},
     )
 
 
