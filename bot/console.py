@@ -534,7 +534,7 @@ class Console:
                 options = await self._typed_options(player, line.command, line.options, channel)
                 try:
                     result = await player.slash(
-                        line.command, channel=channel, timeout=REPLY_TIMEOUT, **options
+                        line.command, channel=channel, timeout=REPLY_TIMEOUT, option_values=options
                     )
                 except ClientRefused as exc:
                     raise ConsoleInputError(f"{exc} — {self._usage(player, line.command, channel)}") from None

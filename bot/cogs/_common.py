@@ -15,7 +15,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from bot.services.caller import Caller
 from bot.ui.discord_render import allowed_mentions_of, content_of, to_embed, to_view
-from bot.ui.reply import Reply, error_reply
+from bot.ui.reply import Delivery, Reply, error_reply
 
 if TYPE_CHECKING:
     from bot.app import MeleeBot
@@ -103,15 +103,15 @@ async def send_reply(interaction: Interaction, reply: Reply) -> None:
     (secret results to the GM). Deliveries go first: the table is never told a result reached the
     GM when it did not — the notice then says so, and the roller is told privately why."""
     kwargs = _message_kwargs(reply)
-    pending: asyncio.Future[list[str]] | None = None
-    failures: list[str] = []
+    pending: asyncio.Future[list[tuple[Delivery, str]]] | None = None
+    failures: list[tuple[Delivery, str]] = []
     if reply.also:
         pending = asyncio.ensure_future(_deliver_all(interaction, reply))
         done, _ = await asyncio.wait({pending}, timeout=DELIVERY_HEAD_START)
         if done:
             failures, pending = pending.result(), None
             if failures:
-                kwargs = _message_kwargs(_undelivered(interaction, reply))
+                kwargs = _message_kwargs(_undelivered(interaction, reply, failures[0][0]))
     sent: discord.WebhookMessage | None = None
     if interaction.response.is_done():
         if reply.ephemeral:
@@ -122,7 +122,7 @@ async def send_reply(interaction: Interaction, reply: Reply) -> None:
     if pending is not None:
         failures = await pending
         if failures:
-            corrected = to_embed(_undelivered(interaction, reply))
+            corrected = to_embed(_undelivered(interaction, reply, failures[0][0]))
             try:
                 if sent is not None:
                     await sent.edit(embed=corrected)
@@ -131,7 +131,7 @@ async def send_reply(interaction: Interaction, reply: Reply) -> None:
             except discord.HTTPException:
                 log.warning("could not correct the notice of an undelivered secret result")
     if failures:
-        await _tell_undelivered(interaction, failures)
+        await _tell_undelivered(interaction, [problem for _, problem in failures])
     # Last, so an observer (the console) knows every message of this reply has been sent.
     interaction.client.ctx.observe(interaction.id, reply)
 
@@ -150,9 +150,9 @@ async def _drop_public_thinking(interaction: Interaction) -> None:
         log.warning("could not remove a public 'thinking' message before a private answer")
 
 
-def _undelivered(interaction: Interaction, reply: Reply) -> Reply:
+def _undelivered(interaction: Interaction, reply: Reply, failed: Delivery) -> Reply:
     """The table's notice, saying the secret result did not reach the GM (never that it did)."""
-    text = interaction.client.ctx.catalog.t(
+    text = failed.if_undelivered or interaction.client.ctx.catalog.t(
         locale_of(interaction), "discord.secret.not_delivered", user=interaction.user.mention
     )
     return replace(reply, description=text, also=())
@@ -168,14 +168,14 @@ async def _tell_undelivered(interaction: Interaction, failures: list[str]) -> No
         log.warning("could not tell the roller that a secret result was not delivered")
 
 
-async def _deliver_all(interaction: Interaction, reply: Reply) -> list[str]:
+async def _deliver_all(interaction: Interaction, reply: Reply) -> list[tuple[Delivery, str]]:
     failures = []
     for delivery in reply.also:
         problem = await _deliver(
             interaction, delivery.reply, user_id=delivery.user_id, channel_id=delivery.channel_id
         )
         if problem is not None:
-            failures.append(problem)
+            failures.append((delivery, problem))
     return failures
 
 

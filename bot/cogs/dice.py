@@ -26,7 +26,7 @@ class DiceCog(commands.Cog):
     @app_commands.describe(
         expression="Dice expression, e.g. 3d20+56 or 2d10kh1 # Percutante",
         label="What the roll is for (shown as its title)",
-        secret="Only you see the result",
+        secret="Secret roll: only the GM sees the result",
         dice="Dice you rolled by hand, in order, e.g. 12 5 18",
     )
     async def roll(
@@ -44,6 +44,7 @@ class DiceCog(commands.Cog):
             label=label,
             secret=secret,
             manual=dice,
+            owner_id=interaction.guild.owner_id if interaction.guild is not None else None,
         )
         await send_reply(interaction, reply)
 

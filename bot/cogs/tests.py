@@ -177,7 +177,7 @@ class TestsCog(commands.Cog):
         action="v1 standard test (Bluff, Force, Discrétion…)",
         simultaneous="d20: number of simultaneous actions (1-4)",
         wounds="d20: wound malus (PV/PC lost beyond the Constitution threshold)",
-        secret="Secret test: only the GM sees the result",
+        secret="Secret test: only the GM sees the result (false: public, unless always secret)",
         player="GM only: roll for this player (result seen by the GM only)",
     )
     @app_commands.autocomplete(
@@ -230,6 +230,7 @@ class TestsCog(commands.Cog):
         label="What the opposed test is for",
         difficulty_a="Difficulty of the first side, from the ladder of the ruleset in force",
         difficulty_b="Difficulty of the second side, from the ladder of the ruleset in force",
+        secret="Secret test: only the GM sees the result (Shadowing against Perception)",
     )
     @app_commands.autocomplete(
         skill_a=_skill_autocomplete,
@@ -251,6 +252,7 @@ class TestsCog(commands.Cog):
         label: Label | None = None,
         difficulty_a: Name | None = None,
         difficulty_b: Name | None = None,
+        secret: bool | None = None,
     ) -> None:
         request = OpposeRequest(
             side_a=side_a,
@@ -264,6 +266,7 @@ class TestsCog(commands.Cog):
             label=label,
             difficulty_a=difficulty_a,
             difficulty_b=difficulty_b,
+            secret=secret,
             owner_id=_owner_id(interaction),
         )
         reply = await opposed_check(ctx_of(interaction), caller_of(interaction), request)
@@ -281,6 +284,7 @@ class TestsCog(commands.Cog):
         label="What the test is for",
         difficulty_a="Difficulty for every member of the first side (the ruleset's ladder)",
         difficulty_b="Difficulty for every member of the second side (the ruleset's ladder)",
+        secret="Secret test: only the GM sees the result",
     )
     @app_commands.autocomplete(
         skill_a=_skill_autocomplete,
@@ -301,6 +305,7 @@ class TestsCog(commands.Cog):
         label: Label | None = None,
         difficulty_a: Name | None = None,
         difficulty_b: Name | None = None,
+        secret: bool | None = None,
     ) -> None:
         request = GroupRequest(
             side_a=side_a,
@@ -313,6 +318,7 @@ class TestsCog(commands.Cog):
             label=label,
             difficulty_a=difficulty_a,
             difficulty_b=difficulty_b,
+            secret=secret,
             owner_id=_owner_id(interaction),
         )
         reply = await group_opposed_check(ctx_of(interaction), caller_of(interaction), request)
@@ -331,6 +337,7 @@ class TestsCog(commands.Cog):
         step="One attempt per button press instead of all at once",
         label="What the test is for",
         difficulty="Difficulty of every attempt, from the ladder of the ruleset in force",
+        secret="Secret test: only the GM sees the result (rolled all at once)",
     )
     @app_commands.choices(unit=UNIT_CHOICES)
     @app_commands.autocomplete(skill=_skill_autocomplete, difficulty=_difficulty_autocomplete)
@@ -348,6 +355,7 @@ class TestsCog(commands.Cog):
         step: bool = False,
         label: Label | None = None,
         difficulty: Name | None = None,
+        secret: bool | None = None,
     ) -> None:
         request = ExtendedRequest(
             carac=target,
@@ -361,6 +369,8 @@ class TestsCog(commands.Cog):
             step=step,
             label=label,
             difficulty=difficulty,
+            secret=secret,
+            owner_id=_owner_id(interaction),
         )
         reply = await extended_check(ctx_of(interaction), caller_of(interaction), request)
         await send_reply(interaction, reply)

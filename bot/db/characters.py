@@ -246,16 +246,17 @@ async def recent_rolls(
     *,
     character_id: int | None = None,
     channel_id: int | None = None,
-    viewer_id: int | None = None,
+    secrets: bool = True,
     limit: int = 10,
     offset: int = 0,
 ) -> list[RollLog]:
-    """Newest first; with ``viewer_id``, secret rolls only when that user made them."""
+    """Newest first; without ``secrets`` (a player's history), no secret roll at all — not even
+    the viewer's own: a secret result is the GM's alone."""
     query = recent_rolls_query(
         guild_id,
         character_id=character_id,
         channel_id=channel_id,
-        viewer_id=viewer_id,
+        secrets=secrets,
         limit=limit,
         offset=offset,
     )
@@ -267,15 +268,15 @@ def recent_rolls_query(
     *,
     character_id: int | None = None,
     channel_id: int | None = None,
-    viewer_id: int | None = None,
+    secrets: bool = True,
     limit: int = 10,
     offset: int = 0,
 ) -> Select[RollLog]:
     """The query of :func:`recent_rolls` (an index serves it: ``ix_roll_log_guild_character_created`` for
     a character, ``ix_roll_log_guild_channel_created`` for a channel)."""
     query = select(RollLog).where(RollLog.guild_id == guild_id)
-    if viewer_id is not None:
-        query = query.where((RollLog.secret.is_(False)) | (RollLog.user_id == viewer_id))
+    if not secrets:
+        query = query.where(RollLog.secret.is_(False))
     if character_id is not None:
         query = query.where(RollLog.character_id == character_id)
     if channel_id is not None:

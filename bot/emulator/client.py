@@ -366,9 +366,13 @@ class Player:
         *,
         channel: str | Channel | None = None,
         timeout: float = DEFAULT_TIMEOUT,
+        option_values: Mapping[str, Any] | None = None,
         **options: Any,
     ) -> Result:
-        """Run ``/command [sub [subsub]]`` with options by (localised) name; waits for the first callback."""
+        """Run ``/command [sub [subsub]]`` with options by (localised) name; waits for the first callback.
+        ``option_values``: options whose names clash with this method's (``/config gm-channel
+        channel:#gm``)."""
+        options = {**(option_values or {}), **options}
         target = self._channel(channel)
         if target.is_thread and target.archived:
             # Discord: "Users cannot ... use application commands ... in archived threads".

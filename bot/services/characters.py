@@ -1290,7 +1290,8 @@ def _history_reads() -> asyncio.Semaphore:
 async def roll_history(
     ctx: AppContext, caller: Caller, *, character: str | None = None, limit: int = 10, page: int = 1
 ) -> Reply:
-    """Recent rolls of a character (any channel) or of this channel; secret ones only to their roller."""
+    """Recent rolls of a character (any channel) or of this channel; secret ones to the GM alone
+    (their roller included: a secret result is the GM's)."""
     t, locale = ctx.catalog.t, caller.locale
     limit = max(1, min(limit, HISTORY_MAX))
     page = max(1, page)
@@ -1301,14 +1302,13 @@ async def roll_history(
 
     async def history_page(session: AsyncSession, config: ServerConfig) -> Reply:
         gm = caller.is_gm(config)
-        viewer = None if gm else caller.user_id
         if character and character.strip():
             row = await _target(session, caller, config, character)
             rolls = await repo.recent_rolls(
                 session,
                 _guild(caller),
                 character_id=row.id,
-                viewer_id=viewer,
+                secrets=gm,
                 limit=limit,
                 offset=(page - 1) * limit,
             )
@@ -1318,7 +1318,7 @@ async def roll_history(
                 session,
                 _guild(caller),
                 channel_id=caller.channel_id,
-                viewer_id=viewer,
+                secrets=gm,
                 limit=limit,
                 offset=(page - 1) * limit,
             )
@@ -1342,7 +1342,12 @@ async def roll_history(
         return Reply(
             title=title,
             description="\n".join(lines),
-            footer=t(locale, "characters.history.footer", page=page, count=len(rolls)),
+            footer=t(
+                locale,
+                "characters.history.footer_one" if len(rolls) == 1 else "characters.history.footer",
+                page=page,
+                count=len(rolls),
+            ),
             colour=Colour.INFO,
             ephemeral=True,
             kind="history",

@@ -7,7 +7,9 @@ Server. Where secret results go (:func:`secret_destination`):
 2. otherwise a DM to the server owner — without the privileged members intent the bot cannot
    list who holds the GM role, and the owner can always be told apart.
 
-A GM who rolls a secret test himself sees the result privately (ephemeral) in every case.
+Every secret result goes there (:func:`secret_delivery`): secret tests, secret ``/lancer`` rolls,
+the full result of an opposed test whose sheets a player may not read. A GM who rolls a secret test
+or roll himself sees the result privately (ephemeral) in every case.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import asyncio
 import time
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from types import MappingProxyType
 
@@ -38,7 +40,7 @@ from bot.db.repositories import (
 from bot.services.caller import Caller
 from bot.services.errors import refusal_reply
 from bot.ui.checks_render import ruleset_name
-from bot.ui.reply import Colour, Field, Reply
+from bot.ui.reply import Colour, Delivery, Field, Reply
 
 SCOPE_SERVER = "server"
 SCOPE_CHANNEL = "channel"
@@ -273,6 +275,27 @@ def secret_destination(config: ServerConfig | None, owner_id: int | None) -> Sec
     if config is not None and config.gm_user_id is not None:
         return SecretDestination(user_id=config.gm_user_id)
     return SecretDestination(user_id=owner_id)
+
+
+def secret_delivery(
+    config: ServerConfig | None,
+    owner_id: int | None,
+    for_gm: Reply,
+    notice: Reply,
+    *,
+    undelivered: str | None = None,
+) -> Reply:
+    """A player's secret result: the table's ``notice``, with ``for_gm`` delivered where every
+    secret result goes (:func:`secret_destination`); ``undelivered``: the notice should it fail.
+    Nowhere known (no server): ``for_gm`` privately."""
+    destination = secret_destination(config, owner_id)
+    if not destination.known:
+        return replace(for_gm, ephemeral=True)
+    delivery = Delivery(
+        for_gm, user_id=destination.user_id, channel_id=destination.channel_id, if_undelivered=undelivered
+    )
+    sent_to = {"channel_id": destination.channel_id, "user_id": destination.user_id}
+    return replace(notice, result={**(notice.result or {}), "sent_to": sent_to}, also=(delivery,))
 
 
 def _guild_only(ctx: AppContext, caller: Caller) -> Reply:

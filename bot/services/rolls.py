@@ -14,6 +14,7 @@ from bot.rules.dice.manual import ManualDice
 from bot.rules.grammar import is_digits
 from bot.rules.random_source import RandomSource
 from bot.services.caller import Caller
+from bot.services.config import config_cache, secret_delivery
 from bot.services.errors import UserError, user_error_reply
 from bot.ui.reply import Colour, Field, Reply
 from bot.ui.text import user_text
@@ -166,7 +167,12 @@ async def roll_dice(
     secret: bool = False,
     manual: str | None = None,
     rng: RandomSource | None = None,
+    owner_id: int | None = None,
 ) -> Reply:
+    """A free roll. ``secret``: the GM's alone, like every secret result — the GM's own roll is
+    answered privately; a player's goes where secret results go (the GM channel when one is set,
+    else the GM's DMs; ``owner_id``: the server owner, the last resort) and the table is told a
+    secret roll was made, and why."""
     locale = caller.locale
     text = expression.strip()
     if label:
@@ -197,6 +203,30 @@ async def roll_dice(
         result=reply.result or {},
     )
     if secret:
-        footer = (reply.footer or "") + " · " + ctx.catalog.t(locale, "rolls.secret")
-        reply = replace(reply, ephemeral=True, footer=footer)
+        return await _secret_roll(ctx, caller, reply, result, owner_id)
     return reply
+
+
+async def _secret_roll(
+    ctx: AppContext, caller: Caller, reply: Reply, result: RollResult, owner_id: int | None
+) -> Reply:
+    t, locale = ctx.catalog.t, caller.locale
+    footer = (reply.footer or "") + " · " + t(locale, "rolls.secret")
+    for_gm = replace(reply, title=f"🔒 {reply.title}", footer=footer)
+    if caller.guild_id is None:
+        return replace(for_gm, ephemeral=True)
+    found = await config_cache(ctx).settings(ctx.sessions, caller.guild_id, caller.channel_chain)
+    if caller.is_gm(found.config):
+        return replace(for_gm, ephemeral=True)
+    user = f"<@{caller.user_id}>"
+    what = user_text(result.label) if result.label else f"`{user_text(result.expression)}`"
+    for_gm = replace(for_gm, description=f"{for_gm.description}\n{t(locale, 'rolls.secret_by', user=user)}")
+    why = t(locale, "rolls.secret_why", roll=what)
+    notice = Reply(
+        description="🔒 " + t(locale, "rolls.secret_rolled", user=user, roll=what) + "\n" + why,
+        colour=Colour.SECRET,
+        kind="roll_secret",
+        result={"secret": True, "why": "player", "label": result.label},
+    )
+    undelivered = "🔒 " + t(locale, "rolls.secret_not_delivered", user=user, roll=what) + "\n" + why
+    return secret_delivery(found.config, owner_id, for_gm, notice, undelivered=undelivered)

@@ -74,6 +74,9 @@ class Delivery:
     reply: Reply
     user_id: int | None = None
     channel_id: int | None = None
+    # The table's notice, should this delivery fail (already translated): it must not say the
+    # result reached the GM. None: a generic « could not be delivered » line.
+    if_undelivered: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

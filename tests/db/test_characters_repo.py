@@ -140,12 +140,12 @@ async def test_recent_rolls_filter_and_secret(sessions: async_sessionmaker[Async
                 RollLog(
                     guild_id=GUILD_A,
                     channel_id=10 + index % 2,
-                    user_id=ALICE if index != 4 else BOB,
+                    user_id=ALICE if index not in (2, 4) else BOB,
                     character_id=7 if index < 2 else None,
                     kind="roll",
                     expression=f"{index + 1}d6",
                     total=index,
-                    secret=index == 4,
+                    secret=index in (0, 4),
                     result={},
                 )
             )
@@ -155,7 +155,8 @@ async def test_recent_rolls_filter_and_secret(sessions: async_sessionmaker[Async
     async with sessions() as session:
         by_char = await repo.recent_rolls(session, GUILD_A, character_id=7)
         assert sorted(r.expression for r in by_char) == ["1d6", "2d6"]
-        channel = await repo.recent_rolls(session, GUILD_A, channel_id=10, viewer_id=ALICE)
-        assert sorted(r.expression for r in channel) == ["1d6", "3d6"]  # 5d6 is Bob's secret
+        channel = await repo.recent_rolls(session, GUILD_A, channel_id=10, secrets=False)
+        # 1d6 is Alice's own secret and 5d6 Bob's: a player's history shows neither (the GM's does).
+        assert sorted(r.expression for r in channel) == ["3d6"]
         assert len(await repo.recent_rolls(session, GUILD_A, channel_id=10)) == 3
         assert len(await repo.recent_rolls(session, GUILD_A, channel_id=10, limit=1, offset=2)) == 1

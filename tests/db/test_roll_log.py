@@ -182,7 +182,7 @@ async def test_history_queries_are_served_by_an_index(tmp_path: Any) -> None:
             ({"character_id": 7}, "ix_roll_log_guild_character_created"),
             ({"channel_id": 9}, "ix_roll_log_guild_channel_created"),
         ):
-            query = recent_rolls_query(1, viewer_id=2, limit=10, offset=20, **where)
+            query = recent_rolls_query(1, secrets=False, limit=10, offset=20, **where)
             sql = str(query.compile(engine.sync_engine, compile_kwargs={"literal_binds": True}))
             async with engine.connect() as connection:
                 plan = " ".join(

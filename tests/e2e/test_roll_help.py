@@ -39,9 +39,16 @@ async def test_dice_entered_by_hand_are_used(emu: E2E) -> None:
     assert "main" in result.embed["footer"]["text"]
 
 
-async def test_secret_roll_is_ephemeral(emu: E2E) -> None:
-    result = await emu.user("bob").slash("lancer", expression="1d100", secret=True)
-    assert result.ephemeral
+async def test_a_secret_roll_is_the_gms(emu: E2E) -> None:
+    # A player's secret roll: the table is told, the result goes to the GM (here the owner's DMs).
+    result = await emu.user("bob").slash("lancer", expression="1d100", secret=True, des="58")
+    assert not result.ephemeral and "**58**" not in str(result.embed) and "jet secret" in str(result.embed)
+    carol = emu.user("carol")
+    await emu.emu.wait_until(lambda: carol.dm_messages, what="the owner's DM")
+    assert "**58**" in str(carol.dm_messages[-1].embeds)
+    # The GM's own secret roll: his eyes only.
+    gm = await emu.user("gm").slash("lancer", expression="1d100", secret=True)
+    assert gm.ephemeral
 
 
 async def test_hostile_expressions_answer_an_ephemeral_error_in_french(emu: E2E) -> None:

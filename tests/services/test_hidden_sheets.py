@@ -142,10 +142,17 @@ async def test_a_player_group_test_masks_only_the_npc(ctx: AppContext) -> None:
     assert "50 sous 57" in text(gm) and not gm.also
 
 
-async def test_a_number_or_a_player_character_is_not_hidden(ctx: AppContext) -> None:
-    request = OpposeRequest(side_a="Hans", side_b="Bob", skill_a="F", skill_b="F", rolls_a="20", rolls_b="30")
+async def test_a_number_or_ones_own_character_is_not_hidden(ctx: AppContext) -> None:
+    request = OpposeRequest(
+        side_a="Hans", side_b="B=38", skill_a="F", skill_b="F", rolls_a="20", rolls_b="30"
+    )
     reply = await opposed_check(ctx, ALICE, request)
     assert "20 sous 38" in text(reply) and "cachée" not in text(reply) and not reply.also
+    # Another player's character is read as /perso voir reads it: by its owner and the GM only.
+    other = await opposed_check(
+        ctx, ALICE, OpposeRequest(side_a="Hans", side_b="Bob", skill_a="F", skill_b="F")
+    )
+    assert "Les valeurs de Bob (personnage d'un autre joueur) restent cachées" in text(other)
 
 
 # --- every other command: a private refusal naming no value --------------------------------------

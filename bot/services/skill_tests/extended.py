@@ -26,6 +26,7 @@ from bot.services.skill_tests.common import (
     _Reads,
 )
 from bot.services.skill_tests.difficulty import find_grade
+from bot.services.skill_tests.secrecy import decide, secret_reply
 from bot.services.skill_tests.single import TestRequest, _resolve_base
 from bot.services.skill_tests.tables import _setting, extended_row
 from bot.ui import checks_render as render
@@ -109,6 +110,8 @@ class ExtendedRequest:
     step: bool = False
     label: str | None = None
     difficulty: str | None = None  # a grade of the ruleset's ladder (skill_tests.difficulty)
+    secret: bool | None = None  # None: secret when the skill is on the seed's list, as for /test
+    owner_id: int | None = None  # the server owner: where a secret result goes without a GM channel
 
 
 def _extended_reply(
@@ -184,7 +187,8 @@ async def extended_check(
         setting = await _setting(ctx, caller)
         async with _Reads(ctx) as session:
             system = setting.ruleset
-            documents = await setting.tables(ctx, session, ("extended_tests",))
+            documents = await setting.tables(ctx, session, ("extended_tests", "secret_tests"))
+            decision = decide(ctx, caller, setting, [request.skill], request.secret, documents, starred=True)
             row = extended_row(ctx, request.skill, documents)
             attempts = request.attempts or (row or {}).get("attempts")
             needed = request.successes or (row or {}).get("successes_needed")
@@ -224,7 +228,7 @@ async def extended_check(
             target, items = build_target(test.base, test.modifiers, test.base_label)
             rolls = _parse_rolls(system, request.rolls)
             manual = bool(rolls)
-            if request.step and not manual:
+            if request.step and not manual and not decision.secret:  # a secret one: all at once
                 state = extended.start(test)
             else:
                 state = extended.run(test, rng=None if manual else source, rolls=rolls)
@@ -239,7 +243,7 @@ async def extended_check(
                         expression=f"d{attempt.die} ≤ {attempt.target} #{index}/{attempts}",
                         label=request.label or request.skill,
                         total=attempt.roll,
-                        secret=False,
+                        secret=decision.secret,
                         result={**attempt.to_dict(), "attempt": index, "status": state.status.value},
                         character_id=base.character.id if base.character else None,
                     )
@@ -251,7 +255,7 @@ async def extended_check(
     await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
     shown = request.label or request.skill or render.label_text(ctx.catalog, locale, base.label)
     title = "⏳ " + t(locale, "tests.extended.title", label=shown)
-    return _extended_reply(
+    full = _extended_reply(
         ctx,
         locale,
         state,
@@ -262,6 +266,21 @@ async def extended_check(
         payload=payload,
         manual=manual,
         modifiers=items,
+    )
+    if not decision.secret:
+        return full
+    return secret_reply(
+        ctx,
+        caller,
+        setting,
+        request.owner_id,
+        full,
+        decision=decision,
+        subject=shown,
+        documents=documents,
+        rolled_key="tests.secret.rolled_extended",
+        kind="extended_secret",
+        result={"ruleset": system.value, "label": payload["label"]},
     )
 
 

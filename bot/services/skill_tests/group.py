@@ -24,8 +24,10 @@ from bot.services.skill_tests.participants import (
     _skills_field,
     hidden_names,
     masked_group,
+    secret_subject,
     with_hidden_for_gm,
 )
+from bot.services.skill_tests.secrecy import decide, secret_reply
 from bot.services.skill_tests.tables import _setting
 from bot.ui import checks_render as render
 from bot.ui.reply import Colour, Reply
@@ -45,6 +47,7 @@ class GroupRequest:
     difficulty_b: str | None = None
     rolls: str | None = None
     label: str | None = None
+    secret: bool | None = None  # None: secret only when a skill is always secret (seed's list)
     owner_id: int | None = None  # the server owner: where a hidden NPC's result goes without a GM channel
 
 
@@ -79,6 +82,9 @@ async def group_opposed_check(
         async with _Reads(ctx) as session:
             system = setting.ruleset
             skill_b, suggested = await _second_skill(ctx, setting, session, request.skill_a, request.skill_b)
+            documents = await setting.tables(ctx, session, ("secret_tests",))
+            skills = (request.skill_a, skill_b)
+            decision = decide(ctx, caller, setting, skills, request.secret, documents, starred=False)
             members_a, members_b = _split_members(request.side_a), _split_members(request.side_b)
             if not members_a or not members_b:
                 raise TestInputError("tests.error.empty_side")
@@ -133,6 +139,7 @@ async def group_opposed_check(
                 suggested=suggested,
                 manual=manual,
                 label=request.label,
+                secret=decision.secret,
             )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
@@ -160,9 +167,23 @@ async def group_opposed_check(
             kind="group_opposed",
         )
 
+    if decision.secret:  # the GM's alone: nothing to mask for him, nothing shown to the table
+        return secret_reply(
+            ctx,
+            caller,
+            setting,
+            request.owner_id,
+            shown(frozenset()),
+            decision=decision,
+            subject=secret_subject(ctx, locale, request.label, skills),
+            documents=documents,
+            rolled_key="tests.secret.rolled_group",
+            kind="group_opposed_secret",
+            result={"ruleset": system.value, "label": request.label},
+        )
     if not hidden:
         return shown(frozenset())
     public = replace(shown(hidden), result=masked_group(payload, hidden))
     return with_hidden_for_gm(
-        ctx, caller, setting.config, request.owner_id, public, shown(frozenset()), hidden
+        ctx, caller, setting.config, request.owner_id, public, shown(frozenset()), [*side_a, *side_b]
     )

@@ -13,7 +13,6 @@ from bot.services.caller import Caller
 from bot.services.errors import input_refusal, user_error_reply
 from bot.services.skill_tests.common import TestInputError, _manual_note, _parse_rolls, _Reads
 from bot.services.skill_tests.participants import (
-    Participant,
     _bot_rolls,
     _contestant,
     _grades,
@@ -23,8 +22,10 @@ from bot.services.skill_tests.participants import (
     _skills_field,
     hidden_names,
     masked_opposed,
+    secret_subject,
     with_hidden_for_gm,
 )
+from bot.services.skill_tests.secrecy import decide, secret_reply
 from bot.services.skill_tests.tables import _setting
 from bot.ui import checks_render as render
 from bot.ui.reply import Reply
@@ -43,6 +44,7 @@ class OpposeRequest:
     rolls_a: str | None = None
     rolls_b: str | None = None
     label: str | None = None
+    secret: bool | None = None  # None: secret only when a skill is always secret (seed's list)
     owner_id: int | None = None  # the server owner: where a hidden NPC's result goes without a GM channel
 
 
@@ -57,11 +59,14 @@ async def opposed_check(
         async with _Reads(ctx) as session:
             system = setting.ruleset
             skill_b, suggested = await _second_skill(ctx, setting, session, request.skill_a, request.skill_b)
+            documents = await setting.tables(ctx, session, ("secret_tests",))
+            skills = (request.skill_a, skill_b)
+            decision = decide(ctx, caller, setting, skills, request.secret, documents, starred=False)
             gm = setting.is_gm
             a = await _participant(session, caller, request.side_a, request.skill_a, system, "A", gm=gm)
             b = await _participant(session, caller, request.side_b, skill_b, system, "B", gm=gm)
             if a.name == b.name:
-                b = Participant(f"{b.name} (2)", b.base, b.base_label, b.character_id, b.hidden)
+                b = replace(b, name=f"{b.name} (2)")
             rolls_a = _parse_rolls(system, request.rolls_a)
             rolls_b = _parse_rolls(system, request.rolls_b)
             rules = opposed.rules_for(system)
@@ -90,6 +95,7 @@ async def opposed_check(
                 suggested=suggested,
                 manual=manual,
                 label=request.label,
+                secret=decision.secret,
             )
     except TestInputError as exc:
         return user_error_reply(ctx, caller.locale, exc)
@@ -117,9 +123,23 @@ async def opposed_check(
             kind="opposed",
         )
 
+    if decision.secret:  # the GM's alone: nothing to mask for him, nothing shown to the table
+        return secret_reply(
+            ctx,
+            caller,
+            setting,
+            request.owner_id,
+            shown(frozenset()),
+            decision=decision,
+            subject=secret_subject(ctx, locale, request.label, skills),
+            documents=documents,
+            rolled_key="tests.secret.rolled_opposed",
+            kind="opposed_secret",
+            result={"ruleset": system.value, "label": request.label},
+        )
     if not hidden:
         return shown(frozenset())
     public = replace(shown(hidden), result=masked_opposed(payload, a.hidden, b.hidden))
     return with_hidden_for_gm(
-        ctx, caller, setting.config, request.owner_id, public, shown(frozenset()), hidden
+        ctx, caller, setting.config, request.owner_id, public, shown(frozenset()), [a, b]
     )

@@ -31,6 +31,7 @@ from bot.services.skill_tests.common import (
 )
 from bot.services.skill_tests.difficulty import find_grade
 from bot.services.skill_tests.tables import Setting, suggested_opposition
+from bot.services.wounds import elided
 from bot.ui.reply import Delivery, Field, Reply
 
 _MENTION = re.compile(r"^<@!?([0-9]{15,22})>$")
@@ -42,7 +43,10 @@ class Participant:
     base: int
     base_label: str
     character_id: int | None = None
-    hidden: bool = False  # a GM's NPC sheet named by a player: its values go to the GM alone
+    # A sheet the caller may not read (as with /perso voir: not his, and he is not the GM): a GM's
+    # NPC or another player's character. Its values are masked for the table and go to the GM.
+    hidden: bool = False
+    npc: bool = False
 
 
 async def _participant(
@@ -57,8 +61,10 @@ async def _participant(
 ) -> Participant:
     """``Name=40``, ``40``, ``@user`` (active character) or a character's name.
 
-    A GM's NPC sheet takes part when a player names it, its values hidden (``hidden``): the
-    player's reply masks them and the full result goes to the GM, as a secret test's does."""
+    A sheet is read as ``/perso voir`` reads it: by its owner and the GM. Another's sheet (a GM's
+    NPC, another player's character) still takes part when a player names it, its values hidden
+    (``hidden``): the player's reply masks them and the full result goes to the GM, as a secret
+    test's does."""
     raw = text.strip()
     if not raw:
         raise TestInputError("tests.error.empty_side")
@@ -88,10 +94,24 @@ async def _participant(
     assert base.character is not None
     # The base's itemised parts (a `renove` mastery, a d20 Acquis) belong to the score opposed.
     total = base.value + sum(part.value for part in base.parts)
-    hidden = bool(getattr(base.character, "is_npc", False)) and not gm
+    npc = bool(getattr(base.character, "is_npc", False))
+    mine = not npc and getattr(base.character, "owner_id", None) == caller.user_id
+    hidden = not (gm or mine)
     return Participant(
-        base.character.name[:NAME_MAX], _check_target(total), base.label, base.character.id, hidden
+        base.character.name[:NAME_MAX], _check_target(total), base.label, base.character.id, hidden, npc
     )
+
+
+def secret_subject(
+    ctx: AppContext, locale: str, label: str | None, skills: tuple[str | None, str | None]
+) -> str | None:
+    """What a secret opposed test's notice names: its label, else « Filature contre Perception »."""
+    if label:
+        return label
+    skill_a, skill_b = skills
+    if skill_a and skill_b:
+        return ctx.catalog.t(locale, "tests.secret.versus", a=skill_a, b=skill_b)
+    return skill_a or skill_b
 
 
 def _contestant(p: Participant, modifier: int, grade: Modifier | None = None) -> opposed.Contestant:
@@ -142,6 +162,7 @@ def _log_opposed(
     suggested: bool,
     manual: bool,
     label: str | None,
+    secret: bool = False,
 ) -> dict[str, Any]:
     """The result of an opposed or group test, added to the roll log; returned for the reply."""
     payload = {
@@ -151,6 +172,7 @@ def _log_opposed(
         "suggested_skill_b": suggested,
         "manual": manual,
         "label": label,
+        "secret": secret,
     }
     rows.append(
         _log(
@@ -160,7 +182,7 @@ def _log_opposed(
             expression=expression,
             label=label,
             total=None,
-            secret=False,
+            secret=secret,
             result=payload,
         )
     )
@@ -244,6 +266,20 @@ def hidden_names(participants: list[Participant]) -> frozenset[str]:
     return frozenset(p.name for p in participants if p.hidden)
 
 
+def _hidden_notes(ctx: AppContext, locale: str, participants: list[Participant], sent: bool) -> list[str]:
+    """« Les valeurs de Baron Noir (PNJ du MJ) restent cachées… », one line per kind of sheet."""
+    notes = []
+    for npc, kind in ((True, "npc"), (False, "pc")):
+        names = sorted(p.name for p in participants if p.hidden and p.npc is npc)
+        if names:
+            number = "one" if len(names) == 1 else "many"
+            key = f"tests.hidden.{kind}_{'sent' if sent else 'kept'}_{number}"
+            if number == "one" and elided(names[0]):  # « Les valeurs d'Élise »
+                key += "_elided"
+            notes.append("🔒 " + ctx.catalog.t(locale, key, names=", ".join(names)))
+    return notes
+
+
 def with_hidden_for_gm(
     ctx: AppContext,
     caller: Caller,
@@ -251,18 +287,20 @@ def with_hidden_for_gm(
     owner_id: int | None,
     public: Reply,
     full: Reply,
-    hidden: frozenset[str],
+    participants: list[Participant],
 ) -> Reply:
     """The player's reply (``public``, values masked) says so; the full one goes where secret tests
     go (the GM channel, else the GM's or the server owner's DMs)."""
     t, locale = ctx.catalog.t, caller.locale
     destination = secret_destination(config, owner_id)
-    number = "one" if len(hidden) == 1 else "many"
-    key = f"tests.hidden.{'sent' if destination.known else 'kept'}_{number}"
-    note = "🔒 " + t(locale, key, names=", ".join(sorted(hidden)))
-    public = replace(public, description=f"{public.description or ''}\n{note}".strip())
+    summary = public.description or ""
+    notes = "\n".join(_hidden_notes(ctx, locale, participants, destination.known))
+    public = replace(public, description=f"{summary}\n{notes}".strip())
     if not destination.known:
         return public
+    # Should the delivery fail, the table's reply must not say the full result went to the GM.
+    kept = "\n".join(_hidden_notes(ctx, locale, participants, False))
+    undelivered = f"{summary}\n{kept}\n🔒 {t(locale, 'tests.hidden.not_delivered')}".strip()
     secret_footer = f"{full.footer} · {t(locale, 'tests.secret.footer')}" if full.footer else None
     for_gm = replace(
         full,
@@ -271,6 +309,7 @@ def with_hidden_for_gm(
         + t(locale, "tests.hidden.for_gm", user=f"<@{caller.user_id}>"),
         footer=secret_footer,
     )
-    return replace(
-        public, also=(Delivery(for_gm, user_id=destination.user_id, channel_id=destination.channel_id),)
+    delivery = Delivery(
+        for_gm, user_id=destination.user_id, channel_id=destination.channel_id, if_undelivered=undelivered
     )
+    return replace(public, also=(delivery,))

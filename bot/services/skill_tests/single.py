@@ -2,11 +2,12 @@
 
 Readings and choices (documented for the GM, see also :mod:`bot.services.config`):
 
-* Secret tests. A test is secret when asked (``secret:true``), when the GM rolls for a player
-  (``pour:@alice``), or when its skill is in the seed's list (``data/secret_tests.json``, starred
-  entries included: the GM may still say ``secret:false``). The GM's own secret test is answered
-  privately; a player's secret test shows the table only that a secret test was rolled, and the
-  result goes to the GM channel, else by DM to the server owner.
+* Secret tests (:mod:`bot.services.skill_tests.secrecy`). A test is secret when asked
+  (``secret:true``), when the GM rolls for a player (``pour:@alice``), or when its skill is in the
+  seed's list (``data/secret_tests.json``, starred entries included). A player's ``secret:false``
+  on an always-secret skill is refused; on a starred one it is followed; the GM may do either. The
+  GM's own secret test is answered privately; a player's shows the table only that a secret test
+  was rolled and why, the result going to the GM channel, else by DM to the GM.
 * ``/test action:`` (v1 standard tests) with a number in ``carac``: the number is the
   characteristic the row names (``Force`` with ``carac:4`` → F × 10 = 40); for rows whose target
   is a formula or a book reference the number is the target itself.
@@ -30,7 +31,6 @@ from bot.rules.random_source import RandomSource
 from bot.rules.renove import checks as renove
 from bot.rules.v1 import checks as v1
 from bot.services.caller import Caller
-from bot.services.config import SecretDestination, secret_destination
 from bot.services.errors import input_refusal, user_error_reply
 from bot.services.flows.fortune import reroll_button, reroll_offered
 from bot.services.skill_tests.common import (
@@ -49,9 +49,10 @@ from bot.services.skill_tests.common import (
     active_character_getter,
 )
 from bot.services.skill_tests.difficulty import find_grade
+from bot.services.skill_tests.secrecy import decide, secret_reply
 from bot.services.skill_tests.tables import Documents, _setting, find_standard_row, secrecy_of
 from bot.ui import checks_render as render
-from bot.ui.reply import Colour, Delivery, Field, Reply
+from bot.ui.reply import Field, Reply
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,10 +203,11 @@ async def skill_test(
             result = _resolve_check(system, base, request, roll, rng or ctx.rng, caller.locale)
             skill_name = request.skill or (base.standard or {}).get("action") or request.carac
             listed = secrecy_of(ctx, skill_name, documents)
-            if request.secret is not None:
-                secret = request.secret
-            else:
-                secret = request.for_user_id is not None or listed is not renove.Secrecy.NEVER
+            asked = request.secret
+            if asked is None and request.for_user_id is not None:
+                asked = True  # the GM rolling for a player: secret unless he says secret:non
+            decision = decide(ctx, caller, setting, [skill_name], asked, documents, starred=True)
+            secret = decision.secret
             label = request.label or (
                 str(skill_name) if skill_name and _int(str(skill_name)) is None else None
             )
@@ -276,45 +278,16 @@ async def skill_test(
         if reroll_offered(result, base.character, secret=secret):  # « Relancer (Fortune) »
             return replace(full, buttons=((reroll_button(ctx, locale, result, base.character),),))
         return full
-    secret_footer = footer + " · " + t(locale, "tests.secret.footer")
-    if setting.is_gm or caller.guild_id is None:
-        return Reply(
-            title="🔒 " + title,
-            description=full.description,
-            fields=full.fields,
-            footer=secret_footer,
-            colour=full.colour,
-            result=payload,
-            kind="test",
-            ephemeral=True,
-        )
-    destination = secret_destination(setting.config, request.owner_id)
-    for_gm = Reply(
-        title="🔒 " + title,
-        description=full.description,
-        fields=full.fields,
-        footer=secret_footer,
-        colour=full.colour,
-        result=payload,
-        kind="test",
-    )
-    shown = (
-        render.label_text(ctx.catalog, locale, str(skill_name))
-        if skill_name
-        else t(locale, "tests.secret.a_test")
-    )
-    notice = Reply(
-        description="🔒 " + t(locale, "tests.secret.rolled", user=f"<@{caller.user_id}>", skill=shown),
-        footer=render.ruleset_footer(ctx.catalog, locale, system.value),
-        colour=Colour.SECRET,
+    return secret_reply(
+        ctx,
+        caller,
+        setting,
+        request.owner_id,
+        full,
+        decision=decision,
+        subject=render.label_text(ctx.catalog, locale, label) if label else None,
+        documents=documents,
+        rolled_key="tests.secret.rolled",
         kind="test_secret",
-        result={"secret": True, "ruleset": system.value, "label": label, "sent_to": _sent_to(destination)},
+        result={"ruleset": system.value, "label": label},
     )
-    if not destination.known:
-        return replace(for_gm, ephemeral=True)
-    delivery = Delivery(for_gm, user_id=destination.user_id, channel_id=destination.channel_id)
-    return replace(notice, also=(delivery,))
-
-
-def _sent_to(destination: SecretDestination) -> dict[str, int | None]:
-    return {"channel_id": destination.channel_id, "user_id": destination.user_id}

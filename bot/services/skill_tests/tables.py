@@ -108,6 +108,11 @@ def secret_rows(ctx: AppContext, documents: Documents | None = None) -> list[ren
     return _derive("secret", _document(ctx, "secret_tests", documents), _build_secret_rows)
 
 
+def secret_entries(ctx: AppContext, documents: Documents | None = None) -> list[dict[str, Any]]:
+    """The secret-tests list in force (the seed's, or merged with the server's house rules)."""
+    return _entries(ctx, "secret_tests", documents)
+
+
 def secrecy_of(ctx: AppContext, skill: str | None, documents: Documents | None = None) -> renove.Secrecy:
     if not skill:
         return renove.Secrecy.NEVER
