@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.config import Settings
+from bot.i18n import Catalog
 from bot.ui.reply import Reply
 
 READY_TIMEOUT = 30.0
@@ -62,7 +63,24 @@ _HANDLER_TASKS = (
 
 
 class ConsoleInputError(ValueError):
-    """A line the console cannot understand (shown to the user, the session goes on)."""
+    """A line the console cannot understand (shown to the user in the console's language, the session
+    goes on): a catalogue key (``console.error.*``) and its parameters."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key, self.params = key, params
+
+    def render(self, catalog: Catalog, locale: str) -> str:
+        params = dict(self.params)
+        for name in ("size", "limit"):  # byte counts: « 10.0 MiB » / « 10,0 Mio »
+            if isinstance(params.get(name), int):
+                params[name] = _size(params[name], locale)
+        return catalog.t(locale, self.key, **params)
+
+    def __str__(self) -> str:
+        from bot.i18n import default_catalog
+
+        return self.render(default_catalog(), "en")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,38 +110,34 @@ def parse_line(line: str) -> ConsoleLine:
     try:
         tokens = shlex.split(text)
     except ValueError as exc:
-        raise ConsoleInputError(
-            f"unbalanced quotes ({exc}): close the quote around a value with spaces"
-        ) from None
+        raise ConsoleInputError("console.error.quotes", error=str(exc)) from None
     user: str | None = None
     channel: str | None = None
     while tokens and tokens[0][:1] in ("@", "#") and not tokens[0].startswith(("/", "!")):
         token = tokens.pop(0)
         if token.startswith("@"):
             if user is not None:
-                raise ConsoleInputError("one user per line: @alice /roll …")
+                raise ConsoleInputError("console.error.one_user")
             user = token[1:]
             if not user:
-                raise ConsoleInputError("'@' must be followed by a user name: @alice /roll …")
+                raise ConsoleInputError("console.error.user_name")
         else:
             if channel is not None:
-                raise ConsoleInputError("one channel per line: #partie /roll …")
+                raise ConsoleInputError("console.error.one_channel")
             channel = token[1:]
             if not channel:
-                raise ConsoleInputError("'#' must be followed by a channel name: #partie /roll …")
+                raise ConsoleInputError("console.error.channel_name")
     if not tokens:
-        raise ConsoleInputError("nothing after the user or channel: write @alice /roll expression:1d6")
+        raise ConsoleInputError("console.error.nothing_after")
     head = tokens.pop(0)
     lowered = head.lower()
     if lowered in ("!click", "!clic"):
         if not tokens:
-            raise ConsoleInputError("!click needs a button label or custom id: !click Parer")
+            raise ConsoleInputError("console.error.click")
         return ConsoleLine(user=user, kind="click", target=" ".join(tokens), channel=channel)
     if lowered in ("!select", "!choisir"):
         if len(tokens) < 2:
-            raise ConsoleInputError(
-                '!select needs the menu (placeholder or custom id) and a choice: !select Cible "Gobelin 1"'
-            )
+            raise ConsoleInputError("console.error.select")
         return ConsoleLine(
             user=user,
             kind="select",
@@ -135,7 +149,7 @@ def parse_line(line: str) -> ConsoleLine:
         return ConsoleLine(user=user, kind="modal", options=_options(tokens), channel=channel)
     if lowered in ("!in", "!dans"):
         if not tokens:
-            raise ConsoleInputError("!in needs a channel or thread: !in #partie, !in combat")
+            raise ConsoleInputError("console.error.in")
         return ConsoleLine(user=user, kind="in", target=" ".join(tokens).lstrip("#"))
     if lowered in ("!pins", "!epingles", "!épingles"):
         target = " ".join(tokens).lstrip("#") if tokens else ""
@@ -144,7 +158,7 @@ def parse_line(line: str) -> ConsoleLine:
         return ConsoleLine(user=user, kind="wait", target=" ".join(tokens))
     if lowered == "!role":
         if len(tokens) != 2 or not tokens[0].startswith("@"):
-            raise ConsoleInputError("!role gives or takes a role: !role @dave MJ, !role @dave -MJ")
+            raise ConsoleInputError("console.error.role")
         role = tokens[1]
         add = not role.startswith("-")
         return ConsoleLine(
@@ -155,15 +169,10 @@ def parse_line(line: str) -> ConsoleLine:
         )
     if lowered in ("!autocomplete", "!auto"):
         if not tokens or not tokens[0].startswith("/"):
-            raise ConsoleInputError(
-                "!autocomplete takes a command and the typed option last: "
-                "!autocomplete /combat attaque cible:Go"
-            )
+            raise ConsoleInputError("console.error.autocomplete")
         command, options = _command_and_options(tokens)
         if not options:
-            raise ConsoleInputError(
-                "!autocomplete needs the option being typed: !autocomplete /combat attaque cible:Go"
-            )
+            raise ConsoleInputError("console.error.autocomplete_option")
         return ConsoleLine(
             user=user,
             kind="autocomplete",
@@ -173,14 +182,9 @@ def parse_line(line: str) -> ConsoleLine:
             channel=channel,
         )
     if lowered.startswith("!"):
-        raise ConsoleInputError(
-            f"unknown instruction {head}: the console knows !click, !select, !modal, !in, !pins, "
-            "!autocomplete, !wait and !role"
-        )
+        raise ConsoleInputError("console.error.unknown_instruction", head=head)
     if not head.startswith("/"):
-        raise ConsoleInputError(
-            "a line starts with /command, !click, !select or !modal (e.g. /roll expression:1d6)"
-        )
+        raise ConsoleInputError("console.error.line_start")
     command, options = _command_and_options([head, *tokens])
     return ConsoleLine(user=user, kind="slash", command=command, options=options, channel=channel)
 
@@ -191,7 +195,7 @@ def _command_and_options(tokens: list[str]) -> tuple[str, dict[str, str]]:
     while rest and ":" not in rest[0]:
         words.append(rest.pop(0))
     if not words[0]:
-        raise ConsoleInputError("a command name must follow '/': /roll expression:1d6")
+        raise ConsoleInputError("console.error.command_name")
     return " ".join(words), _options(rest)
 
 
@@ -200,11 +204,9 @@ def _options(tokens: list[str]) -> dict[str, str]:
     for token in tokens:
         name, sep, value = token.partition(":")
         if not sep or not name:
-            raise ConsoleInputError(
-                f'options are written name:value (quotes around spaces: nom:"Le Pont"), got {token!r}'
-            )
+            raise ConsoleInputError("console.error.option_form", token=repr(token))
         if name in options:
-            raise ConsoleInputError(f"{name} is given twice: write each option once")
+            raise ConsoleInputError("console.error.option_twice", name=name)
         options[name] = value
     return options
 
@@ -213,7 +215,7 @@ def parse_duration(text: str) -> float:
     """``10m``, ``90s``, ``2h``, ``1j``/``1d``, ``1h30m`` or a number of seconds."""
     compact = text.replace(" ", "")
     if not compact:
-        raise ConsoleInputError("!wait needs a duration: !wait 10m, !wait 90s, !wait 2h")
+        raise ConsoleInputError("console.error.wait")
     total = 0.0
     position = 0
     for match in _DURATION.finditer(compact):
@@ -222,7 +224,7 @@ def parse_duration(text: str) -> float:
         total += float(match.group(1).replace(",", ".")) * _UNIT_SECONDS[(match.group(2) or "s").lower()]
         position = match.end()
     if position != len(compact):
-        raise ConsoleInputError(f"!wait takes a duration like 10m, 90s, 2h or 1h30m, got {text!r}")
+        raise ConsoleInputError("console.error.wait_form", text=repr(text))
     return total
 
 
@@ -265,12 +267,15 @@ def message_json(message: Any) -> dict[str, Any]:
     }
 
 
-def _size(size: int) -> str:
+def _size(size: int, locale: str = "en") -> str:
+    french = locale == "fr"
     if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KiB"
-    return f"{size / 1024 / 1024:.1f} MiB"
+        return f"{size} o" if french else f"{size} B"
+    value, unit = (size / 1024, "Kio" if french else "KiB")
+    if size >= 1024 * 1024:
+        value, unit = (size / 1024 / 1024, "Mio" if french else "MiB")
+    text = f"{value:.1f}"
+    return f"{text.replace('.', ',') if french else text} {unit}"
 
 
 def render_text(record: dict[str, Any]) -> str:
@@ -349,6 +354,9 @@ class Console:
         self._shown_pins: dict[str, str] = {}
         self._thread_activity: dict[str, tuple[int, float]] = {}
         self._saved_names: set[str] = set()
+        from bot.i18n import default_catalog
+
+        self.catalog = default_catalog()
 
     def _observe(self, interaction_id: int, reply: Reply) -> None:
         self.observed.setdefault(interaction_id, []).append(reply)
@@ -447,14 +455,14 @@ class Console:
                 try:
                     await self.handle(table, line)
                 except ConsoleInputError as exc:
-                    self.emit_error(line, str(exc))
+                    self.emit_error(line, exc.render(self.catalog, self.locale))
                     status = 1
                 except TimeoutError:
-                    self.emit_error(line, f"the bot did not answer within {REPLY_TIMEOUT:.0f} s")
+                    self.emit_error(line, self._t("console.error.timeout", seconds=f"{REPLY_TIMEOUT:.0f}"))
                     status = 1
                 except Exception as exc:  # never a traceback: say what broke and go on
                     self.emit_error(
-                        line, f"the console could not play this line ({type(exc).__name__}: {exc})"
+                        line, self._t("console.error.broken", error=f"{type(exc).__name__}: {exc}")
                     )
                     status = 1
                 await self._settle()
@@ -479,9 +487,9 @@ class Console:
 
     _refused = False
 
-    @property
-    def _yes_no(self) -> str:
-        return "oui or non (true/false)" if self.locale == "fr" else "true or false (oui/non)"
+    def _t(self, key: str, **params: Any) -> str:
+        """The console's own words, in its ``--locale`` (French unless ``--locale en``)."""
+        return self.catalog.t(self.locale, key, **params)
 
     _acted = ""  # who played the last line (for --show-tracker)
 
@@ -537,7 +545,11 @@ class Console:
                         line.command, channel=channel, timeout=REPLY_TIMEOUT, option_values=options
                     )
                 except ClientRefused as exc:
-                    raise ConsoleInputError(f"{exc} — {self._usage(player, line.command, channel)}") from None
+                    raise ConsoleInputError(
+                        "console.error.discord_usage",
+                        refusal=str(exc),
+                        usage=self._usage(player, line.command, channel),
+                    ) from None
                 label = "/" + line.command
             elif line.kind == "autocomplete":
                 focused = line.target
@@ -570,7 +582,7 @@ class Console:
                 result = await player.submit_modal(line.options, timeout=REPLY_TIMEOUT)
                 label = "!modal"
         except ClientRefused as exc:
-            raise ConsoleInputError(str(exc)) from None
+            raise ConsoleInputError("console.error.discord", refusal=str(exc)) from None
         await self._print_result(table, player, result, label)
         self._acted = player.name
 
@@ -579,11 +591,11 @@ class Console:
         if mention:
             user = self.world.user_by_id(mention.group(1))
             if user is None:
-                raise ConsoleInputError(f"no member has the id {mention.group(1)}: write @name instead")
+                raise ConsoleInputError("console.error.no_member_id", id=mention.group(1))
             return user
         name = name.lstrip("@")
         if not name:
-            raise ConsoleInputError("a user is written @name (or <@id>)")
+            raise ConsoleInputError("console.error.user_form")
         return self.world.user(name)
 
     def _player(self, table: Any, name: str) -> Any:
@@ -595,21 +607,21 @@ class Console:
         if mention:
             found = self.emu.channels.get(mention.group(1))
             if found is None or found.guild_id != self.world.guild.id:
-                raise ConsoleInputError(f"no channel has the id {mention.group(1)}: write #name instead")
+                raise ConsoleInputError("console.error.no_channel_id", id=mention.group(1))
             return found
         bare = name.lstrip("#").strip()
         if not bare:
-            raise ConsoleInputError("a channel is written #name")
+            raise ConsoleInputError("console.error.channel_form")
         if context and bare.lower() in _FIGHT_THREAD_WORDS:
             threads = [t for t in self.emu.threads if t.guild_id == self.world.guild.id and not t.archived]
             if not threads:
-                raise ConsoleInputError("no fight thread is open: open one with /combat ouvrir nom:…")
+                raise ConsoleInputError("console.error.no_fight_thread")
             return max(threads, key=lambda t: int(t.id))
         if not create:
             found = self.world.find_channel(bare)
             if found is None:
                 known = ", ".join(f"#{c.name}" for c in self.world.guild.channels)
-                raise ConsoleInputError(f"no channel #{bare} (there are {known})")
+                raise ConsoleInputError("console.error.no_channel", name=bare, known=known)
             return found
         channel, _ = await self.world.ensure_channel(bare)
         return channel
@@ -620,7 +632,7 @@ class Console:
         try:
             _, _, _, definitions = player._resolve(command, channel)
         except ClientRefused:
-            return "see /aide for the commands"
+            return self._t("console.usage.see_help")
         hints = {
             6: "@user",
             7: "#channel",
@@ -641,7 +653,7 @@ class Console:
             hint = hints.get(definition.get("type", 3), "…")
             text = f"{name}:{hint}"
             parts.append(text if definition.get("required") else f"[{text}]")
-        return f"usage: /{command} {' '.join(parts)}".rstrip()
+        return self._t("console.usage.line", command=command, options=" ".join(parts)).rstrip()
 
     # -- option values as Discord's client builds them ---------------------------------------------
 
@@ -656,8 +668,8 @@ class Console:
             head = command.split()[0]
             hint = self._usage(player, head, channel) if head != command else ""
             if hint.startswith("usage:"):
-                raise ConsoleInputError(f"{exc} — options are written name:value, {hint}") from None
-            raise ConsoleInputError(str(exc)) from None
+                raise ConsoleInputError("console.error.options_usage", refusal=str(exc), usage=hint) from None
+            raise ConsoleInputError("console.error.discord", refusal=str(exc)) from None
         by_name: dict[str, dict[str, Any]] = {}
         for definition in definitions:
             names = {definition["name"], *(definition.get("name_localizations") or {}).values()}
@@ -674,15 +686,15 @@ class Console:
         if kind == 5:
             lowered = value.lower()
             if lowered not in _TRUE | _FALSE:
-                raise ConsoleInputError(f"{key} takes {self._yes_no}, got {value!r}")
+                raise ConsoleInputError("console.error.boolean", option=key, value=repr(value))
             return lowered in _TRUE
         if kind == 4:
             if not _INTEGER.fullmatch(value):
-                raise ConsoleInputError(f"{key} takes a whole number ({key}:10, {key}:-20), got {value!r}")
+                raise ConsoleInputError("console.error.integer", option=key, value=repr(value))
             return int(value)
         if kind == 10:
             if not _NUMBER.fullmatch(value):
-                raise ConsoleInputError(f"{key} takes a number ({key}:1.5), got {value!r}")
+                raise ConsoleInputError("console.error.number", option=key, value=repr(value))
             return float(value.replace(",", "."))
         if kind == 6:
             return self._user(value)
@@ -708,11 +720,11 @@ class Console:
         if mention:
             role = self.world.find_role(mention.group(1))
             if role is None:
-                raise ConsoleInputError(f"{key}: no role has the id {mention.group(1)}: write @Role instead")
+                raise ConsoleInputError("console.error.no_role_id", option=key, id=mention.group(1))
             return role
         name = value[2:] if value.startswith("@&") else value.lstrip("@")
         if not name:
-            raise ConsoleInputError(f"{key} takes a role: {key}:@MJ")
+            raise ConsoleInputError("console.error.role_form", option=key)
         if name.lower() in ("everyone", "here"):
             return self.world.guild.everyone
         role, _ = await self.world.ensure_role(name)
@@ -723,18 +735,16 @@ class Console:
 
         path = Path(value[1:] if value.startswith("@") else value).expanduser()
         if not value.lstrip("@"):
-            raise ConsoleInputError(f"{key} takes a file: {key}:@chemin/vers/fichier.json")
+            raise ConsoleInputError("console.error.file_form", option=key)
         if not path.is_file():
-            raise ConsoleInputError(
-                f"{key}: no file {str(path)!r} (write {key}:@path/to/file.json, relative to here)"
-            )
+            raise ConsoleInputError("console.error.no_file", option=key, path=repr(str(path)))
         size = path.stat().st_size
         if size > UPLOAD_LIMIT:
             raise ConsoleInputError(
-                f"{key}: {path.name} is {_size(size)}; Discord accepts files up to {_size(UPLOAD_LIMIT)}"
+                "console.error.file_too_big", option=key, name=path.name, size=size, limit=UPLOAD_LIMIT
             )
         if size == 0:
-            raise ConsoleInputError(f"{key}: {path.name} is empty; Discord does not send empty files")
+            raise ConsoleInputError("console.error.file_empty", option=key, name=path.name)
         content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         if content_type.startswith("text/") or content_type == "application/json":
             content_type += "; charset=utf-8"
@@ -862,7 +872,7 @@ class Console:
                 for delivery in reply.also:
                     self._emit_delivery(table, label, player, delivery)
         for failure in result.failures:
-            self.emit_error(label, "Discord would refuse this: " + failure)
+            self.emit_error(label, self._t("console.error.discord_would_refuse", failure=failure))
             self._refused = True
 
     def _emit_delivery(self, table: Any, label: str, player: Any, delivery: Any) -> None:

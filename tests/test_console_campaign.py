@@ -146,8 +146,9 @@ def test_mentions_roles_channels_booleans_and_numbers(tmp_path: Path) -> None:
     assert "<@" + stable_id("user", "bob") + ">" in json.dumps(gm_role)
     assert "<#" + stable_id("channel", "La Taverne", "mj") + ">" in json.dumps(channel)
     assert secret["result"] is not None and not secret.get("error")
-    assert bad_mod["error"] == "mod takes a whole number (mod:10, mod:-20), got '+10%'"
-    assert "oui or non" in bad_bool["error"]
+    # the console's own words follow its --locale (French by default)
+    assert bad_mod["error"] == "mod prend un nombre entier (mod:10, mod:-20), reçu '+10%'"
+    assert "oui ou non" in bad_bool["error"]
     assert roll["result"]["total"] in range(1, 7)
 
 
@@ -175,8 +176,10 @@ def test_files_are_read_from_disk_and_checked_like_discord(tmp_path: Path) -> No
     )
     imported, big, absent, without_at = run.records
     assert "Gunthilde" in json.dumps(imported, ensure_ascii=False)
-    assert big["error"] == "fichier: big.json is 10.0 MiB; Discord accepts files up to 10.0 MiB"
-    assert absent["error"].startswith("fichier: no file 'absent.json'")
+    assert (
+        big["error"] == "fichier : big.json pèse 10,0 Mio ; Discord accepte des fichiers de 10,0 Mio au plus"
+    )
+    assert absent["error"].startswith("fichier : aucun fichier 'absent.json'")
     assert "error" not in without_at  # a path without @ works too (the bot refuses the duplicate name)
     assert run.returncode == 1
 
@@ -204,7 +207,7 @@ def test_acting_in_the_fight_thread_pins_autocomplete_and_time() -> None:
     assert roll["result"]["total"] in range(1, 7)
     # A week without a message (fight threads auto-archive after 7 days): Discord archives the
     # thread, so there is no fight thread to go to.
-    assert late["error"].startswith("no fight thread is open")
+    assert late["error"].startswith("aucun fil de combat n'est ouvert")
     assert run.returncode == 1
 
 
@@ -236,6 +239,18 @@ def test_wait_moves_the_bots_own_timers_too() -> None:
     assert early["ephemeral"] and re.search(r"encore (3 min|2 min \d+ s)\)", texts[0]), texts[0]
     assert later["ephemeral"] and re.search(r"encore (1 min|\d+ s)\)", texts[1]), texts[1]
     assert not lapsed["ephemeral"] and "défense automatique" in texts[2], texts[2]
+
+
+def test_the_consoles_own_words_are_english_with_locale_en(tmp_path: Path) -> None:
+    run = console_run("/lancer expression:1d6 expression:2d6\n!wait soon\n!frobnicate\n", locale="en")
+    assert [r["error"] for r in run.records] == [
+        "expression is given twice: write each option once",
+        "!wait takes a duration like 10m, 90s, 2h or 1h30m, got 'soon'",
+        "unknown instruction !frobnicate: the console knows !click, !select, !modal, !in, !pins, "
+        "!autocomplete, !wait and !role",
+    ]
+    french = console_run("!frobnicate\n").records[0]["error"]
+    assert french.startswith("instruction inconnue !frobnicate : la console connaît")
 
 
 def test_show_tracker_prints_the_tracker_after_each_change() -> None:
