@@ -149,6 +149,33 @@ async def test_arnolf_interrogation_and_its_persistence(ctx: AppContext) -> None
     )
 
 
+async def test_a_lost_intimidation_and_the_torture_after_it_reveal_nothing(ctx: AppContext) -> None:
+    lines = ["dit d'office", "un peu", "difficilement", "très difficilement"]
+    opened = await flow_interrogation.open_interrogation(
+        ctx, GM, subject="Karl", fm=50, reluctant=True, lines=lines
+    )
+    ok(opened)
+    # Intimidation 45, roll 24: 2 °R; FM 50, roll 22: 2 °R and a lower roll → the FM wins (l. 1619),
+    # and the Torture's 3 °R (roll 15 under 50) change nothing.
+    lost = await flow_interrogation.question(
+        ctx, ALICE, target=45, rolls="24", fm_rolls="22", torture=True, torture_target=50, torture_roll=15
+    )
+    assert ok(lost)["new"] == [] and ok(lost)["revealed"] == []
+    secret = lost.reply.also[0].reply
+    assert secret.result and secret.result["questioning"]["lost"] is True
+    assert "Test opposé perdu face à la FM : rien n'est révélé, et la Torture n'y change rien." in (
+        secret.description or ""
+    )
+    # Same °R and the same roll: roll again, written nowhere, said in the player's language.
+    assert "Same °R and same roll" in refused(
+        await flow_interrogation.question(ctx, BOB, target=45, rolls="25", fm_rolls="25")
+    )
+    # Same °R, the Intimidation rolled lower: it wins with 0 net °R → tier 0.
+    won = await flow_interrogation.question(ctx, ALICE, target=45, rolls="22", fm_rolls="30")
+    assert ok(won)["new"] == [0]
+    ok(await flow_interrogation.close(ctx, GM))
+
+
 async def test_extended_interrogation_uses_the_character(ctx: AppContext) -> None:
     await sheet(ctx, ALICE.user_id, "Alice", F=40)
     ok(
