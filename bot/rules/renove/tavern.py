@@ -175,45 +175,65 @@ def _arm_full(a: Wrestler, b: Wrestler, dice: Dice) -> ArmWrestling:
     score = 0
     carry = {"a": 0, "b": 0}
     rounds: list[ArmRound] = []
-    players = {"a": a, "b": b}
     while abs(score) < 2 and len(rounds) < MAX_ROUNDS:
         number = len(rounds) + 1
-        cheats: list[CheatTest] = []
-        for key, other in (("a", "b"), ("b", "a")):
-            me, them = players[key], players[other]
-            if not me.cheats_in(number):
-                continue
-            side, tests = _opposed(
-                (me.name, me.gamble or 0, "flows.tavern.label.gamble"),
-                (them.name, them.perception, "flows.tavern.label.perception"),
-                dice,
-            )
-            cheats.append(CheatTest(key, tuple(tests), side == "a"))
-        exposed = tuple(c.who for c in cheats if not c.success)
+        cheaters = {key for key, w in (("a", a), ("b", b)) if w.cheats_in(number)}
+        played, carry = arm_round(a, b, number, score, carry, cheaters, dice)
+        rounds.append(played)
+        score = played.score
+        exposed = tuple(c.who for c in played.cheats if not c.success)
         if exposed:
             # Exposed: the match stops there; what follows is the GM's call (data: on_failure).
-            rounds.append(ArmRound(number, None, None, tuple(cheats), None, score))
             return ArmWrestling(tuple(rounds), None, exposed=exposed)
-        mods: dict[str, list[Modifier]] = {"a": [], "b": []}
-        for cheat in cheats:
-            mods[cheat.who].append(Modifier("flows.tavern.label.cheat", 10))
-        for key in ("a", "b"):
-            if carry[key]:
-                mods[key].append(Modifier("flows.tavern.label.carry", carry[key]))
-        ra = _check(a.strength, dice.roll(a.name, 100), "flows.tavern.label.F", mods["a"])
-        rb = _check(b.strength, dice.roll(b.name, 100), "flows.tavern.label.F", mods["b"])
-        carry = {"a": 0, "b": 0}
-        winner: str | None = None
-        if ra.success and rb.success:
-            if ra.margin != rb.margin:
-                side = "a" if ra.margin > rb.margin else "b"
-                carry[side] = abs(ra.margin - rb.margin)
-        elif ra.success or rb.success:
-            winner = "a" if ra.success else "b"
-            score += 1 if winner == "a" else -1
-        rounds.append(ArmRound(number, ra, rb, tuple(cheats), winner, score))
     final = "a" if score >= 2 else "b" if score <= -2 else None
     return ArmWrestling(tuple(rounds), final)
+
+
+def arm_round(
+    a: Wrestler,
+    b: Wrestler,
+    number: int,
+    score: int,
+    carry: Mapping[str, int],
+    cheaters: set[str],
+    dice: Dice,
+) -> tuple[ArmRound, dict[str, int]]:
+    """One round of the full version: the cheats first (``cheaters``: "a"/"b"), then the opposed
+    S tests; returns the round (its ``score`` is A's after it) and the excess carried to the next."""
+    players = {"a": a, "b": b}
+    cheats: list[CheatTest] = []
+    for key, other in (("a", "b"), ("b", "a")):
+        me, them = players[key], players[other]
+        if key not in cheaters:
+            continue
+        if me.gamble is None:
+            raise TavernError("cheat_needs_gamble", name=me.name)
+        side, tests = _opposed(
+            (me.name, me.gamble, "flows.tavern.label.gamble"),
+            (them.name, them.perception, "flows.tavern.label.perception"),
+            dice,
+        )
+        cheats.append(CheatTest(key, tuple(tests), side == "a"))
+    if any(not c.success for c in cheats):
+        return ArmRound(number, None, None, tuple(cheats), None, score), dict(carry)
+    mods: dict[str, list[Modifier]] = {"a": [], "b": []}
+    for cheat in cheats:
+        mods[cheat.who].append(Modifier("flows.tavern.label.cheat", 10))
+    for key in ("a", "b"):
+        if carry.get(key):
+            mods[key].append(Modifier("flows.tavern.label.carry", carry[key]))
+    ra = _check(a.strength, dice.roll(a.name, 100), "flows.tavern.label.F", mods["a"])
+    rb = _check(b.strength, dice.roll(b.name, 100), "flows.tavern.label.F", mods["b"])
+    new_carry = {"a": 0, "b": 0}
+    winner: str | None = None
+    if ra.success and rb.success:
+        if ra.margin != rb.margin:
+            side = "a" if ra.margin > rb.margin else "b"
+            new_carry[side] = abs(ra.margin - rb.margin)
+    elif ra.success or rb.success:
+        winner = "a" if ra.success else "b"
+        score += 1 if winner == "a" else -1
+    return ArmRound(number, ra, rb, tuple(cheats), winner, score), new_carry
 
 
 # -- simple cards and dice -------------------------------------------------------------------

@@ -1,0 +1,198 @@
+"""Tavern games played move by move (seed 000, l. 1813-1875): the full dice match — 2 to 4
+players, bets, rerolls chosen by the player, loaded dice the player places, two rounds to win — and
+the arm wrestling where each wrestler says before each round whether he cheats. Dice typed by hand."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.rules.renove.tavern import Dice, TavernError, Wrestler
+from bot.rules.renove.tavern_match import (
+    ArmMatch,
+    DiceMatch,
+    Phase,
+    answer_raise,
+    declare,
+    new_arm_match,
+    new_dice_match,
+    place_loaded,
+    raise_bet,
+    reroll,
+    throw,
+)
+
+
+def typed(**dice: list[int]) -> Dice:
+    return Dice(None, dice)
+
+
+def roundtrip(match: DiceMatch) -> DiceMatch:
+    """Every move goes through the session row's JSON."""
+    return DiceMatch.from_dict(match.to_dict())
+
+
+def test_a_dice_match_to_two_rounds_with_a_raise_a_fold_and_rerolls() -> None:
+    match = new_dice_match([("Alice", 0), ("Bob", 0), ("Carl", 0)], stake=10)
+    assert match.pot == 30 and match.waiting() == ["Alice", "Bob", "Carl"]
+    # Round 1: everyone throws; Alice (first) raises; Bob calls, Carl folds (he loses the round).
+    throw(match, "Alice", typed(Alice=[6, 6, 3, 2, 1]))
+    throw(match, "Bob", typed(Bob=[5, 5, 4, 4, 1]))
+    throw(match, "Carl", typed(Carl=[1, 2, 3, 4, 6]))
+    match = roundtrip(match)
+    assert match.phase is Phase.BET and match.waiting() == ["Alice"]
+    raise_bet(match, "Alice", raise_it=True)
+    assert match.phase is Phase.CALL and match.pot == 40
+    answer_raise(match, "Bob", call=True)
+    answer_raise(match, "Carl", call=False)
+    assert match.phase is Phase.REROLL and match.pot == 50 and match.waiting() == ["Alice", "Bob"]
+    # Alice rerolls dice 3, 4, 5 (3 2 1 → 6 6 2): Carré; Bob keeps his Double paire.
+    event = reroll(match, "Alice", [3, 4, 5], typed(Alice=[6, 6, 2]))
+    assert event["before"] == [6, 6, 3, 2, 1] and event["dice"] == [6, 6, 6, 6, 2]
+    reroll(match, "Bob", [], typed())
+    assert match.rounds[-1]["winner"] == "Alice" and match.rounds[-1]["folded"] == ["Carl"]
+    assert match.rounds[-1]["hands"]["Alice"]["combination"] == "Carré"
+    # Round 2: Bob is first; a new stake each; nobody raises.
+    match = roundtrip(match)
+    assert match.round == 2 and match.first_player.name == "Bob" and match.pot == 80
+    assert match.player("Alice").wins == 1 and match.phase is Phase.ROLL
+    for name, dice in (("Alice", [2, 2, 2, 5, 1]), ("Bob", [3, 3, 1, 4, 6]), ("Carl", [1, 1, 4, 5, 6])):
+        throw(match, name, Dice(None, {name: dice}))
+    with pytest.raises(TavernError) as exc:
+        raise_bet(match, "Alice", raise_it=True)
+    assert exc.value.code == "not_your_turn"
+    raise_bet(match, "Bob", raise_it=False)
+    reroll(match, "Alice", [4, 5], typed(Alice=[2, 6]))  # Carré of 2
+    reroll(match, "Bob", [], typed())
+    reroll(match, "Carl", [], typed())
+    assert match.phase is Phase.OVER and match.winner == "Alice" and match.pot == 80
+
+
+# Loaded dice (l. 1869-1875): (loaded dice, thrown dice + d20, placed die, dice after, worked).
+LOADED_CASES = [
+    (3, [1, 2, 3, 4, 2, 2], 1, [6, 2, 3, 4, 2], True),  # d20 2 ≤ 3: the player puts a 6 on die 1
+    (3, [1, 2, 3, 4, 2, 3], 5, [1, 2, 3, 4, 6], True),  # d20 3 ≤ 3: on die 5, his choice
+    (3, [1, 2, 3, 4, 2, 4], None, [1, 2, 3, 4, 2], False),  # d20 4 > 3: nothing
+    (1, [5, 5, 5, 5, 1, 1], 5, [5, 5, 5, 5, 6], True),  # 1 loaded die, d20 1
+]
+
+
+@pytest.mark.parametrize(("loaded", "rolls", "place", "after", "worked"), LOADED_CASES)
+def test_loaded_dice_the_player_chooses_the_die_and_must_place_it(
+    loaded: int, rolls: list[int], place: int | None, after: list[int], worked: bool
+) -> None:
+    match = new_dice_match([("Alice", loaded), ("Bob", 0)], stake=5)
+    event = throw(match, "Alice", typed(Alice=rolls))
+    assert event["cheat_roll"] == rolls[-1] and event["cheat_worked"] is worked
+    throw(match, "Bob", typed(Bob=[1, 1, 2, 3, 4]))
+    if worked:
+        # The cheat worked: Alice must place the loaded face before anything else happens.
+        assert match.phase is Phase.ROLL and match.waiting() == ["Alice"]
+        with pytest.raises(TavernError) as exc:
+            throw(match, "Alice", typed(Alice=[1, 1, 1, 1, 1]))
+        assert exc.value.code == "must_load"
+        assert place is not None
+        place_loaded(match, "Alice", place)
+    else:
+        with pytest.raises(TavernError) as exc:
+            place_loaded(match, "Alice", 1)
+        assert exc.value.code == "no_loaded_to_place"
+    assert match.player("Alice").dice == after and match.phase is Phase.BET
+
+
+@pytest.mark.parametrize(
+    ("players", "code"),
+    [([("A", 0)], "dice_players"), ([("A", 0)] * 5, "dice_players"), ([("A", 6), ("B", 0)], "bad_loaded")],
+)
+def test_dice_match_refusals(players: list[tuple[str, int]], code: str) -> None:
+    with pytest.raises(TavernError) as exc:
+        new_dice_match(players, stake=10)
+    assert exc.value.code == code
+
+
+def test_dice_moves_out_of_turn_are_refused() -> None:
+    match = new_dice_match([("A", 0), ("B", 0)], stake=0)
+    throw(match, "A", typed(A=[1, 2, 3, 4, 6]))
+    for move, code in (
+        (lambda: throw(match, "A", typed(A=[1, 1, 1, 1, 1])), "already_thrown"),
+        (lambda: reroll(match, "A", [1], typed(A=[6])), "not_phase_reroll"),
+        (lambda: throw(match, "Zed", typed()), "not_playing"),
+    ):
+        with pytest.raises(TavernError) as exc:
+            move()
+        assert exc.value.code == code
+    throw(match, "B", typed(B=[2, 2, 3, 4, 5]))
+    raise_bet(match, "A", raise_it=False)
+    with pytest.raises(TavernError) as exc:
+        reroll(match, "A", [1, 1], typed(A=[6, 6]))
+    assert exc.value.code == "bad_positions"
+    # The same dice on both sides after the rerolls: nobody wins the round, a new one starts.
+    reroll(match, "A", [1, 2, 3, 4, 5], typed(A=[1, 2, 2, 4, 6]))
+    reroll(match, "B", [1, 2, 3, 4, 5], typed(B=[1, 2, 2, 4, 6]))
+    assert match.rounds[-1]["winner"] is None and match.rounds[-1]["tied"] == ["A", "B"]
+    assert match.round == 2 and match.phase is Phase.ROLL
+
+
+def test_random_dice_matches_end() -> None:
+    rng = random.Random(3)
+    for _ in range(30):
+        match = new_dice_match([("A", 2), ("B", 0), ("C", 1)], stake=1)
+        for _move in range(300):
+            if match.phase is Phase.OVER:
+                break
+            who = match.waiting()[0]
+            player = match.player(who)
+            if match.phase is Phase.ROLL:
+                if player.must_load:
+                    place_loaded(match, who, rng.randint(1, 5))
+                else:
+                    throw(match, who, Dice(rng))
+            elif match.phase is Phase.BET:
+                raise_bet(match, who, raise_it=rng.random() < 0.5)
+            elif match.phase is Phase.CALL:
+                answer_raise(match, who, call=rng.random() < 0.7)
+            else:
+                reroll(match, who, [p for p in range(1, 6) if rng.random() < 0.4], Dice(rng))
+        assert match.phase is Phase.OVER and match.winner is not None
+
+
+# Arm wrestling round by round (l. 1813-1818). A: F 40, Jeu 45, Per 30; B: F 40, Jeu 50, Per 35.
+def _wrestlers() -> tuple[Wrestler, Wrestler]:
+    return Wrestler("Gunnar", 40, 45, 30), Wrestler("Otto", 40, 50, 35)
+
+
+def test_arm_wrestling_declared_round_by_round_either_may_cheat() -> None:
+    match = new_arm_match(*_wrestlers())
+    # Round 1: both pull honestly; Gunnar 30 vs Otto 50 → Gunnar +1.
+    assert declare(match, "Gunnar", cheat=False, typed=[30], rng=None) is None
+    assert match.waiting() == ["Otto"]
+    played = declare(match, "Otto", cheat=False, typed=[50], rng=None)
+    assert played is not None and played.winner == "a" and match.score == 1
+    match = ArmMatch.from_dict(match.to_dict())
+    # Round 2: Otto cheats (Jeu 10 vs Gunnar's Per 20: 4 °R to 1 °R) → +10 S: 45 under 50.
+    # Gunnar's dice: Perception 20, S 90; Otto's: Jeu 10, S 45.
+    declare(match, "Otto", cheat=True, typed=[10, 45], rng=None)
+    played = declare(match, "Gunnar", cheat=False, typed=[20, 90], rng=None)
+    assert played is not None and [(c.who, c.success) for c in played.cheats] == [("b", True)]
+    assert played.b is not None and played.b.target == 50 and match.score == 0
+    # Round 3: Gunnar cheats and is seen (Jeu 80, Otto's Per 10): the match stops.
+    declare(match, "Gunnar", cheat=True, typed=[80], rng=None)
+    played = declare(match, "Otto", cheat=False, typed=[10], rng=None)
+    assert played is not None and played.a is None and match.exposed == ["a"] and match.over
+    with pytest.raises(TavernError) as exc:
+        declare(match, "Otto", cheat=False, typed=[], rng=None)
+    assert exc.value.code == "match_over"
+
+
+def test_arm_wrestling_declaration_refusals() -> None:
+    match = new_arm_match(Wrestler("Gunnar", 40), Wrestler("Otto", 40, 50, 35))
+    with pytest.raises(TavernError) as exc:
+        declare(match, "Gunnar", cheat=True, typed=[], rng=None)
+    assert exc.value.code == "cheat_needs_gamble"
+    declare(match, "Gunnar", cheat=False, typed=[], rng=None)
+    with pytest.raises(TavernError) as exc:
+        declare(match, "Gunnar", cheat=False, typed=[], rng=None)
+    assert exc.value.code == "already_declared"
+    played = declare(match, "Otto", cheat=False, typed=[], rng=random.Random(1))
+    assert played is not None and played.a is not None
