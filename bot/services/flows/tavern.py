@@ -154,6 +154,8 @@ _THROWING: Final = ("Maîtrise (armes de jet)", "Specialist Weapon (Throwing)")
 
 def _wanted(game: str, full: bool, people: list[dict[str, Any]], index: int) -> tuple[str, ...]:
     """The values a player's sheet can give this game (what bot/rules/renove/tavern.py reads)."""
+    if game == "arm_match":
+        return ("f", "jeu", "per")
     if game == "arm_wrestling":
         me, other = people[index], people[1 - index] if len(people) == 2 else {}
         return ("f",) + (("jeu",) if "triche" in me else ()) + (("per",) if "triche" in other else ())
