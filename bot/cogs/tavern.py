@@ -30,7 +30,7 @@ _MOVES = {
     "throw": "Throw the dice",
     "load": "Place the loaded die (choice: its number)",
     "raise": "Raise the bet",
-    "check": "Don't raise",
+    "check": "No raise",
     "call": "Call the raise",
     "fold": "Fold",
     "reroll": "Reroll dice (choice: their numbers)",
