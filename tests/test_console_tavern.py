@@ -93,7 +93,8 @@ def test_the_tavern_table_in_french() -> None:
     assert no_gamble["ephemeral"] and "Hans ne peut tricher qu'avec la compétence Jeu" in text_of(no_gamble)
     assert cheat["ephemeral"] and "Grimli va tricher ce round (personne d'autre ne le sait)" in text_of(cheat)
     shown = text_of(round_one)
-    assert "🃏 Grimli triche — Jeu 30 % · **20** → Réussite (1 °R) ; Hans surveille — Perception 15 %" in shown
+    assert "🃏 Grimli triche — Jeu 30 % · **20** → Réussite (1 °R) ;" in shown
+    assert "Hans surveille — Perception 15 % · **95** → Échec" in shown
     assert "Grimli triche sans se faire prendre : +10 en F pour ce round." in shown
     assert "Score (Grimli contre Hans) : 1" in shown
 
