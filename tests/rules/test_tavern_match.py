@@ -5,18 +5,28 @@ the arm wrestling where each wrestler says before each round whether he cheats. 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
-from bot.rules.renove.tavern import Dice, TavernError, Wrestler
+from bot.rules.renove.tavern import Dice, TavernError, Wrestler, build_deck
 from bot.rules.renove.tavern_match import (
     ArmMatch,
+    CardPhase,
+    CardPlayer,
+    CardsMatch,
     DiceMatch,
     Phase,
     answer_raise,
+    cards_answer,
+    cards_bet,
+    cheat_cards,
     declare,
+    exchange,
     new_arm_match,
+    new_cards_match,
     new_dice_match,
+    parse_card,
     place_loaded,
     raise_bet,
     reroll,
@@ -196,3 +206,144 @@ def test_arm_wrestling_declaration_refusals() -> None:
     assert exc.value.code == "already_declared"
     played = declare(match, "Otto", cheat=False, typed=[], rng=random.Random(1))
     assert played is not None and played.a is not None
+
+
+# -- cards, full version (l. 1826-1850) ----------------------------------------------------------
+
+RANKING_32 = [
+    "Carte haute",
+    "Paire",
+    "Double paire",
+    "Brelan",
+    "Suite",
+    "Full",
+    "Carré",
+    "Couleur",
+    "Suite Impériale",
+]
+
+
+def _cards(**overrides: Any) -> CardsMatch:
+    players = [
+        CardPlayer("A", ["7♠", "8♥", "9♦", "R♣", "As♠"], ["As♥", "As♦"], gamble=45, perception=30),
+        CardPlayer("B", ["R♠", "R♥", "9♠", "10♦", "V♣"], perception=35),
+        CardPlayer("C", ["D♠", "D♥", "D♦", "8♣", "7♥"], perception=40),
+    ]
+    return new_cards_match(players, stake=10, deck_size=32, ranking=RANKING_32, rng=None, **overrides)
+
+
+def test_a_hand_of_cards_bets_a_cheat_with_hidden_cards_the_exchange_and_the_showdown() -> None:
+    match = _cards()
+    # Every hand typed: the stock is the rest of the 32 cards in order, the hidden aces out of it.
+    assert match.pot == 30 and match.deck[:3] == ["7♦", "7♣", "8♠"] and "As♥" not in match.deck
+    cards_bet(match, "A", raise_it=True)
+    cards_answer(match, "B", call=True)
+    cards_answer(match, "C", call=False)
+    assert match.phase is CardPhase.EXCHANGE and match.pot == 50 and match.waiting() == ["A", "B"]
+    # A cheats: Jeu 45 rolls 20 then 25 against B's Perception 35 (60) and C's 40 (70): unseen.
+    event = cheat_cards(match, "A", "7♠", "As♥", Dice(None, {"A": [20, 25], "B": [60], "C": [70]}))
+    assert event["success"] and [t["winner"] for t in event["tests"]] == ["A", "A"]
+    assert match.player("A").hand == ["As♥", "8♥", "9♦", "R♣", "As♠"] and match.player("A").hidden == [
+        "7♠",
+        "As♦",
+    ]
+    with pytest.raises(TavernError) as exc:
+        cheat_cards(match, "A", "8♥", "As♦", Dice(None, {"A": [1], "B": [99], "C": [99]}))
+    assert exc.value.code == "cheated_already"
+    # A changes 8♥ 9♦ (→ 7♦ 7♣ from the top), B three cards (→ 8♠ 8♦ 9♥); they go under the stock.
+    exchange(match, "A", ["8♥", "9♦"])
+    exchange(match, "B", ["9♠", "10♦", "V♣"])
+    assert match.player("A").hand == ["As♥", "7♦", "7♣", "R♣", "As♠"]
+    assert match.player("B").hand == ["R♠", "R♥", "8♠", "8♦", "9♥"] and match.deck[-5:] == [
+        "8♥",
+        "9♦",
+        "9♠",
+        "10♦",
+        "V♣",
+    ]
+    # The second betting round, then the showdown: two pairs each, the aces beat the kings.
+    assert match.phase is CardPhase.BET and match.bet_round == 2
+    cards_bet(match, "A", raise_it=False)
+    assert match.phase is CardPhase.OVER and match.winners == ["A"]
+    assert match.hands["A"]["combination"] == match.hands["B"]["combination"] == "Double paire"
+    assert CardsMatch.from_dict(match.to_dict()).winners == ["A"]
+
+
+def test_a_cheat_seen_by_one_player_exposes_and_stops_the_hand() -> None:
+    match = _cards()
+    cards_bet(match, "A", raise_it=False)
+    # Jeu 80 fails, B's Perception 10 succeeds: exposed at once (C is not even tested).
+    event = cheat_cards(match, "A", "7♠", "As♥", Dice(None, {"A": [80], "B": [10]}))
+    assert not event["success"] and match.exposed == ["A"] and match.phase is CardPhase.OVER
+    assert match.player("A").hand[0] == "7♠"
+
+
+@pytest.mark.parametrize(
+    ("move", "code"),
+    [
+        (lambda m: exchange(m, "A", ["7♠", "8♥", "9♦", "R♣", "As♠"]), "exchange_max"),
+        (lambda m: exchange(m, "A", ["R♠"]), "not_in_hand"),
+        (lambda m: cheat_cards(m, "A", "7♠", "R♦", Dice(None)), "not_hidden"),
+        (lambda m: cheat_cards(m, "B", "R♠", "As♥", Dice(None)), "cheat_needs_gamble"),
+        (lambda m: cards_bet(m, "A", raise_it=True), "not_phase_bet"),
+    ],
+)
+def test_card_moves_refused(move: Any, code: str) -> None:
+    match = _cards()
+    cards_bet(match, "A", raise_it=False)
+    with pytest.raises(TavernError) as exc:
+        move(match)
+    assert exc.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("players", "code"),
+    [
+        ([CardPlayer("A", [], ["As♥", "As♦", "R♦"], gamble=40)], "too_many_hidden"),
+        ([CardPlayer("A", [], ["As♥"])], "cheat_needs_gamble"),
+        ([CardPlayer("A", ["7♠"])], "hand_size"),
+        (
+            [
+                CardPlayer("A", ["7♠", "8♥", "9♦", "R♣", "As♠"]),
+                CardPlayer("B", ["7♠", "8♠", "9♠", "R♠", "As♥"]),
+            ],
+            "card_twice",
+        ),
+        ([CardPlayer("A", []), CardPlayer("B", [])], "needs_shuffle"),
+    ],
+)
+def test_card_deals_refused(players: list[CardPlayer], code: str) -> None:
+    with pytest.raises(TavernError) as exc:
+        new_cards_match(players, stake=0, deck_size=32, ranking=RANKING_32, rng=None)
+    assert exc.value.code == code
+
+
+def test_a_dealt_hand_with_a_random_source() -> None:
+    players = [CardPlayer(n, []) for n in "ABC"]
+    match = new_cards_match(players, stake=0, deck_size=32, ranking=RANKING_32, rng=random.Random(4))
+    cards = [c for p in match.players for c in p.hand] + match.deck
+    assert sorted(cards) == sorted(build_deck(32)) and all(len(p.hand) == 5 for p in match.players)
+
+
+@pytest.mark.parametrize(
+    ("typed", "english", "card"),
+    [
+        ("As♠", False, "As♠"),
+        ("Rp", False, "R♠"),
+        ("10c", False, "10♥"),
+        ("10c", True, "10♣"),
+        ("Kh", True, "R♥"),
+        ("Ad", True, "As♦"),
+        ("vt", False, "V♣"),
+        ("Qk", False, "D♦"),
+    ],
+)
+def test_cards_typed_by_hand(typed: str, english: bool, card: str) -> None:
+    assert parse_card(typed, build_deck(32), english=english) == card
+
+
+@pytest.mark.parametrize("typed", ["2p", "X♠", "7", "11h"])
+def test_bad_cards_typed(typed: str) -> None:
+    with pytest.raises(TavernError) as exc:
+        parse_card(typed, build_deck(32))
+    assert exc.value.code == "bad_card"

@@ -302,6 +302,9 @@ def _cheat_vs_everyone(
     return True, tests
 
 
+cheat_vs_everyone = _cheat_vs_everyone
+
+
 def highest_roll(
     players: Sequence[Gambler], *, dice: Dice, loaded_dice: bool = False
 ) -> tuple[list[Score], list[str]]:

@@ -23,6 +23,7 @@ row; each move raises :class:`~bot.rules.renove.tavern.TavernError` when the rul
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -416,3 +417,336 @@ def declare(
         match.winner = "a" if match.score > 0 else "b"
     match.round += 1
     return played
+
+
+# -- cards, full version, one hand ------------------------------------------------------------------
+
+HAND_SIZE = 5
+EXCHANGE_MAX = 4
+HIDDEN_MAX = 2
+SUIT_LETTERS = {
+    "♠": "♠",
+    "♥": "♥",
+    "♦": "♦",
+    "♣": "♣",
+    "p": "♠",
+    "s": "♠",
+    "h": "♥",
+    "k": "♦",
+    "d": "♦",
+    "t": "♣",
+}
+RANK_ALIASES = {"j": "V", "v": "V", "q": "D", "d": "D", "k": "R", "r": "R", "a": "As", "as": "As"}
+
+
+class CardPhase(StrEnum):
+    BET = "bet"  # the first player raises or not
+    CALL = "call"  # the others call or fold
+    EXCHANGE = "exchange"  # each player changes 0 to 4 cards (a cheat may come first)
+    OVER = "over"
+
+
+def parse_card(text: str, deck: Sequence[str], *, english: bool = False) -> str:
+    """« As♠ », « 10♥ », « Rp » (roi de pique), « Kh » (king of hearts), « 7t » → a deck card.
+    The suit letter ``c`` is cœur (♥) in French and clubs (♣) in English."""
+    raw = text.strip()
+    if len(raw) < 2:
+        raise TavernError("bad_card", card=raw[:8])
+    suit_char = raw[-1].casefold()
+    suit = {"c": "♣" if english else "♥"}.get(suit_char) or SUIT_LETTERS.get(suit_char)
+    rank = raw[:-1].casefold()
+    rank = RANK_ALIASES.get(rank, rank.upper())
+    card = f"{rank}{suit}"
+    if suit is None or card not in deck:
+        raise TavernError("bad_card", card=raw[:8])
+    return card
+
+
+@dataclass(slots=True)
+class CardPlayer:
+    name: str
+    hand: list[str]
+    hidden: list[str] = field(default_factory=list)
+    gamble: int | None = None
+    perception: int = 0
+    answered: bool = False
+    exchanged: int | None = None  # how many cards were changed (None: not yet)
+    cheated: bool = False
+    folded: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "hand": list(self.hand),
+            "hidden": list(self.hidden),
+            "jeu": self.gamble,
+            "per": self.perception,
+            "answered": self.answered,
+            "exchanged": self.exchanged,
+            "cheated": self.cheated,
+            "folded": self.folded,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CardPlayer:
+        return cls(
+            str(data["name"]),
+            [str(c) for c in data["hand"]],
+            [str(c) for c in data.get("hidden", [])],
+            data.get("jeu"),
+            int(data.get("per") or 0),
+            bool(data.get("answered")),
+            data.get("exchanged"),
+            bool(data.get("cheated")),
+            bool(data.get("folded")),
+        )
+
+
+@dataclass(slots=True)
+class CardsMatch:
+    players: list[CardPlayer]
+    deck: list[str]  # the stock, top first
+    ranks: list[str]  # low to high, for this deck
+    ranking: list[str]  # the combinations, low to high, for this deck size
+    stake: int
+    pot: int = 0
+    phase: CardPhase = CardPhase.BET
+    bet_round: int = 1  # 1 before the exchange, 2 after it
+    round: int = 1  # bumped at every phase change: a board of another phase is stale
+    winners: list[str] = field(default_factory=list)
+    exposed: list[str] = field(default_factory=list)
+    hands: dict[str, dict[str, Any]] = field(default_factory=dict)  # shown down at the end
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": "cards",
+            "players": [p.to_dict() for p in self.players],
+            "deck": list(self.deck),
+            "ranks": list(self.ranks),
+            "ranking": list(self.ranking),
+            "stake": self.stake,
+            "pot": self.pot,
+            "phase": self.phase.value,
+            "bet_round": self.bet_round,
+            "round": self.round,
+            "winners": list(self.winners),
+            "exposed": list(self.exposed),
+            "hands": dict(self.hands),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CardsMatch:
+        return cls(
+            [CardPlayer.from_dict(p) for p in data["players"]],
+            [str(c) for c in data["deck"]],
+            [str(r) for r in data["ranks"]],
+            [str(r) for r in data["ranking"]],
+            int(data["stake"]),
+            int(data.get("pot", 0)),
+            CardPhase(data.get("phase", "bet")),
+            int(data.get("bet_round", 1)),
+            int(data.get("round", 1)),
+            list(data.get("winners", [])),
+            list(data.get("exposed", [])),
+            dict(data.get("hands", {})),
+        )
+
+    @property
+    def first_player(self) -> CardPlayer:
+        return self.players[0]
+
+    def player(self, name: str) -> CardPlayer:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise TavernError("not_playing", name=name)
+
+    def in_hand(self) -> list[CardPlayer]:
+        return [p for p in self.players if not p.folded]
+
+    def waiting(self) -> list[str]:
+        if self.phase is CardPhase.BET:
+            return [self.first_player.name]
+        if self.phase is CardPhase.CALL:
+            return [p.name for p in self.in_hand() if p is not self.first_player and not p.answered]
+        if self.phase is CardPhase.EXCHANGE:
+            return [p.name for p in self.in_hand() if p.exchanged is None]
+        return []
+
+
+def new_cards_match(
+    players: Sequence[CardPlayer],
+    *,
+    stake: int,
+    deck_size: int,
+    ranking: Sequence[str],
+    rng: RandomSource | None,
+) -> CardsMatch:
+    """Deal one hand. ``players[i].hand``: typed by hand (5 cards) or empty (dealt); ``hidden``: the
+    cards a cheater took from the deck before the game (2 at most, the seed). The deck is shuffled
+    with ``rng`` (a fresh pack; the seed's « never shuffle » is the table's habit between hands)."""
+    if not 0 <= stake <= STAKE_MAX:
+        raise TavernError("bad_stake", max=STAKE_MAX)
+    deck = tavern.build_deck(deck_size)
+    ranks = list(dict.fromkeys(card[:-1] for card in deck))
+    taken: list[str] = []
+    for p in players:
+        if len(p.hidden) > HIDDEN_MAX:
+            raise TavernError("too_many_hidden", max=HIDDEN_MAX)
+        if p.hidden and p.gamble is None:
+            raise TavernError("cheat_needs_gamble", name=p.name)
+        if p.hand and len(p.hand) != HAND_SIZE:
+            raise TavernError("hand_size", name=p.name, size=HAND_SIZE)
+        taken += p.hand + p.hidden
+    if len(set(taken)) != len(taken):
+        raise TavernError("card_twice")
+    stock = [c for c in deck if c not in taken]
+    if any(not p.hand for p in players):
+        if rng is None:
+            raise TavernError("needs_shuffle")
+        for i in range(len(stock) - 1, 0, -1):
+            j = rng.randint(0, i)
+            stock[i], stock[j] = stock[j], stock[i]
+    dealt = []
+    for p in players:
+        hand = list(p.hand) or [stock.pop(0) for _ in range(HAND_SIZE)]
+        dealt.append(CardPlayer(p.name, hand, list(p.hidden), p.gamble, p.perception))
+    return CardsMatch(dealt, stock, ranks, list(ranking), stake, pot=stake * len(players))
+
+
+def _card_key(match: CardsMatch, hand: Sequence[str]) -> tuple[int, list[int]]:
+    rank, _name = tavern.card_combination(hand, match.ranking, match.ranks)
+    counts = Counter(match.ranks.index(c[:-1]) for c in hand)
+    # Ties: the bigger group first (the pair's rank), then the highest cards (a reading).
+    high = [v for v, _n in sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)]
+    return rank, high
+
+
+def _cards_step(match: CardsMatch, start: tuple[CardPhase, int]) -> None:
+    """Move on when nobody is awaited; a new phase bumps ``round`` (older boards go stale)."""
+    _cards_next(match)
+    if (match.phase, match.bet_round) != start:
+        match.round += 1
+
+
+def _cards_next(match: CardsMatch) -> None:
+    standing = match.in_hand()
+    if len(standing) == 1:
+        _show_down(match)
+        return
+    if match.waiting():
+        return
+    if match.phase is CardPhase.EXCHANGE:
+        match.phase, match.bet_round = CardPhase.BET, 2
+        for p in match.players:
+            p.answered = False
+    elif match.phase in (CardPhase.BET, CardPhase.CALL):
+        if match.bet_round == 1:
+            match.phase = CardPhase.EXCHANGE
+        else:
+            _show_down(match)
+
+
+def _show_down(match: CardsMatch) -> None:
+    standing = match.in_hand()
+    keys = {p.name: _card_key(match, p.hand) for p in standing}
+    best = max(keys.values())
+    match.winners = [name for name, key in keys.items() if key == best]
+    match.hands = {
+        p.name: {
+            "cards": list(p.hand),
+            "combination": tavern.card_combination(p.hand, match.ranking, match.ranks)[1],
+        }
+        for p in standing
+    }
+    match.phase = CardPhase.OVER
+
+
+def _cards_require(match: CardsMatch, phase: CardPhase, name: str) -> CardPlayer:
+    if match.phase is CardPhase.OVER:
+        raise TavernError("match_over")
+    player = match.player(name)
+    if match.phase is not phase:
+        raise TavernError(f"not_phase_{phase.value}")
+    if name not in match.waiting():
+        raise TavernError("not_your_turn", name=name)
+    return player
+
+
+def cards_bet(match: CardsMatch, name: str, *, raise_it: bool) -> dict[str, Any]:
+    _cards_require(match, CardPhase.BET, name)
+    start = (match.phase, match.bet_round)
+    if raise_it:
+        match.pot += match.stake
+        match.phase = CardPhase.CALL
+    event = {"move": "raise" if raise_it else "check", "name": name, "pot": match.pot}
+    if not raise_it:
+        match.phase = CardPhase.CALL  # nobody to answer: the step moves on at once
+        for p in match.in_hand():
+            p.answered = True
+    _cards_step(match, start)
+    return event
+
+
+def cards_answer(match: CardsMatch, name: str, *, call: bool) -> dict[str, Any]:
+    player = _cards_require(match, CardPhase.CALL, name)
+    start = (match.phase, match.bet_round)
+    player.answered = True
+    if call:
+        match.pot += match.stake
+    else:
+        player.folded = True
+    event = {"move": "call" if call else "fold", "name": name, "pot": match.pot}
+    _cards_step(match, start)
+    return event
+
+
+def exchange(match: CardsMatch, name: str, cards: Sequence[str]) -> dict[str, Any]:
+    """Change 0 to 4 cards: they go under the stock, as many come from its top."""
+    player = _cards_require(match, CardPhase.EXCHANGE, name)
+    start = (match.phase, match.bet_round)
+    if len(cards) > EXCHANGE_MAX:
+        raise TavernError("exchange_max", max=EXCHANGE_MAX)
+    if len(set(cards)) != len(cards) or any(c not in player.hand for c in cards):
+        raise TavernError("not_in_hand")
+    before = list(player.hand)
+    for card in cards:
+        player.hand[player.hand.index(card)] = match.deck.pop(0)
+    match.deck.extend(cards)
+    player.exchanged = len(cards)
+    _cards_step(match, start)
+    return {
+        "move": "exchange",
+        "name": name,
+        "count": len(cards),
+        "before": before,
+        "hand": list(player.hand),
+    }
+
+
+def cheat_cards(match: CardsMatch, name: str, hand_card: str, hidden_card: str, dice: Dice) -> dict[str, Any]:
+    """Before his exchange, slip a hidden card in place of one of the hand: Jeu opposed to every
+    other player's Perception (still in the hand or not: they all watch). Success: the cards are
+    swapped (the hand's card is hidden in turn); failure: exposed and the game stops."""
+    player = _cards_require(match, CardPhase.EXCHANGE, name)
+    if player.gamble is None:
+        raise TavernError("cheat_needs_gamble", name=name)
+    if player.cheated:
+        raise TavernError("cheated_already", name=name)
+    if hidden_card not in player.hidden:
+        raise TavernError("not_hidden", card=hidden_card)
+    if hand_card not in player.hand:
+        raise TavernError("not_in_hand")
+    others = [tavern.Gambler(p.name, perception=p.perception) for p in match.players if p is not player]
+    ok, tests = tavern.cheat_vs_everyone(tavern.Gambler(name, gamble=player.gamble), others, dice)
+    player.cheated = True
+    event: dict[str, Any] = {"move": "cheat", "name": name, "success": ok, "tests": tests}
+    if ok:
+        player.hand[player.hand.index(hand_card)] = hidden_card
+        player.hidden[player.hidden.index(hidden_card)] = hand_card
+        event["hand"] = list(player.hand)
+    else:
+        match.exposed = [name]
+        match.phase = CardPhase.OVER
+        match.round += 1
+    return event
