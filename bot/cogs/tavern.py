@@ -25,6 +25,7 @@ GAME_CHOICES = [
     app_commands.Choice(
         name=locale_str("Arm wrestling (full)", key="cmd.tavern.choice.armwrestling"), value="arm_wrestling"
     ),
+    app_commands.Choice(name=locale_str("Cards (full)", key="cmd.tavern.choice.cards"), value="cards"),
 ]
 _MOVES = {
     "throw": "Throw the dice",
@@ -37,6 +38,10 @@ _MOVES = {
     "keep": "Keep my dice",
     "pull": "Pull (arm wrestling)",
     "cheat": "Cheat (arm wrestling)",
+    "hand": "See my hand (cards)",
+    "swap": "Change cards (choice: the cards)",
+    "stand": "Keep my hand (cards)",
+    "slip": "Cheat with a hidden card (choice: hidden, then in hand)",
 }
 MOVE_CHOICES = [
     app_commands.Choice(name=locale_str(label, key=f"cmd.tavern.choice.move.{value}"), value=value)
@@ -207,8 +212,8 @@ class TavernCog(commands.Cog):
 
     @tavern.command(name="match", description="A full game move by move, with buttons: dice or arm wrestling")
     @app_commands.describe(
-        game="Dice (2 to 4 players, two rounds to win) or arm wrestling (two players)",
-        players="Dice: Name [pipes=2], Name …; arm wrestling: Name [f=45 jeu=40 per=35], Name …",
+        game="Dice (2 to 4 players), arm wrestling (two players) or cards (3 to 8 players)",
+        players="Name [pipes=2 | f=45 jeu=40 per=35 | main=A♠.K♥.10♦.7♣.9♠ cachees=A♥], Name …",
         stake="Dice: the starting stake each player puts in every round",
     )
     @app_commands.choices(game=GAME_CHOICES)
@@ -227,7 +232,7 @@ class TavernCog(commands.Cog):
     @tavern.command(name="play", description="Your move in this channel's tavern game (dice typed by hand)")
     @app_commands.describe(
         move="What you do",
-        choice="The dice by their number: 1 3 5 (reroll), 2 (the loaded die)",
+        choice="Dice by number: 1 3 5 (reroll), 2 (loaded die); cards: 7♠ 9♦ (change), A♥ 7♠ (cheat)",
         dice="Dice rolled by hand: 6 6 3 2 1 (and the d20 of loaded dice); arm wrestling: the d100",
         player="The character you play, if you play several here",
     )

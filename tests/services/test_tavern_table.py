@@ -174,3 +174,58 @@ async def test_arm_wrestling_each_says_before_the_round_whether_he_cheats(ctx: A
     caught = await table.act(ctx, ALICE, action="cheat", dice="80")
     assert "Grimli triche et se fait prendre !" in text(caught) and caught.reply.buttons == ()
     assert ok(caught)["exposed"] == ["a"]
+
+
+CARL = "Carl per=40 main=D♠.D♥.D♦.8♣.7♥"
+
+
+async def test_a_hand_of_cards_hands_seen_privately_a_hidden_card_slipped_unseen(ctx: AppContext) -> None:
+    players = f"Grimli main=7p.8c.9k.Rt.Asp cachees=As♥.As♦, Hans main=R♠.R♥.9♠.10♦.V♣, {CARL}"
+    opened = await table.open_match(ctx, GM, game="cards", players=players, stake=10)
+    board = ok(opened)
+    sid = board["session"]
+    # The board never carries a hand nor a hidden card.
+    assert "hand" not in board["players"][0] and "deck" not in board and board["pot"] == 30
+    assert labels(opened) == ["Relancer (+10)", "Ne pas relancer", "Voir ma main"]
+    ok(await table.act(ctx, ALICE, action="raise", session_id=sid, round_no=1))
+    ok(await table.act(ctx, BOB, action="call"))
+    folded = await table.act(ctx, GM, action="fold", player="Carl")
+    assert "Carl se couche." in text(folded) and "Voir ma main" in labels(folded)
+    # Alice sees Grimli's hand privately, with the exchange menu and the cheat menu.
+    hand = await table.act(ctx, ALICE, action="hand")
+    assert hand.reply.ephemeral and "Grimli : 7♠ 8♥ 9♦ R♣ As♠ → Carte haute" in text(hand)
+    assert labels(hand) == ["Garder ma main", "Cartes à changer", "Tricher : carte cachée ↔ carte de la main"]
+    # Bob's hand, in English, without cheat menu; he may not see Grimli's.
+    bobs = await table.act(ctx, BOB, action="hand")
+    assert "Hans: K♠ K♥ 9♠ 10♦ J♣ → Paire" in text(bobs) and len(bobs.reply.selects) == 1
+    assert "Only the player of Grimli" in refused(await table.act(ctx, BOB, action="hand", player="Grimli"))
+    # The cheat, dice typed for everyone: Jeu 45 (Int 45) beats both Perceptions → only Alice knows.
+    slipped = await table.act(ctx, ALICE, action="slip", choice="As♥ 7♠", dice="20 25, Hans 60, Carl 70")
+    assert slipped.reply.ephemeral and not slipped.reply.is_error
+    assert "Personne ne voit rien : As♥ prend la place de 7♠" in text(slipped)
+    assert "Carl surveille — Perception 40 % · **70** → Échec (3 °E)" in text(slipped)
+    assert "Grimli a déjà triché" in refused(await table.act(ctx, ALICE, action="slip", values=("As♦>8♥",)))
+    assert "n'est pas dans votre main" in refused(await table.act(ctx, ALICE, action="swap", choice="R♠"))
+    ok(await table.act(ctx, ALICE, action="swap", session_id=sid, round_no=3, values=("8♥", "9♦")))
+    ok(await table.act(ctx, BOB, action="stand"))
+    shown = await table.act(ctx, ALICE, action="check")
+    assert "**Grimli** : As♥ 7♦ 7♣ R♣ As♠ → Double paire" in text(shown)
+    assert "Grimli remporte le pot (50)." in text(shown)
+
+
+async def test_a_hand_of_cards_a_cheat_seen_stops_it_and_bad_cards_are_refused(ctx: AppContext) -> None:
+    assert "« 2p »" in refused(
+        await table.open_match(ctx, GM, game="cards", players="A main=2p.7p.8p.9p.10p, B, C")
+    )
+    assert "de 3 à 8 joueurs" in refused(await table.open_match(ctx, GM, game="cards", players="A, B"))
+    assert "Perception" in refused(
+        await table.open_match(ctx, GM, game="cards", players="Otto jeu=40 cachees=As♥, Karl, Udo per=30")
+    )
+    players = f"Grimli main=7p.8c.9k.Rt.Asp cachees=As♥, Hans main=R♠.R♥.9♠.10♦.V♣, {CARL}"
+    ok(await table.open_match(ctx, GM, game="cards", players=players))
+    ok(await table.act(ctx, ALICE, action="check"))
+    # Jeu 80 fails, Hans's Perception 10 succeeds: the table sees it all, the hand stops.
+    caught = await table.act(ctx, ALICE, action="slip", choice="As♥ 7♠", dice="80, Hans 10")
+    assert not caught.reply.ephemeral and "Grimli triche et se fait prendre !" in text(caught)
+    assert "Hans surveille — Perception 15 % · **10** → Réussite" in text(caught)
+    assert ok(caught)["exposed"] == ["Grimli"] and caught.reply.buttons == ()

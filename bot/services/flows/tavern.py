@@ -47,6 +47,7 @@ TABLE: Final = "tavern_games"
 _KEYS: Final = {"f", "int", "jeu", "per", "res", "ct", "pipes", "garde"}
 _FLAGS: Final = {"triche", "maitrise", "fortune"}
 _LISTS: Final = {"garde", "triche"}
+_CARD_LISTS: Final = {"main", "cachees"}  # cards typed by hand: main=As♠.R♥.10♦.7♣.9♠
 
 
 def _is_value(token: str) -> bool:
@@ -87,6 +88,8 @@ def parse_players(text: str) -> list[dict[str, Any]]:
                 if key not in _FLAGS:
                     raise Refusal("flows.tavern.error.bad_player", token=token[:20])
                 player[key] = True
+            elif key in _CARD_LISTS and value and len(value) <= 40:
+                player[key] = [card for card in value.split(".") if card]
             elif key in _LISTS:
                 parts = value.split(".")
                 if not all(is_digits(v, 2) for v in parts):
@@ -156,6 +159,8 @@ def _wanted(game: str, full: bool, people: list[dict[str, Any]], index: int) -> 
     """The values a player's sheet can give this game (what bot/rules/renove/tavern.py reads)."""
     if game == "arm_match":
         return ("f", "jeu", "per")
+    if game == "cards_match":
+        return ("jeu", "per")
     if game == "arm_wrestling":
         me, other = people[index], people[1 - index] if len(people) == 2 else {}
         return ("f",) + (("jeu",) if "triche" in me else ()) + (("per",) if "triche" in other else ())

@@ -21,13 +21,14 @@ from bot.rules.grammar import is_digits
 from bot.rules.renove import tavern as rules
 from bot.rules.renove import tavern_match as match_rules
 from bot.rules.renove.tavern import Dice, TavernError
-from bot.rules.renove.tavern_match import ArmMatch, DiceMatch, Phase
+from bot.rules.renove.tavern_match import ArmMatch, CardPhase, CardPlayer, CardsMatch, DiceMatch, Phase
 from bot.services.caller import Caller
 from bot.services.flows.common import (
     FlowResult,
     Refusal,
     Scope,
     custom_id,
+    english,
     new_session,
     open_session,
     parse_rolls,
@@ -37,12 +38,12 @@ from bot.services.flows.common import (
     session_by_id,
     t,
 )
-from bot.services.flows.tavern import _fill_from_sheets, _need, parse_players
+from bot.services.flows.tavern import TABLE, _fill_from_sheets, _need, parse_dice, parse_players
 from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply, Select, SelectOption
 
 KIND: Final = "tavern"
 FLOW: Final = "tavern"
-GAMES: Final = ("dice", "arm_wrestling")
+GAMES: Final = ("dice", "arm_wrestling", "cards")
 ACTIONS: Final = (
     "throw",
     "load",
@@ -54,7 +55,12 @@ ACTIONS: Final = (
     "keep",
     "pull",
     "cheat",
+    "hand",
+    "swap",
+    "stand",
+    "slip",
 )
+CARD_ACTIONS: Final = ("raise", "check", "call", "fold", "hand", "swap", "stand", "slip")
 POSITIONS: Final = (1, 2, 3, 4, 5)
 
 
@@ -62,13 +68,28 @@ def _refuse(exc: TavernError) -> Refusal:
     return Refusal(f"flows.tavern_table.error.{exc.code}", **exc.params)
 
 
-def _match(state: dict[str, Any]) -> DiceMatch | ArmMatch:
+Match = DiceMatch | ArmMatch | CardsMatch
+
+
+def _match(state: dict[str, Any]) -> Match:
     data = state["match"]
-    return ArmMatch.from_dict(data) if data.get("game") == "arm_wrestling" else DiceMatch.from_dict(data)
+    if data.get("game") == "arm_wrestling":
+        return ArmMatch.from_dict(data)
+    if data.get("game") == "cards":
+        return CardsMatch.from_dict(data)
+    return DiceMatch.from_dict(data)
 
 
-def _round_of(match: DiceMatch | ArmMatch) -> int:
+def _round_of(match: Match) -> int:
     return match.round
+
+
+def _over(match: Match) -> bool:
+    if isinstance(match, ArmMatch):
+        return match.over
+    if isinstance(match, CardsMatch):
+        return match.phase is CardPhase.OVER
+    return match.phase is Phase.OVER
 
 
 # -- who plays whom -----------------------------------------------------------------------------
@@ -245,12 +266,152 @@ def _arm_board(
     )
 
 
-def _board(
-    ctx: AppContext, caller: Caller, row: GameSession, match: DiceMatch | ArmMatch, events: list[str]
-) -> Reply:
+def _board(ctx: AppContext, caller: Caller, row: GameSession, match: Match, events: list[str]) -> Reply:
     if isinstance(match, ArmMatch):
         return _arm_board(ctx, caller, row, match, events)
+    if isinstance(match, CardsMatch):
+        return _cards_board(ctx, caller, row, match, events)
     return _dice_board(ctx, caller, row, match, events)
+
+
+def _card(ctx: AppContext, caller: Caller, card: str) -> str:
+    """French ranks (V, D, R, As) in French; J, Q, K, A in English."""
+    if not english(caller):
+        return card
+    rank, suit = card[:-1], card[-1]
+    return {"V": "J", "D": "Q", "R": "K", "As": "A"}.get(rank, rank) + suit
+
+
+def _cards_text(ctx: AppContext, caller: Caller, cards: list[str]) -> str:
+    return " ".join(_card(ctx, caller, c) for c in cards)
+
+
+def _cards_board(
+    ctx: AppContext, caller: Caller, row: GameSession, match: CardsMatch, events: list[str]
+) -> Reply:
+    lines = list(events)
+    if lines:
+        lines.append("")
+    over = match.phase is CardPhase.OVER
+    for index, p in enumerate(match.players):
+        line = f"**{p.name}**"
+        if over and p.name in match.hands:
+            shown = match.hands[p.name]
+            line += f" : {_cards_text(ctx, caller, shown['cards'])} → {shown['combination']}"
+        else:
+            bits = []
+            if index == 0 and not over:
+                bits.append(t(ctx, caller, "flows.tavern_table.first"))
+            if p.folded:
+                bits.append(t(ctx, caller, "flows.tavern_table.cards_folded"))
+            elif p.exchanged is not None:
+                key = "kept" if p.exchanged == 0 else "changed.one" if p.exchanged == 1 else "changed.many"
+                bits.append(t(ctx, caller, f"flows.tavern_table.cards_{key}", n=p.exchanged))
+            if bits:
+                line += " — " + " · ".join(bits)
+        lines.append(line)
+    fields = [Field(t(ctx, caller, "flows.tavern_table.pot"), str(match.pot), inline=True)]
+    if match.exposed:
+        verdict = t(ctx, caller, "flows.tavern_table.cards_stopped")
+    elif over:
+        key = "one" if len(match.winners) == 1 else "many"
+        verdict = t(
+            ctx, caller, f"flows.tavern_table.cards_won.{key}", names=", ".join(match.winners), pot=match.pot
+        )
+    else:
+        phase = match.phase.value
+        verdict = t(
+            ctx,
+            caller,
+            f"flows.tavern_table.prompt.{'cards_' + phase if phase in ('exchange', 'call') else phase}",
+            names=", ".join(match.waiting()),
+            stake=match.stake,
+        )
+    fields.append(Field(t(ctx, caller, "flows.tavern_table.next"), verdict))
+    buttons: list[Button] = []
+    rid = row.id
+    if match.phase is CardPhase.BET:
+        buttons.append(
+            _button(ctx, caller, "raise", rid, match.round, ButtonStyle.PRIMARY, stake=match.stake)
+        )
+        buttons.append(_button(ctx, caller, "check", rid, match.round))
+    elif match.phase is CardPhase.CALL:
+        buttons.append(_button(ctx, caller, "call", rid, match.round, ButtonStyle.PRIMARY, stake=match.stake))
+        buttons.append(_button(ctx, caller, "fold", rid, match.round, ButtonStyle.DANGER))
+    if not over:
+        buttons.append(_button(ctx, caller, "hand", rid, match.round, ButtonStyle.SECONDARY, "🃏"))
+    public = match.to_dict()
+    public.pop("deck")
+    public["players"] = [
+        {k: v for k, v in p.items() if k not in ("hand", "hidden", "cheated")} for p in public["players"]
+    ]
+    return Reply(
+        title=t(ctx, caller, "flows.tavern_table.cards_title", size=len(match.ranks) * 4),
+        description="\n".join(lines)[:3900],
+        fields=tuple(fields),
+        colour=Colour.INFO,
+        buttons=(tuple(buttons),) if buttons else (),
+        kind="tavern_table",
+        result={"session": rid, **public},
+    )
+
+
+def _hand_reply(ctx: AppContext, caller: Caller, row: GameSession, match: CardsMatch, who: str) -> Reply:
+    """Private: the player's hand, and in the exchange the menus to change cards or cheat."""
+    player = match.player(who)
+    combination = rules.card_combination(player.hand, match.ranking, match.ranks)[1]
+    lines = [
+        t(
+            ctx,
+            caller,
+            "flows.tavern_table.hand",
+            name=who,
+            cards=_cards_text(ctx, caller, player.hand),
+            combination=combination,
+        )
+    ]
+    if player.hidden:
+        lines.append(
+            t(ctx, caller, "flows.tavern_table.hidden", cards=_cards_text(ctx, caller, player.hidden))
+        )
+    selects: list[Select] = []
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    if match.phase is CardPhase.EXCHANGE and who in match.waiting():
+        selects.append(
+            Select(
+                custom_id=custom_id(FLOW, "swap", row.id, match.round),
+                options=tuple(SelectOption(label=_card(ctx, caller, c), value=c) for c in player.hand),
+                placeholder=t(ctx, caller, "flows.tavern_table.select.swap"),
+                min_values=1,
+                max_values=match_rules.EXCHANGE_MAX,
+            )
+        )
+        if player.hidden and player.gamble is not None and not player.cheated:
+            selects.append(
+                Select(
+                    custom_id=custom_id(FLOW, "slip", row.id, match.round),
+                    options=tuple(
+                        SelectOption(
+                            label=f"{_card(ctx, caller, hidden)} ↔ {_card(ctx, caller, card)}",
+                            value=f"{hidden}>{card}",
+                        )
+                        for hidden in player.hidden
+                        for card in player.hand
+                    ),
+                    placeholder=t(ctx, caller, "flows.tavern_table.select.slip"),
+                )
+            )
+        buttons = ((_button(ctx, caller, "stand", row.id, match.round),),)
+    return Reply(
+        title=t(ctx, caller, "flows.tavern_table.hand_title"),
+        description="\n".join(lines),
+        colour=Colour.INFO,
+        ephemeral=True,
+        buttons=buttons,
+        selects=tuple(selects),
+        kind="tavern_table",
+        result={"session": row.id, "hand": list(player.hand), "hidden": list(player.hidden)},
+    )
 
 
 # -- opening and closing ------------------------------------------------------------------------
@@ -265,18 +426,21 @@ async def open_match(
         if await open_session(scope, KIND) is not None:
             raise Refusal("flows.tavern_table.error.already_open")
         people = parse_players(players)
-        await _fill_from_sheets(scope, "arm_match" if game == "arm_wrestling" else "dice_match", True, people)
+        wanted = {"arm_wrestling": "arm_match", "cards": "cards_match"}.get(game, "dice_match")
+        await _fill_from_sheets(scope, wanted, True, people)
         controllers: dict[str, str | None] = {}
         for person in people:
             sheet = await find_character(scope.session, scope.guild_id, person["name"])
             mine = sheet is not None and not sheet.is_npc
             controllers[person["name"]] = str(sheet.owner_id) if sheet is not None and mine else None
         try:
-            match: DiceMatch | ArmMatch
+            match: Match
             if game == "dice":
                 match = match_rules.new_dice_match(
                     [(p["name"], int(p.get("pipes", 0))) for p in people], stake
                 )
+            elif game == "cards":
+                match = _new_cards(ctx, caller, people, stake)
             else:
                 match = _new_arm(people)
         except TavernError as exc:
@@ -288,6 +452,29 @@ async def open_match(
         return FlowResult(_board(ctx, caller, row, match, [intro]), session_id=row.id)
 
     return await run(ctx, caller, work)
+
+
+def _new_cards(ctx: AppContext, caller: Caller, people: list[dict[str, Any]], stake: int) -> CardsMatch:
+    table_data = ctx.tables.get(TABLE)
+    entry = next((e for e in (table_data.entries if table_data else []) if e.get("id") == "cards_full"), None)
+    if entry is None:
+        raise Refusal("flows.tavern.error.no_table")
+    size = rules.deck_size(len(people), entry["deck_sizes"])
+    ranking = next(r["low_to_high"] for r in entry["hand_rankings"] if size in r["deck_sizes"])
+    deck = rules.build_deck(size)
+    watched = any(p.get("cachees") for p in people)
+    players = [
+        CardPlayer(
+            p["name"],
+            [match_rules.parse_card(c, deck, english=english(caller)) for c in p.get("main", [])],
+            [match_rules.parse_card(c, deck, english=english(caller)) for c in p.get("cachees", [])],
+            gamble=p.get("jeu"),
+            # Perception is needed against a cheater (someone with hidden cards).
+            perception=_need(p, "per") if watched else int(p.get("per", 0)),
+        )
+        for p in people
+    ]
+    return match_rules.new_cards_match(players, stake=stake, deck_size=size, ranking=ranking, rng=ctx.rng)
 
 
 def _new_arm(people: list[dict[str, Any]]) -> ArmMatch:
@@ -369,15 +556,32 @@ async def act(
         match = _match(state)
         if round_no is not None and round_no != _round_of(match):
             raise Refusal("flows.tavern_table.error.old_board")
-        typed = parse_rolls(dice, option="dice") if dice else []
+        typed = parse_rolls(dice, option="dice") if dice and not isinstance(match, CardsMatch) else []
         loaded: dict[str, Any] | None = None
         try:
+            if isinstance(match, CardsMatch):
+                if action not in CARD_ACTIONS:
+                    raise Refusal("flows.tavern_table.error.wrong_game")
+                waiting = [p.name for p in match.in_hand()] if action == "hand" else match.waiting()
+                who = _acting(scope, row, state, waiting, player)
+                if action == "hand":
+                    return FlowResult(_hand_reply(ctx, caller, row, match, who), session_id=row.id)
+                events, private = _cards_move(ctx, caller, match, who, action, values, choice, dice)
+                state["match"] = match.to_dict()
+                save_state(row, state)
+                if _over(match):
+                    row.closed = True
+                if private is not None:
+                    return FlowResult(private, session_id=row.id)
+                return FlowResult(_board(ctx, caller, row, match, events), session_id=row.id)
             if isinstance(match, ArmMatch):
                 if action not in ("pull", "cheat"):
                     raise Refusal("flows.tavern_table.error.wrong_game")
                 who = _acting(scope, row, state, match.waiting(), player)
                 result = _arm_move(ctx, caller, match, who, action == "cheat", typed)
             else:
+                if action in CARD_ACTIONS[4:]:
+                    raise Refusal("flows.tavern_table.error.wrong_game")
                 if action in ("pull", "cheat"):
                     raise Refusal("flows.tavern_table.error.wrong_game")
                 waiting = match.waiting()
@@ -392,8 +596,7 @@ async def act(
             raise _refuse(exc) from None
         state["match"] = match.to_dict()
         save_state(row, state)
-        over = match.phase is Phase.OVER if isinstance(match, DiceMatch) else match.over
-        if over:
+        if _over(match):
             row.closed = True
         if isinstance(match, DiceMatch) and loaded is not None:
             return FlowResult(_loaded_reply(ctx, caller, row, match, loaded), session_id=row.id)
@@ -562,3 +765,117 @@ def _arm_move(
 
 def _pull_line(ctx: AppContext, caller: Caller, a: str, ra: CheckResult, b: str, rb: CheckResult) -> str:
     return f"{a} : {roll_line(ctx, caller, ra)} · {b} : {roll_line(ctx, caller, rb)}"
+
+
+def _typed_for(match: CardsMatch, who: str, dice: str | None) -> dict[str, list[int]]:
+    """A cheat's typed dice: plain numbers are the cheater's, « Name 60 » another player's."""
+    if not dice or not dice.strip():
+        return {}
+    text = dice.strip()
+    if text[0].isdigit():
+        head, _sep, rest = text.partition(",")
+        typed = {who: parse_rolls(head, option="dice")}
+        return typed | (parse_dice(rest, [p.name for p in match.players]) if rest.strip() else {})
+    return parse_dice(text, [p.name for p in match.players])
+
+
+def _cards_move(
+    ctx: AppContext,
+    caller: Caller,
+    match: CardsMatch,
+    who: str,
+    action: str,
+    values: tuple[str, ...],
+    choice: str | None,
+    dice: str | None,
+) -> tuple[list[str], Reply | None]:
+    """The move's lines for the table, or a private reply (a cheat nobody saw)."""
+    deck = rules.build_deck(len(match.ranks) * 4)
+
+    def cards_of(tokens: list[str]) -> list[str]:
+        return [match_rules.parse_card(c, deck, english=english(caller)) for c in tokens]
+
+    tokens = list(values) or (choice or "").replace(",", " ").split()
+    if action in ("raise", "check"):
+        match_rules.cards_bet(match, who, raise_it=action == "raise")
+        key = action
+    elif action in ("call", "fold"):
+        match_rules.cards_answer(match, who, call=action == "call")
+        key = "call" if action == "call" else "cards_fold"
+    elif action in ("swap", "stand"):
+        if action == "swap" and not tokens:
+            raise Refusal("flows.tavern_table.error.no_cards")
+        event = match_rules.exchange(match, who, cards_of(tokens) if action == "swap" else [])
+        count = event["count"]
+        line = t(
+            ctx,
+            caller,
+            "flows.tavern_table.ev.kept"
+            if count == 0
+            else f"flows.tavern_table.ev.changed.{'one' if count == 1 else 'many'}",
+            name=who,
+            n=count,
+        )
+        return [line, *_show_down_lines(ctx, caller, match)], None
+    else:  # slip: a hidden card in place of one of the hand
+        pair = tokens[0].split(">") if len(tokens) == 1 and ">" in tokens[0] else tokens
+        if len(pair) != 2:
+            raise Refusal("flows.tavern_table.error.slip_pair")
+        hidden, card = cards_of(pair)
+        event = match_rules.cheat_cards(match, who, card, hidden, Dice(ctx.rng, _typed_for(match, who, dice)))
+        lines = _cheat_lines(ctx, caller, who, event["tests"])
+        if event["success"]:
+            lines.append(
+                t(
+                    ctx,
+                    caller,
+                    "flows.tavern_table.slipped",
+                    hidden=_card(ctx, caller, hidden),
+                    card=_card(ctx, caller, card),
+                    cards=_cards_text(ctx, caller, event["hand"]),
+                )
+            )
+            return [], Reply(
+                title=t(ctx, caller, "flows.tavern_table.hand_title"),
+                description="\n".join(lines),
+                colour=Colour.INFO,
+                ephemeral=True,
+                kind="tavern_table",
+                result={"cheat": event},
+            )
+        lines.append(t(ctx, caller, "flows.tavern.exposed", name=who))
+        return lines, None
+    line = t(ctx, caller, f"flows.tavern_table.ev.{key}", name=who, stake=match.stake, pot=match.pot)
+    return [line, *_show_down_lines(ctx, caller, match)], None
+
+
+def _show_down_lines(ctx: AppContext, caller: Caller, match: CardsMatch) -> list[str]:
+    if match.phase is not CardPhase.OVER or match.exposed:
+        return []
+    return [t(ctx, caller, "flows.tavern_table.show_down")]
+
+
+def _cheat_lines(ctx: AppContext, caller: Caller, who: str, tests: list[dict[str, Any]]) -> list[str]:
+    """Every round of the cheater's Jeu against each player's Perception (roll lines)."""
+    lines = []
+    for test in tests:
+        for pair in test["rounds"]:
+            lines.append(
+                t(
+                    ctx,
+                    caller,
+                    "flows.tavern.cheat_line",
+                    name=who,
+                    other=test["against"],
+                    gamble=_roll_text(ctx, caller, pair["a"]),
+                    perception=_roll_text(ctx, caller, pair["b"]),
+                )
+            )
+    return lines
+
+
+def _roll_text(ctx: AppContext, caller: Caller, data: dict[str, Any]) -> str:
+    """A check's roll line from its stored dict (the same text as :func:`roll_line`)."""
+    unit = "°R" if data["success"] else "°E"
+    outcome = t(ctx, caller, str(data["outcome_key"]))
+    return f"{data['target']} % · **{data['roll_text']}** → {outcome} ({data['degrees'] or 0} {unit})"
