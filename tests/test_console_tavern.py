@@ -31,6 +31,16 @@ SCRIPT_FR = f"""
 @bob !click Tricher
 @alice /taverne jouer coup:"Tricher (bras de fer)" des:"20 30"
 @bob /taverne jouer coup:"Tirer (bras de fer)" des:"95 84"
+/taverne arreter
+/taverne partie jeu:"Cartes (complet)" joueurs:"Grimli main=7p.8c.9k.Rt.Asp cachees=As♥, Hans main=R♠.R♥.9♠.10♦.V♣, Carl per=40 main=D♠.D♥.D♦.8♣.7♥" mise:10
+@alice !click Ne pas relancer
+@alice !click Voir ma main
+@bob !click Voir ma main
+@alice !select "Tricher : carte cachée ↔ carte de la main" "As♥ ↔ 7♠"
+@alice /taverne jouer coup:"Changer des cartes (choix : les cartes)" choix:"8c 9k"
+@bob !click Garder ma main
+/taverne jouer coup:"Garder ma main (cartes)" joueur:Carl
+@alice !click Ne pas relancer
 """
 
 SCRIPT_EN = f"""
@@ -52,6 +62,16 @@ SCRIPT_EN = f"""
 @bob !click Cheat
 @alice /tavern play move:"Cheat (arm wrestling)" dice:"20 30"
 @bob /tavern play move:"Pull (arm wrestling)" dice:"95 84"
+/tavern stop
+/tavern match game:"Cards (full)" players:"Grimli main=7s.8h.9d.Kc.As cachees=A♥, Hans main=K♠.K♥.9♠.10♦.J♣, Carl per=40 main=Q♠.Q♥.Q♦.8♣.7♥" stake:10
+@alice !click No raise
+@alice !click See my hand
+@bob !click See my hand
+@alice !select "Cheat: hidden card ↔ card in hand" "A♥ ↔ 7♠"
+@alice /tavern play move:"Change cards (choice: the cards)" choice:"8h 9d"
+@bob !click Keep my hand
+/tavern play move:"Keep my hand (cards)" player:Carl
+@alice !click No raise
 """
 
 
@@ -97,6 +117,26 @@ def test_the_tavern_table_in_french() -> None:
     assert "Hans surveille — Perception 15 % · **95** → Échec" in shown
     assert "Grimli triche sans se faire prendre : +10 en F pour ce round." in shown
     assert "Score (Grimli contre Hans) : 1" in shown
+    _cards_fr(replies[15:])
+
+
+def _cards_fr(replies: list[dict[str, Any]]) -> None:
+    _stop, opened, check, alice_hand, bob_hand, slipped, changed, hans_keeps, carl_keeps, end = replies[:10]
+    assert "🃏 Partie de cartes — paquet de 32 cartes" in text_of(opened)
+    assert "Grimli ne relance pas la mise." in text_of(check)
+    assert alice_hand["ephemeral"] and "Grimli : 7♠ 8♥ 9♦ R♣ As♠ → Carte haute" in text_of(alice_hand)
+    assert bob_hand["ephemeral"] and "Hans : R♠ R♥ 9♠ 10♦ V♣ → Paire" in text_of(bob_hand)
+    assert labels(bob_hand) == ["Garder ma main", "Cartes à changer"]
+    # The cheat is rolled by the bot (seed 5): whichever way it goes, its rolls are shown to Alice
+    # alone when unseen, to the table when seen.
+    if slipped["ephemeral"]:
+        assert "Personne ne voit rien : As♥ prend la place de 7♠" in text_of(slipped)
+        assert "Grimli change 2 cartes." in text_of(changed)
+        assert "Hans garde sa main." in text_of(hans_keeps) and "Carl garde sa main." in text_of(carl_keeps)
+        assert "On abat les cartes." in text_of(end) and "remporte" in text_of(end)
+    else:
+        assert "Grimli triche et se fait prendre !" in text_of(slipped)
+    assert "Grimli triche — Jeu 30 %" in text_of(slipped)
 
 
 def test_the_tavern_table_in_english() -> None:
@@ -117,3 +157,8 @@ def test_the_tavern_table_in_english() -> None:
     assert cheat["ephemeral"] and "Grimli will cheat this round" in text_of(cheat)
     assert "🃏 Grimli cheats — Gamble 30 % · **20** → Success (1 °R)" in text_of(round_one)
     assert not hans["ephemeral"]
+    _stop, opened, check, alice_hand, bob_hand, slipped = replies[15:21]
+    assert "🃏 Card game — a 32-card deck" in text_of(opened)
+    assert alice_hand["ephemeral"] and "Grimli: 7♠ 8♥ 9♦ K♣ A♠ → Carte haute" in text_of(alice_hand)
+    assert "Hans: K♠ K♥ 9♠ 10♦ J♣ → Paire" in text_of(bob_hand)
+    assert "Grimli cheats — Gamble 30 %" in text_of(slipped)

@@ -61,3 +61,21 @@ async def test_a_dice_match_and_an_arm_wrestling_at_the_table(emu: E2E) -> None:
     assert "Grimli cheats unseen: +10 S this round." in shown(played)
     ok = await gm.slash("taverne arreter")
     assert not ok.ephemeral
+    # Cards: hands typed, each seen privately; the exchange by menu; the GM plays Carl.
+    cards = await gm.slash(
+        "taverne partie",
+        jeu="cards",
+        joueurs="Grimli main=7p.8c.9k.Rt.Asp, Hans main=R♠.R♥.9♠.10♦.V♣, Carl main=D♠.D♥.D♦.8♣.7♥",
+    )
+    assert "🃏 Partie de cartes — paquet de 32 cartes" in shown(cards) and "7♠" not in shown(cards)
+    await alice.click("Ne pas relancer")
+    hand = await alice.click("Voir ma main")
+    assert hand.ephemeral and "Grimli : 7♠ 8♥ 9♦ R♣ As♠ → Carte haute" in shown(hand)
+    peek = await bob.slash("tavern play", move="hand", player="Grimli")
+    assert peek.ephemeral and "Only the player of Grimli" in shown(peek)
+    changed = await alice.select("Cartes à changer", ["8♥", "9♦"], message=hand.message)
+    assert not changed.ephemeral and "Grimli change 2 cartes." in shown(changed)
+    await bob.slash("tavern play", move="stand")
+    await gm.slash("taverne jouer", coup="stand", joueur="Carl")
+    end = await alice.click("Ne pas relancer")
+    assert "On abat les cartes." in shown(end) and "**Carl** : D♠ D♥ D♦ 8♣ 7♥ → Brelan" in shown(end)
