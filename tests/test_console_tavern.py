@@ -11,6 +11,11 @@ from .console_script import console_records
 
 GRIMLI = "CC:45 CT:28 F:41 E:45 Ag:25 Int:30 FM:35 Soc:22"
 HANS = "CC:40 CT:33 F:38 E:41 Ag:36 Int:31 FM:30 Soc:29"
+# Hands typed by hand: French suit letters (p, c, k, t) and English ones (s, h, d, c).
+CARDS_FR = (
+    "Grimli main=7p.8c.9k.Rt.Asp cachees=As♥, Hans main=R♠.R♥.9♠.10♦.V♣, Carl per=40 main=D♠.D♥.D♦.8♣.7♥"
+)
+CARDS_EN = "Grimli main=7s.8h.9d.Kc.As cachees=A♥, Hans main=K♠.K♥.9♠.10♦.J♣, Carl per=40 main=Q♠.Q♥.Q♦.8♣.7♥"
 
 SCRIPT_FR = f"""
 @alice /perso creer nom:Grimli caracs:"{GRIMLI}" race:nain
@@ -32,7 +37,7 @@ SCRIPT_FR = f"""
 @alice /taverne jouer coup:"Tricher (bras de fer)" des:"20 30"
 @bob /taverne jouer coup:"Tirer (bras de fer)" des:"95 84"
 /taverne arreter
-/taverne partie jeu:"Cartes (complet)" joueurs:"Grimli main=7p.8c.9k.Rt.Asp cachees=As♥, Hans main=R♠.R♥.9♠.10♦.V♣, Carl per=40 main=D♠.D♥.D♦.8♣.7♥" mise:10
+/taverne partie jeu:"Cartes (complet)" joueurs:"{CARDS_FR}" mise:10
 @alice !click Ne pas relancer
 @alice !click Voir ma main
 @bob !click Voir ma main
@@ -63,7 +68,7 @@ SCRIPT_EN = f"""
 @alice /tavern play move:"Cheat (arm wrestling)" dice:"20 30"
 @bob /tavern play move:"Pull (arm wrestling)" dice:"95 84"
 /tavern stop
-/tavern match game:"Cards (full)" players:"Grimli main=7s.8h.9d.Kc.As cachees=A♥, Hans main=K♠.K♥.9♠.10♦.J♣, Carl per=40 main=Q♠.Q♥.Q♦.8♣.7♥" stake:10
+/tavern match game:"Cards (full)" players:"{CARDS_EN}" stake:10
 @alice !click No raise
 @alice !click See my hand
 @bob !click See my hand
