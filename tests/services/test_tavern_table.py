@@ -229,3 +229,17 @@ async def test_a_hand_of_cards_a_cheat_seen_stops_it_and_bad_cards_are_refused(c
     assert not caught.reply.ephemeral and "Grimli triche et se fait prendre !" in text(caught)
     assert "Hans surveille — Perception 15 % · **10** → Réussite" in text(caught)
     assert ok(caught)["exposed"] == ["Grimli"] and caught.reply.buttons == ()
+
+
+async def test_a_gm_npc_sheet_shows_its_dice_not_its_values(ctx: AppContext) -> None:
+    baron = "CC:55 CT:35 F:45 E:44 Ag:38 Int:47 FM:52 Soc:41"
+    ok(await svc.create_character(ctx, GM, name="Baron Noir", stats=baron, npc=True))
+    ok(await table.open_match(ctx, GM, game="arm_wrestling", players="Grimli, Baron Noir"))
+    # The Baron is the GM's: Alice may not pull for him.
+    assert "Baron Noir n'a pas de joueur : le MJ le joue" in refused(
+        await table.act(ctx, ALICE, action="pull", player="Baron Noir")
+    )
+    ok(await table.act(ctx, GM, action="pull", player="Baron Noir", dice="20"))
+    played = await table.act(ctx, ALICE, action="pull", dice="30")
+    assert "Grimli : 41 % · **30** → Réussite (1 °R)" in text(played)
+    assert "Baron Noir : **20** → Réussite (valeurs cachées)" in text(played) and "45 %" not in text(played)

@@ -16,7 +16,6 @@ from typing import Any, Final
 from bot.context import AppContext
 from bot.db.characters import find_character
 from bot.db.flow_models import GameSession
-from bot.rules.checks.common import CheckResult
 from bot.rules.grammar import is_digits
 from bot.rules.renove import tavern as rules
 from bot.rules.renove import tavern_match as match_rules
@@ -32,7 +31,6 @@ from bot.services.flows.common import (
     new_session,
     open_session,
     parse_rolls,
-    roll_line,
     run,
     save_state,
     session_by_id,
@@ -112,7 +110,8 @@ def _acting(
         if wanted is None:
             raise Refusal("flows.tavern_table.error.not_playing", name=player.strip()[:40])
         if not _may_control(scope, row, state, wanted):
-            raise Refusal("flows.tavern_table.error.not_yours", name=wanted)
+            key = "not_yours" if state["controllers"].get(wanted) is not None else "not_yours_gm"
+            raise Refusal(f"flows.tavern_table.error.{key}", name=wanted)
         return str(wanted)
     mine = [n for n in names if _may_control(scope, row, state, n)]
     if not mine:
@@ -445,7 +444,9 @@ async def open_match(
                 match = _new_arm(people)
         except TavernError as exc:
             raise _refuse(exc) from None
-        state = {"match": match.to_dict(), "controllers": controllers}
+        # A GM's NPC sheet: the table sees its dice, not its values (as in the one-command games).
+        hidden = [p["name"] for p in people if p.get("_npc")]
+        state = {"match": match.to_dict(), "controllers": controllers, "hidden": hidden}
         row = new_session(scope, KIND, t(ctx, caller, f"flows.tavern_table.game.{game}"), state)
         await scope.session.flush()
         intro = t(ctx, caller, "flows.tavern_table.opened", names=", ".join(controllers))
@@ -566,7 +567,9 @@ async def act(
                 who = _acting(scope, row, state, waiting, player)
                 if action == "hand":
                     return FlowResult(_hand_reply(ctx, caller, row, match, who), session_id=row.id)
-                events, private = _cards_move(ctx, caller, match, who, action, values, choice, dice)
+                events, private = _cards_move(
+                    ctx, caller, match, who, action, values, choice, dice, state.get("hidden", [])
+                )
                 state["match"] = match.to_dict()
                 save_state(row, state)
                 if _over(match):
@@ -578,7 +581,7 @@ async def act(
                 if action not in ("pull", "cheat"):
                     raise Refusal("flows.tavern_table.error.wrong_game")
                 who = _acting(scope, row, state, match.waiting(), player)
-                result = _arm_move(ctx, caller, match, who, action == "cheat", typed)
+                result = _arm_move(ctx, caller, match, who, action == "cheat", typed, state.get("hidden", []))
             else:
                 if action in CARD_ACTIONS[4:]:
                     raise Refusal("flows.tavern_table.error.wrong_game")
@@ -733,7 +736,13 @@ def _round_end(ctx: AppContext, caller: Caller, record: dict[str, Any]) -> str:
 
 
 def _arm_move(
-    ctx: AppContext, caller: Caller, match: ArmMatch, who: str, cheat: bool, typed: list[int]
+    ctx: AppContext,
+    caller: Caller,
+    match: ArmMatch,
+    who: str,
+    cheat: bool,
+    typed: list[int],
+    hidden: list[str],
 ) -> list[str] | None:
     played = match_rules.declare(match, who, cheat=cheat, typed=typed, rng=ctx.rng)
     if played is None:
@@ -751,20 +760,19 @@ def _arm_move(
                     "flows.tavern.cheat_line",
                     name=me,
                     other=them,
-                    gamble=roll_line(ctx, caller, gamble),
-                    perception=roll_line(ctx, caller, perception),
+                    gamble=_shown(ctx, caller, me, gamble.to_dict(), hidden),
+                    perception=_shown(ctx, caller, them, perception.to_dict(), hidden),
                 )
             )
         lines.append(
             t(ctx, caller, "flows.tavern.cheat_works" if test.success else "flows.tavern.exposed", name=me)
         )
     if played.a is not None and played.b is not None:
-        lines.append(_pull_line(ctx, caller, a.name, played.a, b.name, played.b))
+        lines.append(
+            f"{a.name} : {_shown(ctx, caller, a.name, played.a.to_dict(), hidden)} · "
+            f"{b.name} : {_shown(ctx, caller, b.name, played.b.to_dict(), hidden)}"
+        )
     return [f"**{t(ctx, caller, 'flows.tavern_table.round_n', n=played.number)}**", *lines]
-
-
-def _pull_line(ctx: AppContext, caller: Caller, a: str, ra: CheckResult, b: str, rb: CheckResult) -> str:
-    return f"{a} : {roll_line(ctx, caller, ra)} · {b} : {roll_line(ctx, caller, rb)}"
 
 
 def _typed_for(match: CardsMatch, who: str, dice: str | None) -> dict[str, list[int]]:
@@ -788,6 +796,7 @@ def _cards_move(
     values: tuple[str, ...],
     choice: str | None,
     dice: str | None,
+    secret: list[str],
 ) -> tuple[list[str], Reply | None]:
     """The move's lines for the table, or a private reply (a cheat nobody saw)."""
     deck = rules.build_deck(len(match.ranks) * 4)
@@ -823,7 +832,7 @@ def _cards_move(
             raise Refusal("flows.tavern_table.error.slip_pair")
         hidden, card = cards_of(pair)
         event = match_rules.cheat_cards(match, who, card, hidden, Dice(ctx.rng, _typed_for(match, who, dice)))
-        lines = _cheat_lines(ctx, caller, who, event["tests"])
+        lines = _cheat_lines(ctx, caller, who, event["tests"], secret)
         if event["success"]:
             lines.append(
                 t(
@@ -855,7 +864,9 @@ def _show_down_lines(ctx: AppContext, caller: Caller, match: CardsMatch) -> list
     return [t(ctx, caller, "flows.tavern_table.show_down")]
 
 
-def _cheat_lines(ctx: AppContext, caller: Caller, who: str, tests: list[dict[str, Any]]) -> list[str]:
+def _cheat_lines(
+    ctx: AppContext, caller: Caller, who: str, tests: list[dict[str, Any]], hidden: list[str]
+) -> list[str]:
     """Every round of the cheater's Jeu against each player's Perception (roll lines)."""
     lines = []
     for test in tests:
@@ -867,8 +878,8 @@ def _cheat_lines(ctx: AppContext, caller: Caller, who: str, tests: list[dict[str
                     "flows.tavern.cheat_line",
                     name=who,
                     other=test["against"],
-                    gamble=_roll_text(ctx, caller, pair["a"]),
-                    perception=_roll_text(ctx, caller, pair["b"]),
+                    gamble=_shown(ctx, caller, who, pair["a"], hidden),
+                    perception=_shown(ctx, caller, test["against"], pair["b"], hidden),
                 )
             )
     return lines
@@ -879,3 +890,11 @@ def _roll_text(ctx: AppContext, caller: Caller, data: dict[str, Any]) -> str:
     unit = "°R" if data["success"] else "°E"
     outcome = t(ctx, caller, str(data["outcome_key"]))
     return f"{data['target']} % · **{data['roll_text']}** → {outcome} ({data['degrees'] or 0} {unit})"
+
+
+def _shown(ctx: AppContext, caller: Caller, name: str, data: dict[str, Any], hidden: list[str]) -> str:
+    """A roll line, its target hidden for a GM's NPC sheet."""
+    if name in hidden:
+        outcome = t(ctx, caller, str(data["outcome_key"]))
+        return t(ctx, caller, "flows.tavern.hidden_roll", roll=data["roll_text"], outcome=outcome)
+    return _roll_text(ctx, caller, data)
