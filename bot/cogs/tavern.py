@@ -116,7 +116,7 @@ class TavernGroup(app_commands.Group):
 
 
 class TavernCog(commands.Cog):
-    tavern = TavernGroup(name="tavern", description="Tavern games, in one command or move by move at the table")
+    tavern = TavernGroup(name="tavern", description="Tavern games: in one command, or move by move")
 
     def __init__(self, bot: MeleeBot) -> None:
         self.bot = bot
