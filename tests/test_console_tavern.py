@@ -109,7 +109,7 @@ def test_the_tavern_table_in_french() -> None:
     assert labels(placed) == ["Relancer (+10)", "Ne pas relancer"]
     assert bob_bet["ephemeral"] and "Ce n'est pas à vous : la table attend Grimli." in text_of(bob_bet)
     assert "Grimli ne relance pas la mise." in text_of(check)
-    assert "Grimli relance les dés n° 4, 5 : 6 6 6 2 1 →" in text_of(reroll)
+    assert "Grimli relance les dés n° 4 et 5 : 6 6 6 2 1 →" in text_of(reroll)
     assert "Hans garde ses dés." in text_of(kept) and "Manche 1" in text_of(kept)
     assert "manche 2" in text_of(kept) or "Partie finie" in text_of(kept)
     assert stop_refused["ephemeral"] and "Seuls le MJ" in text_of(stop_refused)
@@ -154,7 +154,7 @@ def test_the_tavern_table_in_english() -> None:
     assert "🎲 Grimli throws: 6 6 6 2 1" in text_of(placed)
     assert bob_bet["ephemeral"] and "Not your move: the table is waiting for Grimli." in text_of(bob_bet)
     assert "Grimli does not raise." in text_of(check)
-    assert "Grimli rerolls dice no. 4, 5: 6 6 6 2 1 →" in text_of(reroll)
+    assert "Grimli rerolls dice no. 4 and 5: 6 6 6 2 1 →" in text_of(reroll)
     assert "Hans keeps the dice." in text_of(kept)
     assert stop_refused["ephemeral"] and "Dice match: game stopped." in text_of(stopped)
     assert labels(arm) == ["Pull", "Cheat"]

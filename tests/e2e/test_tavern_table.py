@@ -40,7 +40,7 @@ async def test_a_dice_match_and_an_arm_wrestling_at_the_table(emu: E2E) -> None:
     assert "the pot is now 40" in shown(called)
     # Bob's move made that board: in English.
     rerolled = await alice.select("Dice to reroll", ["Die no. 4", "Die no. 5"])
-    assert "Grimli relance les dés n° 4, 5 : 6 6 6 2 1 →" in shown(rerolled)
+    assert "Grimli relance les dés n° 4 et 5 : 6 6 6 2 1 →" in shown(rerolled)
     kept = await bob.click("Garder mes dés")
     assert "Round 1 won by" in shown(kept) or "Round 1: a tie" in shown(kept)
     # An old board's button: refused privately.

@@ -112,7 +112,7 @@ async def test_a_dice_match_played_by_buttons_and_typed_moves(ctx: AppContext) -
     assert "Hans calls the raise (10): the pot is now 40." in text(called)
     assert "Choose the dice" in refused(await table.act(ctx, BOB, action="reroll", choice="6"))
     rerolled = await table.act(ctx, ALICE, action="reroll", choice="4 5", dice="6 6")
-    assert "Grimli relance les dés n° 4, 5 : 6 6 6 2 1 → 6 6 6 6 6" in text(rerolled)
+    assert "Grimli relance les dés n° 4 et 5 : 6 6 6 2 1 → 6 6 6 6 6" in text(rerolled)
     kept = await table.act(ctx, BOB, action="keep", session_id=sid, round_no=1)
     assert "Round 1 won by Grimli: Quinte" in text(kept)
     assert ok(kept)["round"] == 2 and ok(kept)["pot"] == 60

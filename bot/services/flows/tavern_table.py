@@ -675,7 +675,7 @@ def _dice_move(
                     caller,
                     "flows.tavern_table.ev.reroll",
                     name=who,
-                    positions=", ".join(str(n) for n in event["positions"]),
+                    positions=_listed(ctx, caller, [str(n) for n in event["positions"]]),
                     before=_dice_text(event["before"]),
                     dice=_dice_text(event["dice"]),
                 )
@@ -898,3 +898,10 @@ def _shown(ctx: AppContext, caller: Caller, name: str, data: dict[str, Any], hid
         outcome = t(ctx, caller, str(data["outcome_key"]))
         return t(ctx, caller, "flows.tavern.hidden_roll", roll=data["roll_text"], outcome=outcome)
     return _roll_text(ctx, caller, data)
+
+
+def _listed(ctx: AppContext, caller: Caller, items: list[str]) -> str:
+    """« 4 et 5 », « 1, 3 et 5 »."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {t(ctx, caller, 'flows.tavern_table.and')} {items[-1]}"
