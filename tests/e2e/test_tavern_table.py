@@ -66,6 +66,7 @@ async def test_a_dice_match_and_an_arm_wrestling_at_the_table(emu: E2E) -> None:
         "taverne partie",
         jeu="cards",
         joueurs="Grimli main=7p.8c.9k.Rt.Asp, Hans main=R♠.R♥.9♠.10♦.V♣, Carl main=D♠.D♥.D♦.8♣.7♥",
+        mise=5,
     )
     assert "🃏 Partie de cartes — paquet de 32 cartes" in shown(cards) and "7♠" not in shown(cards)
     await alice.click("Ne pas relancer")

@@ -133,7 +133,8 @@ def test_dice_moves_out_of_turn_are_refused() -> None:
             move()
         assert exc.value.code == code
     throw(match, "B", typed(B=[2, 2, 3, 4, 5]))
-    raise_bet(match, "A", raise_it=False)
+    # No stake: nothing to bet, straight to the rerolls.
+    assert match.phase is Phase.REROLL
     with pytest.raises(TavernError) as exc:
         reroll(match, "A", [1, 1], typed(A=[6, 6]))
     assert exc.value.code == "bad_positions"
@@ -318,11 +319,16 @@ def test_card_deals_refused(players: list[CardPlayer], code: str) -> None:
     assert exc.value.code == code
 
 
-def test_a_dealt_hand_with_a_random_source() -> None:
+def test_a_dealt_hand_with_a_random_source_and_no_stake() -> None:
     players = [CardPlayer(n, []) for n in "ABC"]
     match = new_cards_match(players, stake=0, deck_size=32, ranking=RANKING_32, rng=random.Random(4))
     cards = [c for p in match.players for c in p.hand] + match.deck
     assert sorted(cards) == sorted(build_deck(32)) and all(len(p.hand) == 5 for p in match.players)
+    # No stake: no betting, the exchange at once, then the showdown.
+    assert match.phase is CardPhase.EXCHANGE
+    for name in "ABC":
+        exchange(match, name, [])
+    assert match.phase is CardPhase.OVER and match.winners
 
 
 @pytest.mark.parametrize(

@@ -222,7 +222,7 @@ async def test_a_hand_of_cards_a_cheat_seen_stops_it_and_bad_cards_are_refused(c
         await table.open_match(ctx, GM, game="cards", players="Otto jeu=40 cachees=As♥, Karl, Udo per=30")
     )
     players = f"Grimli main=7p.8c.9k.Rt.Asp cachees=As♥, Hans main=R♠.R♥.9♠.10♦.V♣, {CARL}"
-    ok(await table.open_match(ctx, GM, game="cards", players=players))
+    ok(await table.open_match(ctx, GM, game="cards", players=players, stake=5))
     ok(await table.act(ctx, ALICE, action="check"))
     # Jeu 80 fails, Hans's Perception 10 succeeds: the table sees it all, the hand stops.
     caught = await table.act(ctx, ALICE, action="slip", choice="As♥ 7♠", dice="80, Hans 10")

@@ -1,5 +1,7 @@
 """Tavern games played move by move at the table (seed 000, "Jeux de taverne", l. 1816-1898).
 
+* No stake (``stake`` 0): no betting rounds, the game goes from the throw (or the deal) to the
+  rerolls (or the exchange) and the showdown.
 * Dice, full version (l. 1862-1875): 2 to 4 players. Each round every player stakes the starting
   bet and throws 5d6; once everyone has thrown, the round's first player may raise the bet (by the
   starting stake, a reading: the seed says « augmenter la mise, comme au poker »); the others then
@@ -276,7 +278,8 @@ def _advance(match: DiceMatch) -> None:
     if match.waiting():
         return
     if match.phase is Phase.ROLL:
-        match.phase = Phase.BET
+        # No stake, nothing to bet: straight to the rerolls (reading).
+        match.phase = Phase.BET if match.stake else Phase.REROLL
     elif match.phase is Phase.REROLL:
         hands = [hand(p) for p in standing]
         _settle(match, tavern.best_hands(hands))
@@ -611,7 +614,8 @@ def new_cards_match(
     for p in players:
         hand = list(p.hand) or [stock.pop(0) for _ in range(HAND_SIZE)]
         dealt.append(CardPlayer(p.name, hand, list(p.hidden), p.gamble, p.perception))
-    return CardsMatch(dealt, stock, ranks, list(ranking), stake, pot=stake * len(players))
+    phase = CardPhase.BET if stake else CardPhase.EXCHANGE
+    return CardsMatch(dealt, stock, ranks, list(ranking), stake, pot=stake * len(players), phase=phase)
 
 
 def _card_key(match: CardsMatch, hand: Sequence[str]) -> tuple[int, list[int]]:
@@ -637,6 +641,9 @@ def _cards_next(match: CardsMatch) -> None:
     if match.waiting():
         return
     if match.phase is CardPhase.EXCHANGE:
+        if not match.stake:  # no stake, nothing to bet: the showdown (reading)
+            _show_down(match)
+            return
         match.phase, match.bet_round = CardPhase.BET, 2
         for p in match.players:
             p.answered = False
