@@ -100,7 +100,8 @@ def test_the_tavern_table_in_french() -> None:
     opened, not_his, loaded, hans, placed, bob_bet, check, reroll, kept = replies[:9]
     stop_refused, stopped, arm, no_gamble, cheat, round_one = replies[9:15]
     assert "🎲 Partie de dés — manche 1" in text_of(opened) and labels(opened) == ["Lancer les dés"]
-    assert not_his["ephemeral"] and "Seul le joueur de Grimli joue pour ce personnage." in text_of(not_his)
+    assert not_his["ephemeral"]
+    assert "Ce personnage (Grimli) n'est pas le vôtre : seul son joueur joue pour lui." in text_of(not_his)
     # Grimli's loaded dice work (typed d20 = 1): Alice alone sees it and places the 6.
     assert loaded["ephemeral"] and "d20 = 1 : les dés pipés marchent" in text_of(loaded)
     assert labels(loaded) == ["Dé pipé → 6"]
@@ -135,7 +136,7 @@ def _cards_fr(replies: list[dict[str, Any]]) -> None:
     # The cheat is rolled by the bot (seed 5): whichever way it goes, its rolls are shown to Alice
     # alone when unseen, to the table when seen.
     if slipped["ephemeral"]:
-        assert "Personne ne voit rien : As♥ prend la place de 7♠" in text_of(slipped)
+        assert "Personne ne voit rien : la carte cachée As♥ remplace 7♠" in text_of(slipped)
         assert "Grimli change 2 cartes." in text_of(changed)
         assert "Hans garde sa main." in text_of(hans_keeps) and "Carl garde sa main." in text_of(carl_keeps)
         assert "On abat les cartes." in text_of(end) and "remporte" in text_of(end)
@@ -149,7 +150,8 @@ def test_the_tavern_table_in_english() -> None:
     opened, not_his, loaded, hans, placed, bob_bet, check, reroll, kept = replies[:9]
     stop_refused, stopped, arm, no_gamble, cheat, round_one = replies[9:15]
     assert "🎲 Dice match — round 1" in text_of(opened) and labels(opened) == ["Throw the dice"]
-    assert not_his["ephemeral"] and "Only the player of Grimli plays for that character." in text_of(not_his)
+    assert not_his["ephemeral"]
+    assert "That character (Grimli) is not yours: only their player plays for them." in text_of(not_his)
     assert loaded["ephemeral"] and "d20 = 1: the loaded dice work" in text_of(loaded)
     assert "🎲 Grimli throws: 6 6 6 2 1" in text_of(placed)
     assert bob_bet["ephemeral"] and "Not your move: the table is waiting for Grimli." in text_of(bob_bet)

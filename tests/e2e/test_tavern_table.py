@@ -25,7 +25,7 @@ async def test_a_dice_match_and_an_arm_wrestling_at_the_table(emu: E2E) -> None:
     assert not opened.ephemeral and "🎲 Partie de dés — manche 1" in shown(opened)
     # Bob may not throw for Grimli; told privately, in English.
     wrong = await bob.slash("tavern play", move="throw", player="Grimli")
-    assert wrong.ephemeral and "Only the player of Grimli" in shown(wrong)
+    assert wrong.ephemeral and "That character (Grimli) is not yours" in shown(wrong)
     # Grimli's loaded dice work: the menu to place the 6 reaches Alice alone.
     loaded = await alice.slash("taverne jouer", coup="throw", des="6 6 3 2 1 1")
     assert loaded.ephemeral and "les dés pipés marchent" in shown(loaded)
@@ -73,7 +73,7 @@ async def test_a_dice_match_and_an_arm_wrestling_at_the_table(emu: E2E) -> None:
     hand = await alice.click("Voir ma main")
     assert hand.ephemeral and "Grimli : 7♠ 8♥ 9♦ R♣ As♠ → Carte haute" in shown(hand)
     peek = await bob.slash("tavern play", move="hand", player="Grimli")
-    assert peek.ephemeral and "Only the player of Grimli" in shown(peek)
+    assert peek.ephemeral and "That character (Grimli) is not yours" in shown(peek)
     changed = await alice.select("Cartes à changer", ["8♥", "9♦"], message=hand.message)
     assert not changed.ephemeral and "Grimli change 2 cartes." in shown(changed)
     await bob.slash("tavern play", move="stand")

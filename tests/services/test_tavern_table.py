@@ -87,7 +87,8 @@ async def test_a_dice_match_played_by_buttons_and_typed_moves(ctx: AppContext) -
     assert "Vous ne jouez aucun des personnages de cette table." in refused(
         await table.act(ctx, CAROL, action="throw", session_id=sid, round_no=1)
     )
-    assert "Seul le joueur de Hans" in refused(await table.act(ctx, ALICE, action="throw", player="Hans"))
+    not_hers = await table.act(ctx, ALICE, action="throw", player="Hans")
+    assert "Ce personnage (Hans) n'est pas le vôtre" in refused(not_hers)
     # Grimli's loaded dice work (d20 1 ≤ 2): Alice alone is told, and must place the 6.
     loaded = await table.act(ctx, ALICE, action="throw", session_id=sid, round_no=1, dice="6 6 3 2 1 1")
     assert loaded.reply.ephemeral and not loaded.reply.is_error
@@ -198,11 +199,12 @@ async def test_a_hand_of_cards_hands_seen_privately_a_hidden_card_slipped_unseen
     # Bob's hand, in English, without cheat menu; he may not see Grimli's.
     bobs = await table.act(ctx, BOB, action="hand")
     assert "Hans: K♠ K♥ 9♠ 10♦ J♣ → Paire" in text(bobs) and len(bobs.reply.selects) == 1
-    assert "Only the player of Grimli" in refused(await table.act(ctx, BOB, action="hand", player="Grimli"))
+    peek = await table.act(ctx, BOB, action="hand", player="Grimli")
+    assert "That character (Grimli) is not yours" in refused(peek)
     # The cheat, dice typed for everyone: Jeu 45 (Int 45) beats both Perceptions → only Alice knows.
     slipped = await table.act(ctx, ALICE, action="slip", choice="As♥ 7♠", dice="20 25, Hans 60, Carl 70")
     assert slipped.reply.ephemeral and not slipped.reply.is_error
-    assert "Personne ne voit rien : As♥ prend la place de 7♠" in text(slipped)
+    assert "Personne ne voit rien : la carte cachée As♥ remplace 7♠" in text(slipped)
     assert "Carl surveille — Perception 40 % · **70** → Échec (3 °E)" in text(slipped)
     assert "Grimli a déjà triché" in refused(await table.act(ctx, ALICE, action="slip", values=("As♦>8♥",)))
     assert "n'est pas dans votre main" in refused(await table.act(ctx, ALICE, action="swap", choice="R♠"))
@@ -236,7 +238,7 @@ async def test_a_gm_npc_sheet_shows_its_dice_not_its_values(ctx: AppContext) -> 
     ok(await svc.create_character(ctx, GM, name="Baron Noir", stats=baron, npc=True))
     ok(await table.open_match(ctx, GM, game="arm_wrestling", players="Grimli, Baron Noir"))
     # The Baron is the GM's: Alice may not pull for him.
-    assert "Baron Noir n'a pas de joueur : le MJ le joue" in refused(
+    assert "Baron Noir n'a pas de joueur : c'est le MJ qui joue ce personnage" in refused(
         await table.act(ctx, ALICE, action="pull", player="Baron Noir")
     )
     ok(await table.act(ctx, GM, action="pull", player="Baron Noir", dice="20"))
