@@ -311,11 +311,14 @@ def test_card_moves_refused(move: Any, code: str) -> None:
             "card_twice",
         ),
         ([CardPlayer("A", []), CardPlayer("B", [])], "needs_shuffle"),
+        # 32 cards: six dealt hands leave 2 in the stock, fewer than an exchange of 4 may need.
+        ([CardPlayer(n, []) for n in "ABCDEF"], "deck_short"),
     ],
 )
 def test_card_deals_refused(players: list[CardPlayer], code: str) -> None:
     with pytest.raises(TavernError) as exc:
-        new_cards_match(players, stake=0, deck_size=32, ranking=RANKING_32, rng=None)
+        rng = random.Random(1) if code == "deck_short" else None
+        new_cards_match(players, stake=0, deck_size=32, ranking=RANKING_32, rng=rng)
     assert exc.value.code == code
 
 

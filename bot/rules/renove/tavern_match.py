@@ -610,6 +610,8 @@ def new_cards_match(
         for i in range(len(stock) - 1, 0, -1):
             j = rng.randint(0, i)
             stock[i], stock[j] = stock[j], stock[i]
+    if sum(HAND_SIZE for p in players if not p.hand) + EXCHANGE_MAX > len(stock):
+        raise TavernError("deck_short")
     dealt = []
     for p in players:
         hand = list(p.hand) or [stock.pop(0) for _ in range(HAND_SIZE)]
@@ -716,6 +718,8 @@ def exchange(match: CardsMatch, name: str, cards: Sequence[str]) -> dict[str, An
         raise TavernError("exchange_max", max=EXCHANGE_MAX)
     if len(set(cards)) != len(cards) or any(c not in player.hand for c in cards):
         raise TavernError("not_in_hand")
+    if len(cards) > len(match.deck):
+        raise TavernError("deck_short")
     before = list(player.hand)
     for card in cards:
         player.hand[player.hand.index(card)] = match.deck.pop(0)
