@@ -245,3 +245,9 @@ async def test_a_gm_npc_sheet_shows_its_dice_not_its_values(ctx: AppContext) -> 
     played = await table.act(ctx, ALICE, action="pull", dice="30")
     assert "Grimli : 41 % · **30** → Réussite (1 °R)" in text(played)
     assert "Baron Noir : **20** → Réussite (valeurs cachées)" in text(played) and "45 %" not in text(played)
+    # Both succeed (margins 11 and 25 hidden): nobody scores, the Baron keeps the excess.
+    assert "Les deux réussissent : personne ne marque, Baron Noir garde 14 d'excédent en F" in text(played)
+    assert "Score (Grimli contre Baron Noir) : 0" in text(played)
+    ok(await table.act(ctx, GM, action="pull", player="Baron Noir", dice="95"))
+    pulled = await table.act(ctx, ALICE, action="pull", dice="10")
+    assert "Score (Grimli contre Baron Noir) : +1" in text(pulled)

@@ -238,7 +238,8 @@ def _arm_board(
     lines = list(events)
     if lines:
         lines.append("")
-    lines.append(t(ctx, caller, "flows.tavern_table.arm_score", a=a.name, b=b.name, score=match.score))
+    score = f"{match.score:+d}".replace("-", "−") if match.score else "0"
+    lines.append(t(ctx, caller, "flows.tavern_table.arm_score", a=a.name, b=b.name, score=score))
     if match.winner is not None:
         winner = a.name if match.winner == "a" else b.name
         verdict = t(ctx, caller, "flows.tavern.winner", names=winner)
@@ -772,6 +773,10 @@ def _arm_move(
             f"{a.name} : {_shown(ctx, caller, a.name, played.a.to_dict(), hidden)} · "
             f"{b.name} : {_shown(ctx, caller, b.name, played.b.to_dict(), hidden)}"
         )
+    for side, bonus in match.carry.items():
+        if bonus:
+            # Both succeeded: the larger margin's excess goes to S next round (seed l. 1816).
+            lines.append(t(ctx, caller, "flows.tavern_table.carry", name=names[side], bonus=bonus))
     return [f"**{t(ctx, caller, 'flows.tavern_table.round_n', n=played.number)}**", *lines]
 
 
