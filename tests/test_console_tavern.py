@@ -122,7 +122,7 @@ def test_the_tavern_table_in_french() -> None:
     assert "🃏 Grimli triche — Jeu 30 % · **20** → Réussite (1 °R) ;" in shown
     assert "Hans surveille — Perception 15 % · **95** → Échec" in shown
     assert "Grimli triche sans se faire prendre : +10 en F pour ce round." in shown
-    assert "Score (Grimli contre Hans) : 1" in shown
+    assert "Score (Grimli contre Hans) : +1" in shown
     _cards_fr(replies[15:])
 
 
