@@ -16,6 +16,7 @@ from bot.rules.renove.tavern_match import (
     CardPlayer,
     CardsMatch,
     DiceMatch,
+    KnivesMatch,
     Phase,
     answer_raise,
     cards_answer,
@@ -23,9 +24,12 @@ from bot.rules.renove.tavern_match import (
     cheat_cards,
     declare,
     exchange,
+    knife,
+    knife_fortune,
     new_arm_match,
     new_cards_match,
     new_dice_match,
+    new_knives_match,
     parse_card,
     place_loaded,
     raise_bet,
@@ -356,3 +360,64 @@ def test_bad_cards_typed(typed: str) -> None:
     with pytest.raises(TavernError) as exc:
         parse_card(typed, build_deck(32))
     assert exc.value.code == "bad_card"
+
+
+# -- knife throwing, throw by throw (l. 1895-1898) -----------------------------------------------
+
+# (Jeu, dice typed for A — d100s and the d10s of the misses —, the fortune choices in order,
+#  points per throw, fortune left). A: BS 60 with the talent.
+KNIFE_CASES = [
+    # Without Jeu: 10 (50), 90 → miss, d10 7, 20 (40): no choice offered.
+    (False, [10, 90, 7, 20], [], [50, 7, 40], False),
+    # With Jeu: the miss (90) waits; spending the point rolls again: 30 → 30 points.
+    (True, [10, 90, 30, 20], [True], [50, 30, 40], False),
+    # The reroll misses too: its d10 (4) scores; no second fortune choice on the next miss (95 → d10 2).
+    (True, [10, 90, 95, 4, 95, 2], [True], [50, 4, 2], False),
+    # The player keeps the first miss (its d10 6) and the point for later: spent on the third throw.
+    (True, [90, 6, 10, 80, 15], [False, True], [6, 50, 45], False),
+    # A 99 cannot be rerolled: it scores its d10 at once, the point stays unspent.
+    (True, [99, 3, 10, 20], [], [3, 50, 40], True),
+]
+
+
+@pytest.mark.parametrize(("gamble", "rolls", "choices", "points", "left"), KNIFE_CASES)
+def test_knife_throws_the_fortune_point_offered_after_a_miss(
+    gamble: bool, rolls: list[int], choices: list[bool], points: list[int], left: bool
+) -> None:
+    match = new_knives_match([("A", 60, True, gamble), ("B", 60, False, False)])
+    dice = Dice(None, {"A": rolls, "B": [10, 10, 10]})
+    pending = list(choices)
+    while len(match.player("A").throws) < 3 or match.player("A").pending:
+        if match.player("A").pending:
+            knife_fortune(match, "A", dice, spend=pending.pop(0))
+        else:
+            knife(match, "A", dice)
+    assert [t["points"] for t in match.player("A").throws] == points and not pending
+    assert match.player("A").fortune is left
+    for _ in range(3):
+        knife(match, "B", dice)  # BS/2 = 30 without the talent: 20 each
+    assert match.over and match.winners == (["A"] if sum(points) > 60 else ["B"])
+    assert KnivesMatch.from_dict(match.to_dict()).winners == match.winners
+
+
+def test_knife_refusals() -> None:
+    match = new_knives_match([("A", 60, True, True), ("B", 60, True, False)])
+    dice = Dice(None, {"A": [90, 10, 10, 10], "B": [10, 10, 10]})
+    knife(match, "A", dice)
+    for move, code in (
+        (lambda: knife(match, "A", dice), "fortune_choice"),
+        (lambda: knife_fortune(match, "B", dice, spend=True), "no_miss_pending"),
+        (lambda: knife(match, "Zed", dice), "not_playing"),
+    ):
+        with pytest.raises(TavernError) as exc:
+            move()
+        assert exc.value.code == code
+    knife_fortune(match, "A", dice, spend=True)
+    knife(match, "A", dice)
+    knife(match, "A", dice)
+    with pytest.raises(TavernError) as exc:
+        knife(match, "A", dice)
+    assert exc.value.code == "no_throw_left"
+    with pytest.raises(TavernError) as exc:
+        new_knives_match([("A", 60, True, True)])
+    assert exc.value.code == "two_players"

@@ -761,3 +761,142 @@ def cheat_cards(match: CardsMatch, name: str, hand_card: str, hidden_card: str, 
         match.phase = CardPhase.OVER
         match.round += 1
     return event
+
+
+# -- knife throwing, throw by throw -------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class KnifePlayer:
+    """``target``: BS, or BS/2 without Specialist Weapon (Throwing); ``fortune``: the game's
+    fortune point Jeu gives (l. 1896-1897), True while unspent; ``pending``: a missed throw the
+    player may still roll again with it (the test's dict) before its 1d10 is rolled."""
+
+    name: str
+    target: int
+    fortune: bool = False
+    throws: list[dict[str, Any]] = field(default_factory=list)
+    pending: dict[str, Any] | None = None
+
+    @property
+    def total(self) -> int:
+        return sum(int(t["points"]) for t in self.throws)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "target": self.target,
+            "fortune": self.fortune,
+            "throws": list(self.throws),
+            "pending": self.pending,
+            "total": self.total,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> KnifePlayer:
+        return cls(
+            str(data["name"]),
+            int(data["target"]),
+            bool(data.get("fortune")),
+            list(data.get("throws", [])),
+            data.get("pending"),
+        )
+
+
+@dataclass(slots=True)
+class KnivesMatch:
+    players: list[KnifePlayer]
+    round: int = 1  # constant: the throws are each player's own, no board goes stale
+    winners: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": "knives",
+            "players": [p.to_dict() for p in self.players],
+            "round": self.round,
+            "winners": list(self.winners),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> KnivesMatch:
+        return cls(
+            [KnifePlayer.from_dict(p) for p in data["players"]],
+            int(data.get("round", 1)),
+            list(data.get("winners", [])),
+        )
+
+    @property
+    def over(self) -> bool:
+        return bool(self.winners)
+
+    def player(self, name: str) -> KnifePlayer:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise TavernError("not_playing", name=name)
+
+    def waiting(self) -> list[str]:
+        if self.over:
+            return []
+        return [p.name for p in self.players if len(p.throws) < tavern.KNIFE_THROWS or p.pending]
+
+
+def new_knives_match(players: Sequence[tuple[str, int, bool, bool]]) -> KnivesMatch:
+    """``players``: (name, BS, the talent, Jeu)."""
+    if len(players) < 2:
+        raise TavernError("two_players")
+    return KnivesMatch(
+        [KnifePlayer(name, bs if talent else bs // 2, fortune=gamble) for name, bs, talent, gamble in players]
+    )
+
+
+def _knife_test(player: KnifePlayer, roll: int) -> dict[str, Any]:
+    return tavern._check(player.target, roll, "flows.tavern.label.CT").to_dict()
+
+
+def _score(
+    match: KnivesMatch, player: KnifePlayer, test: dict[str, Any], dice: Dice, **extra: Any
+) -> dict[str, Any]:
+    """A throw settled: its margin on a hit, 1d10 on a miss."""
+    if test["success"]:
+        throw = {"test": test, "points": int(test["margin"]), "miss_die": None, **extra}
+    else:
+        die = dice.roll(player.name, 10)
+        throw = {"test": test, "points": die, "miss_die": die, **extra}
+    player.throws.append(throw)
+    if not match.waiting():
+        best = max(p.total for p in match.players)
+        match.winners = [p.name for p in match.players if p.total == best]
+    return throw
+
+
+def knife(match: KnivesMatch, name: str, dice: Dice) -> dict[str, Any]:
+    """The next of the player's three throws. A miss the fortune point may reroll waits for the
+    player's choice (:func:`knife_fortune`); otherwise it scores at once."""
+    if match.over:
+        raise TavernError("match_over")
+    player = match.player(name)
+    if player.pending:
+        raise TavernError("fortune_choice", name=name)
+    if len(player.throws) >= tavern.KNIFE_THROWS:
+        raise TavernError("no_throw_left", name=name)
+    test = _knife_test(player, dice.roll(name, 100))
+    if player.fortune and not test["success"] and not test["critical_failure"]:
+        player.pending = test
+        return {"move": "knife", "name": name, "test": test, "pending": True}
+    return {"move": "knife", "name": name, **_score(match, player, test, dice)}
+
+
+def knife_fortune(match: KnivesMatch, name: str, dice: Dice, *, spend: bool) -> dict[str, Any]:
+    """After a miss: spend the fortune point to throw again, or keep the miss (its 1d10)."""
+    if match.over:
+        raise TavernError("match_over")
+    player = match.player(name)
+    if player.pending is None:
+        raise TavernError("no_miss_pending", name=name)
+    first, player.pending = player.pending, None
+    if not spend:
+        return {"move": "keep", "name": name, **_score(match, player, first, dice)}
+    player.fortune = False
+    test = _knife_test(player, dice.roll(name, 100))
+    return {"move": "luck", "name": name, **_score(match, player, test, dice, rerolled=first)}
