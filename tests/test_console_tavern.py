@@ -46,6 +46,10 @@ SCRIPT_FR = f"""
 @bob !click Garder ma main
 /taverne jouer coup:"Garder ma main (cartes)" joueur:Carl
 @alice !click Ne pas relancer
+/taverne partie jeu:"Lancer de couteaux" joueurs:"Grimli ct=60 maitrise, Hans ct=50"
+@alice /taverne jouer coup:"Lancer un couteau" des:"90"
+@bob !click Relancer (point de fortune)
+@alice !click Relancer (point de fortune)
 """
 
 SCRIPT_EN = f"""
@@ -77,6 +81,10 @@ SCRIPT_EN = f"""
 @bob !click Keep my hand
 /tavern play move:"Keep my hand (cards)" player:Carl
 @alice !click No raise
+/tavern match game:"Knife throwing" players:"Grimli ct=60 maitrise, Hans ct=50"
+@alice /tavern play move:"Throw a knife" dice:"90"
+@bob !click Reroll (fortune point)
+@alice !click Reroll (fortune point)
 """
 
 
@@ -124,6 +132,13 @@ def test_the_tavern_table_in_french() -> None:
     assert "Grimli triche sans se faire prendre : +10 en F pour ce round." in shown
     assert "Score (Grimli contre Hans) : +1" in shown
     _cards_fr(replies[15:])
+    opened, missed, bob_luck, luck = replies[-4:]
+    assert "🔪 Lancer de couteaux" in text_of(opened)
+    assert "point de fortune (Jeu) disponible" in text_of(opened)
+    assert "🔪 Grimli, lancer n° 1 : 60 % · **90** → Échec (3 °E) — raté" in text_of(missed)
+    assert labels(missed) == ["Lancer un couteau", "Relancer (point de fortune)", "Garder le raté"]
+    assert bob_luck["ephemeral"] and "la table attend Grimli" in text_of(bob_luck)
+    assert not luck["ephemeral"] and "Grimli dépense le point de fortune et relance :" in text_of(luck)
 
 
 def _cards_fr(replies: list[dict[str, Any]]) -> None:
@@ -169,3 +184,8 @@ def test_the_tavern_table_in_english() -> None:
     assert alice_hand["ephemeral"] and "Grimli: 7♠ 8♥ 9♦ K♣ A♠ → Carte haute" in text_of(alice_hand)
     assert "Hans: K♠ K♥ 9♠ 10♦ J♣ → Paire" in text_of(bob_hand)
     assert "Grimli cheats — Gamble 30 %" in text_of(slipped)
+    opened, missed, bob_luck, luck = replies[-4:]
+    assert "🔪 Knife throwing" in text_of(opened)
+    assert "🔪 Grimli, throw no. 1: 60 % · **90** → Failure (3 °E) — missed" in text_of(missed)
+    assert bob_luck["ephemeral"] and "the table is waiting for Grimli" in text_of(bob_luck)
+    assert "Grimli spends the fortune point and throws again:" in text_of(luck)

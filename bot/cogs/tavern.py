@@ -26,6 +26,7 @@ GAME_CHOICES = [
         name=locale_str("Arm wrestling (full)", key="cmd.tavern.choice.armwrestling"), value="arm_wrestling"
     ),
     app_commands.Choice(name=locale_str("Cards (full)", key="cmd.tavern.choice.cards"), value="cards"),
+    app_commands.Choice(name=locale_str("Knife throwing", key="cmd.tavern.choice.knives"), value="knives"),
 ]
 _MOVES = {
     "throw": "Throw the dice",
@@ -42,6 +43,9 @@ _MOVES = {
     "swap": "Change cards (choice: the cards)",
     "stand": "Keep my hand (cards)",
     "slip": "Cheat with a hidden card (choice: hidden, then in hand)",
+    "knife": "Throw a knife",
+    "luck": "Reroll the miss (fortune point)",
+    "miss": "Keep the miss (knives)",
 }
 MOVE_CHOICES = [
     app_commands.Choice(name=locale_str(label, key=f"cmd.tavern.choice.move.{value}"), value=value)
@@ -212,7 +216,7 @@ class TavernCog(commands.Cog):
 
     @tavern.command(name="match", description="A full game move by move, with buttons: dice or arm wrestling")
     @app_commands.describe(
-        game="Dice (2 to 4 players), arm wrestling (two players) or cards (3 to 8 players)",
+        game="Dice (2 to 4 players), arm wrestling (two), cards (3 to 8) or knives (2 or more)",
         players="Name [pipes=2 | f=45 jeu=40 per=35 | main=A♠.K♥.10♦.7♣.9♠ cachees=A♥], Name …",
         stake="Dice: the starting stake each player puts in every round",
     )

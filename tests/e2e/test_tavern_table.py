@@ -80,3 +80,12 @@ async def test_a_dice_match_and_an_arm_wrestling_at_the_table(emu: E2E) -> None:
     await gm.slash("taverne jouer", coup="stand", joueur="Carl")
     end = await alice.click("Ne pas relancer")
     assert "On abat les cartes." in shown(end) and "**Carl** : D♠ D♥ D♦ 8♣ 7♥ → Brelan" in shown(end)
+    # Knife throwing: Grimli's miss waits for his choice; the fortune point rolls it again.
+    await alice.slash("perso modifier", competences="Jeu")
+    knives = await gm.slash("taverne partie", jeu="knives", joueurs="Grimli ct=60 maitrise, Hans ct=50")
+    assert "point de fortune (Jeu) disponible" in shown(knives)
+    missed = await alice.slash("taverne jouer", coup="knife", des="90")
+    assert "raté ; le point de fortune peut le faire relancer" in shown(missed)
+    lucky = await alice.click("Relancer (point de fortune)")
+    assert not lucky.ephemeral and "Grimli dépense le point de fortune et relance :" in shown(lucky)
+    await gm.slash("taverne arreter")

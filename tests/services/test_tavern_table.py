@@ -251,3 +251,28 @@ async def test_a_gm_npc_sheet_shows_its_dice_not_its_values(ctx: AppContext) -> 
     ok(await table.act(ctx, GM, action="pull", player="Baron Noir", dice="95"))
     pulled = await table.act(ctx, ALICE, action="pull", dice="10")
     assert "Score (Grimli contre Baron Noir) : +1" in text(pulled)
+
+
+async def test_knife_throwing_the_fortune_point_offered_after_a_miss(ctx: AppContext) -> None:
+    # Grimli has Jeu on his sheet: a fortune point for the game. Hans has none.
+    ok(await table.open_match(ctx, GM, game="knives", players="Grimli ct=60 maitrise, Hans ct=50"))
+    first = await table.act(ctx, ALICE, action="knife", dice="90")
+    assert "🔪 Grimli, lancer n° 1 : 60 % · **90** → Échec (3 °E) — raté ; le point de fortune" in text(first)
+    assert labels(first) == ["Lancer un couteau", "Relancer (point de fortune)", "Garder le raté"]
+    assert "waiting for Grimli" in refused(await table.act(ctx, BOB, action="luck"))
+    assert "Grimli doit d'abord décider du lancer raté" in refused(
+        await table.act(ctx, ALICE, action="knife")
+    )
+    lucky = await table.act(ctx, ALICE, action="luck", dice="20")
+    assert "Grimli dépense le point de fortune et relance :" in text(lucky)
+    assert "🔪 Grimli, lancer n° 1 : 60 % · **20** → Réussite (4 °R) — 40 points." in text(lucky)
+    # Hans's miss scores its d10 at once (BS/2 = 25 without the talent).
+    hans = await table.act(ctx, BOB, action="knife", dice="80 7")
+    assert "🔪 Hans, throw no. 1: 25 % · **80** → Failure (5 °E) — missed, 1d10 = 7 points." in text(hans)
+    for roll in ("10", "15"):
+        ok(await table.act(ctx, ALICE, action="knife", dice=roll))
+    ok(await table.act(ctx, BOB, action="knife", dice="5"))
+    assert "no missed throw" in refused(await table.act(ctx, BOB, action="miss", player="Hans"))
+    last = await table.act(ctx, BOB, action="knife", dice="20")
+    assert "Winner: Grimli" in text(last) and last.reply.buttons == ()
+    assert ok(last)["winners"] == ["Grimli"]

@@ -170,6 +170,8 @@ def _wanted(game: str, full: bool, people: list[dict[str, Any]], index: int) -> 
         return ("res", "jeu", "per") if any(p.get("triche") for p in people) else ("res",)
     if game == "knives":
         return ("ct", "maitrise", "jeu") if "fortune" in people[index] else ("ct", "maitrise")
+    if game == "knives_match":
+        return ("ct", "maitrise", "jeu")
     return ()
 
 

@@ -20,7 +20,15 @@ from bot.rules.grammar import is_digits
 from bot.rules.renove import tavern as rules
 from bot.rules.renove import tavern_match as match_rules
 from bot.rules.renove.tavern import Dice, TavernError
-from bot.rules.renove.tavern_match import ArmMatch, CardPhase, CardPlayer, CardsMatch, DiceMatch, Phase
+from bot.rules.renove.tavern_match import (
+    ArmMatch,
+    CardPhase,
+    CardPlayer,
+    CardsMatch,
+    DiceMatch,
+    KnivesMatch,
+    Phase,
+)
 from bot.services.caller import Caller
 from bot.services.flows.common import (
     FlowResult,
@@ -41,7 +49,7 @@ from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply, Select, Sele
 
 KIND: Final = "tavern"
 FLOW: Final = "tavern"
-GAMES: Final = ("dice", "arm_wrestling", "cards")
+GAMES: Final = ("dice", "arm_wrestling", "cards", "knives")
 ACTIONS: Final = (
     "throw",
     "load",
@@ -57,7 +65,11 @@ ACTIONS: Final = (
     "swap",
     "stand",
     "slip",
+    "knife",
+    "luck",
+    "miss",
 )
+KNIFE_ACTIONS: Final = ("knife", "luck", "miss")
 CARD_ACTIONS: Final = ("raise", "check", "call", "fold", "hand", "swap", "stand", "slip")
 POSITIONS: Final = (1, 2, 3, 4, 5)
 
@@ -66,7 +78,7 @@ def _refuse(exc: TavernError) -> Refusal:
     return Refusal(f"flows.tavern_table.error.{exc.code}", **exc.params)
 
 
-Match = DiceMatch | ArmMatch | CardsMatch
+Match = DiceMatch | ArmMatch | CardsMatch | KnivesMatch
 
 
 def _match(state: dict[str, Any]) -> Match:
@@ -75,6 +87,8 @@ def _match(state: dict[str, Any]) -> Match:
         return ArmMatch.from_dict(data)
     if data.get("game") == "cards":
         return CardsMatch.from_dict(data)
+    if data.get("game") == "knives":
+        return KnivesMatch.from_dict(data)
     return DiceMatch.from_dict(data)
 
 
@@ -83,7 +97,7 @@ def _round_of(match: Match) -> int:
 
 
 def _over(match: Match) -> bool:
-    if isinstance(match, ArmMatch):
+    if isinstance(match, ArmMatch | KnivesMatch):
         return match.over
     if isinstance(match, CardsMatch):
         return match.phase is CardPhase.OVER
@@ -271,7 +285,43 @@ def _board(ctx: AppContext, caller: Caller, row: GameSession, match: Match, even
         return _arm_board(ctx, caller, row, match, events)
     if isinstance(match, CardsMatch):
         return _cards_board(ctx, caller, row, match, events)
+    if isinstance(match, KnivesMatch):
+        return _knives_board(ctx, caller, row, match, events)
     return _dice_board(ctx, caller, row, match, events)
+
+
+def _knives_board(
+    ctx: AppContext, caller: Caller, row: GameSession, match: KnivesMatch, events: list[str]
+) -> Reply:
+    lines = list(events)
+    if lines:
+        lines.append("")
+    for p in match.players:
+        points = " + ".join(str(t_["points"]) for t_ in p.throws) or "—"
+        line = f"**{p.name}** ({p.target} %) : {points} = **{p.total}**"
+        if p.fortune:
+            line += " · " + t(ctx, caller, "flows.tavern_table.knife_fortune_left")
+        lines.append(line)
+    if match.over:
+        verdict = t(ctx, caller, "flows.tavern.winner", names=", ".join(match.winners))
+    else:
+        verdict = t(ctx, caller, "flows.tavern_table.prompt.knives", names=", ".join(match.waiting()))
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    if not match.over:
+        row_buttons = [_button(ctx, caller, "knife", row.id, match.round, ButtonStyle.PRIMARY, "🔪")]
+        if any(p.pending for p in match.players):
+            row_buttons.append(_button(ctx, caller, "luck", row.id, match.round, ButtonStyle.SUCCESS, "🍀"))
+            row_buttons.append(_button(ctx, caller, "miss", row.id, match.round))
+        buttons = (tuple(row_buttons),)
+    return Reply(
+        title=t(ctx, caller, "flows.tavern_table.knives_title"),
+        description="\n".join(lines)[:3900],
+        fields=(Field(t(ctx, caller, "flows.tavern_table.next"), verdict),),
+        colour=Colour.INFO,
+        buttons=buttons,
+        kind="tavern_table",
+        result={"session": row.id, **match.to_dict()},
+    )
 
 
 def _card(ctx: AppContext, caller: Caller, card: str) -> str:
@@ -426,7 +476,9 @@ async def open_match(
         if await open_session(scope, KIND) is not None:
             raise Refusal("flows.tavern_table.error.already_open")
         people = parse_players(players)
-        wanted = {"arm_wrestling": "arm_match", "cards": "cards_match"}.get(game, "dice_match")
+        wanted = {"arm_wrestling": "arm_match", "cards": "cards_match", "knives": "knives_match"}.get(
+            game, "dice_match"
+        )
         await _fill_from_sheets(scope, wanted, True, people)
         controllers: dict[str, str | None] = {}
         for person in people:
@@ -441,6 +493,10 @@ async def open_match(
                 )
             elif game == "cards":
                 match = _new_cards(ctx, caller, people, stake)
+            elif game == "knives":
+                match = match_rules.new_knives_match(
+                    [(p["name"], _need(p, "ct"), bool(p.get("maitrise")), "jeu" in p) for p in people]
+                )
             else:
                 match = _new_arm(people)
         except TavernError as exc:
@@ -561,6 +617,8 @@ async def act(
         typed = parse_rolls(dice, option="dice") if dice and not isinstance(match, CardsMatch) else []
         loaded: dict[str, Any] | None = None
         try:
+            if not isinstance(match, KnivesMatch) and action in KNIFE_ACTIONS:
+                raise Refusal("flows.tavern_table.error.wrong_game")
             if isinstance(match, CardsMatch):
                 if action not in CARD_ACTIONS:
                     raise Refusal("flows.tavern_table.error.wrong_game")
@@ -577,6 +635,19 @@ async def act(
                     row.closed = True
                 if private is not None:
                     return FlowResult(private, session_id=row.id)
+                return FlowResult(_board(ctx, caller, row, match, events), session_id=row.id)
+            if isinstance(match, KnivesMatch):
+                if action not in KNIFE_ACTIONS:
+                    raise Refusal("flows.tavern_table.error.wrong_game")
+                waiting = match.waiting()
+                if action != "knife":
+                    waiting = [p.name for p in match.players if p.pending]
+                who = _acting(scope, row, state, waiting, player)
+                events = _knife_move(ctx, caller, match, who, action, typed)
+                state["match"] = match.to_dict()
+                save_state(row, state)
+                if _over(match):
+                    row.closed = True
                 return FlowResult(_board(ctx, caller, row, match, events), session_id=row.id)
             if isinstance(match, ArmMatch):
                 if action not in ("pull", "cheat"):
@@ -910,3 +981,40 @@ def _listed(ctx: AppContext, caller: Caller, items: list[str]) -> str:
     if len(items) < 2:
         return "".join(items)
     return f"{', '.join(items[:-1])} {t(ctx, caller, 'flows.tavern_table.and')} {items[-1]}"
+
+
+def _knife_move(
+    ctx: AppContext, caller: Caller, match: KnivesMatch, who: str, action: str, typed: list[int]
+) -> list[str]:
+    dice = Dice(ctx.rng, {who: typed})
+    if action == "knife":
+        event = match_rules.knife(match, who, dice)
+    else:
+        event = match_rules.knife_fortune(match, who, dice, spend=action == "luck")
+    number = len(match.player(who).throws) + (1 if event.get("pending") else 0)
+    test = _roll_text(ctx, caller, event["test"])
+    if event.get("pending"):
+        return [t(ctx, caller, "flows.tavern_table.ev.knife_missed", name=who, n=number, test=test)]
+    if event["miss_die"] is None:
+        line = t(
+            ctx,
+            caller,
+            "flows.tavern_table.ev.knife_hit",
+            name=who,
+            n=number,
+            test=test,
+            points=event["points"],
+        )
+    else:
+        line = t(
+            ctx,
+            caller,
+            "flows.tavern_table.ev.knife_miss",
+            name=who,
+            n=number,
+            test=test,
+            die=event["miss_die"],
+        )
+    if event["move"] == "luck":
+        line = t(ctx, caller, "flows.tavern_table.ev.knife_luck", name=who) + "\n" + line
+    return [line]
