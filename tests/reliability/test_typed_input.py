@@ -107,6 +107,7 @@ NOT_TYPED = {
     "options": "the GM's option names of a ruleset (endurance:seuil …)",
     "op": "an operation's name (autocomplete)",
     "stat": "a characteristic's name",
+    "choice": "/tavern play: dice by their position (1-5) or cards (7♠), checked by the game itself",
 }
 NOT_TYPED_PATHS: dict[tuple[str, str], str] = {
     ("combat add", "side"): "a side's name (Bandits, Garde), not /oppose's Name=45",
@@ -298,6 +299,16 @@ RECIPES: dict[str, Recipe] = {
     "tavern dice": tavern("Ana int={v} jeu=45, Bob int=35 jeu=40"),
     "tavern drinking": tavern("Ana res={v} per=30, Bob res=50 per=35"),
     "tavern knives": tavern("Ana ct={v}, Bob ct=35"),
+    "tavern match": Recipe(
+        base={"game": "dice", "players": "Ana, Bob"},
+        options={"players": Opt(syntax="Ana pipes={v}, Bob", control="Ana pipes=2, Bob")},
+    ),
+    # -- an open tavern game (a dice match, Ana's throw) ----------------------------------------------
+    "tavern play": Recipe(
+        base={"move": "throw"},
+        options={"dice": Opt(syntax="{v} 6 3 2 1", control="6 6 3 2 1")},
+        state="tavern",
+    ),
     # -- an open interrogation ---------------------------------------------------------------------
     "interrogation question": Recipe(
         base={"target": 45},
@@ -483,6 +494,7 @@ EMPTY_IS_NOT_GIVEN: dict[tuple[str, str], str] = {
         (f"tavern {game}", "dice"): "'Ana , Bob 20' types no die for Ana: the bot rolls hers"
         for game in ("armwrestling", "cards", "dice", "drinking", "knives")
     },
+    ("tavern play", "dice"): "' 6 3 2 1' types four of Ana's five dice: the bot rolls the fifth",
 }
 
 
@@ -628,7 +640,23 @@ class World:
             return Place(self.emu.channel(CHANNELS[ruleset]), me=me, foe=edited)
         if state == "interrogation":
             return await self.interrogation(self.emu.channel(home))
+        if state == "tavern":
+            return await self.tavern(self.emu.channel(home))
         return await self.fight(ruleset, state)
+
+    async def tavern(self, channel: Channel) -> Place:
+        """A fresh dice match in the lane's own channel (one per channel): the old one stopped.
+        Ana and Bob have no sheet: the GM plays them."""
+        gm = self.players["gm"]
+        stopped = await gm.slash("tavern stop", channel=channel, timeout=ANSWER_TIMEOUT)
+        await self.settle(stopped.interaction)
+        opened = await gm.slash(
+            "tavern match", game="dice", players="Ana, Bob", channel=channel, timeout=ANSWER_TIMEOUT
+        )
+        await self.settle(opened.interaction)
+        if outcome_of(self.emu.messages, opened.interaction).refused:
+            raise SetupError("the tavern game did not open")
+        return Place(channel)
 
     async def interrogation(self, channel: Channel) -> Place:
         """A fresh interrogation in the lane's own channel (one per channel): the old one closed."""
@@ -726,6 +754,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
     harness = Harness(tmp_path_factory.mktemp("typed"), log_level="WARNING", env={"MELEE_RATE_LIMITS": "off"})
     guild = harness.guild
     homes = [f"interro-{o}" for o in RECIPES["interrogation question"].options]
+    homes += [f"tavern-{o}" for o in RECIPES["tavern play"].options]
     for name in (*(CHANNELS[r] for r in RULESETS[1:]), *homes):
         channel = Channel(
             id=harness.emu.ids.next(),
@@ -847,7 +876,8 @@ async def run_lane(world: World, lane: Lane) -> None:
     place: Place | None = None
     for case in lane.cases:
         if place is None:
-            place = await world.prepare(recipe.state, lane.ruleset, f"interro-{lane.option}")
+            home = f"{'tavern' if recipe.state == 'tavern' else 'interro'}-{lane.option}"
+            place = await world.prepare(recipe.state, lane.ruleset, home)
         given = {
             **recipe.base,
             **recipe.per_ruleset.get(lane.ruleset, {}),

@@ -75,12 +75,12 @@ def test_willing_subject_tier_0_at_once_then_degrees_plus_one() -> None:
 
 def test_torture_degrees_add_to_a_successful_intimidation() -> None:
     result = question(
-        _suspect(), Approach.INTIMIDATION, 45, rolls=[40], fm_rolls=[30], torture_target=50, torture_roll=25
+        _suspect(), Approach.INTIMIDATION, 45, rolls=[40], fm_rolls=[90], torture_target=50, torture_roll=25
     )
     assert result.torture is not None and result.torture.degrees == 2
     assert result.net_degrees == 2 and result.tiers == (0, 1, 2)
     failed_torture = question(
-        _suspect(), Approach.INTIMIDATION, 45, rolls=[40], fm_rolls=[30], torture_target=50, torture_roll=80
+        _suspect(), Approach.INTIMIDATION, 45, rolls=[40], fm_rolls=[90], torture_target=50, torture_roll=80
     )
     assert failed_torture.tiers == (0,)
     with pytest.raises(InterrogationError):
@@ -136,3 +136,49 @@ def test_random_questioning_always_reveals_a_prefix() -> None:
         result = question(subject, Approach.INTIMIDATION, rng.randint(10, 80), rng=rng)
         assert result.tiers == tuple(range(len(result.tiers)))
         assert not result.pending
+
+
+# Opposed readings (seed l. 1617-1620): (Intimidation target, roll, FM, FM roll, torture roll or
+# None, tiers revealed, lost). Renove °R = (target − roll) // 10.
+OPPOSED_CASES = [
+    # Arnolf: 22 (2 °R) against a successful FM with 0 °R → won, tiers 0-2.
+    (45, 22, 35, 30, None, (0, 1, 2), False),
+    # Same °R (2 and 2), the Intimidation rolled lower (22 < 30): won with 0 net °R → tier 0.
+    (45, 22, 55, 30, None, (0,), False),
+    # Same °R (2 and 2), the FM rolled lower (22 < 24): the Intimidation loses → nothing.
+    (45, 24, 50, 22, None, (), True),
+    # The FM has more °R: lost, nothing.
+    (45, 40, 60, 20, None, (), True),
+    # Torture after a lost Intimidation (same °R, lower FM roll): its 3 °R change nothing.
+    (45, 24, 50, 22, 15, (), True),
+    # Torture after a lost Intimidation (more FM °R): nothing either.
+    (45, 40, 60, 20, 5, (), True),
+    # Torture after a won Intimidation (equal °R, lower Intimidation roll): 0 + 3 °R → tiers 0-3.
+    (45, 22, 55, 30, 15, (0, 1, 2, 3), False),
+]
+
+
+@pytest.mark.parametrize(("target", "roll", "fm", "fm_roll", "torture", "tiers", "lost"), OPPOSED_CASES)
+def test_opposed_readings_lost_intimidation_reveals_nothing(
+    target: int, roll: int, fm: int, fm_roll: int, torture: int | None, tiers: tuple[int, ...], lost: bool
+) -> None:
+    result = question(
+        _suspect(fm=fm),
+        Approach.INTIMIDATION,
+        target,
+        rolls=[roll],
+        fm_rolls=[fm_roll],
+        torture_target=50 if torture is not None else None,
+        torture_roll=torture,
+    )
+    assert result.tiers == tiers
+    assert result.lost is lost
+    assert result.to_dict()["lost"] is lost
+
+
+def test_same_degrees_and_same_roll_roll_again() -> None:
+    # 25 against 45 and 25 against 50: 2 °R each, same roll → roll again; dice running out → pending.
+    pending = question(_suspect(fm=50), Approach.INTIMIDATION, 45, rolls=[25], fm_rolls=[25])
+    assert pending.pending and pending.tiers == ()
+    decided = question(_suspect(fm=50), Approach.INTIMIDATION, 45, rolls=[25, 22], fm_rolls=[25, 30])
+    assert len(decided.rounds) == 2 and decided.tiers == (0,) and not decided.lost

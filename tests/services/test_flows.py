@@ -149,6 +149,33 @@ async def test_arnolf_interrogation_and_its_persistence(ctx: AppContext) -> None
     )
 
 
+async def test_a_lost_intimidation_and_the_torture_after_it_reveal_nothing(ctx: AppContext) -> None:
+    lines = ["dit d'office", "un peu", "difficilement", "très difficilement"]
+    opened = await flow_interrogation.open_interrogation(
+        ctx, GM, subject="Karl", fm=50, reluctant=True, lines=lines
+    )
+    ok(opened)
+    # Intimidation 45, roll 24: 2 °R; FM 50, roll 22: 2 °R and a lower roll → the FM wins (l. 1619),
+    # and the Torture's 3 °R (roll 15 under 50) change nothing.
+    lost = await flow_interrogation.question(
+        ctx, ALICE, target=45, rolls="24", fm_rolls="22", torture=True, torture_target=50, torture_roll=15
+    )
+    assert ok(lost)["new"] == [] and ok(lost)["revealed"] == []
+    secret = lost.reply.also[0].reply
+    assert secret.result and secret.result["questioning"]["lost"] is True
+    assert "Test opposé perdu face à la FM : rien n'est révélé, et la Torture n'y change rien." in (
+        secret.description or ""
+    )
+    # Same °R and the same roll: roll again, written nowhere, said in the player's language.
+    assert "Same °R and same roll" in refused(
+        await flow_interrogation.question(ctx, BOB, target=45, rolls="25", fm_rolls="25")
+    )
+    # Same °R, the Intimidation rolled lower: it wins with 0 net °R → tier 0.
+    won = await flow_interrogation.question(ctx, ALICE, target=45, rolls="22", fm_rolls="30")
+    assert ok(won)["new"] == [0]
+    ok(await flow_interrogation.close(ctx, GM))
+
+
 async def test_extended_interrogation_uses_the_character(ctx: AppContext) -> None:
     await sheet(ctx, ALICE.user_id, "Alice", F=40)
     ok(
@@ -277,3 +304,63 @@ async def test_tavern_games_and_bad_input(ctx: AppContext) -> None:
         await flow_tavern.play(ctx, ALICE, game="knives", players="A ct=3, B ct=4", dice="C 5")
     )
     assert "two" in refused(await flow_tavern.play(ctx, BOB, game="knives", players="A ct=30"))
+
+
+async def test_tavern_either_wrestler_cheats_and_the_knife_fortune_point(ctx: AppContext) -> None:
+    # Otto cheats before round 2 only: Jeu 10 under 50 (4 °R) against Gunnar's Perception 20
+    # under 30 (1 °R) → +10 S that round. Gunnar's dice: S, Perception, S…; Otto's: S, Jeu, S….
+    result = await flow_tavern.play(
+        ctx,
+        ALICE,
+        game="arm_wrestling",
+        players="Gunnar f=40 per=30, Otto f=40 jeu=50 triche=2",
+        dice="Gunnar 30 20 90 90 90, Otto 50 10 45 20 30",
+        full=True,
+    )
+    payload = ok(result)
+    assert payload["winners"] == ["Otto"] and payload["exposed"] == []
+    text = result.reply.description or ""
+    assert (
+        "2. 🃏 Otto triche — Jeu 50 % · **10** → Réussite (4 °R) ; Gunnar surveille — Perception 30 %" in text
+    )
+    assert "   Otto triche sans se faire prendre : +10 en F pour ce round." in text
+    # Gunnar cheats and is seen: the match stops, the reply names him without a gendered word.
+    caught = await flow_tavern.play(
+        ctx,
+        BOB,
+        game="arm_wrestling",
+        players="Gunnar f=40 jeu=45 triche, Otto f=40 per=35",
+        dice="Gunnar 80, Otto 10",
+        full=True,
+    )
+    assert ok(caught)["exposed"] == ["a"] and "Gunnar is caught cheating!" in (caught.reply.description or "")
+    assert "complet:oui" in refused(
+        await flow_tavern.play(
+            ctx, ALICE, game="arm_wrestling", players="A f=40 jeu=40 triche, B f=40 per=30"
+        )
+    )
+    assert "triche=1.3" in refused(
+        await flow_tavern.play(
+            ctx, ALICE, game="arm_wrestling", players="A f=40 jeu=40 triche=0, B f=40 per=30", full=True
+        )
+    )
+    # Knives: the fortune point rerolls A's first miss (90 → 30).
+    knives = await flow_tavern.play(
+        ctx,
+        ALICE,
+        game="knives",
+        players="A ct=60 jeu=40 maitrise fortune, B ct=60 maitrise",
+        dice="A 10 90 30 20, B 10 10 10",
+    )
+    assert ok(knives)["scores"][0]["total"] == 50 + 30 + 40
+    assert "point de fortune : lancer n° 2 relancé (90 → 30)" in (knives.reply.description or "")
+    assert "Jeu" in refused(
+        await flow_tavern.play(
+            ctx, ALICE, game="knives", players="A ct=60 fortune, B ct=60", dice="A 10 90 30"
+        )
+    )
+    assert "only rerolls a missed throw" in refused(
+        await flow_tavern.play(
+            ctx, BOB, game="knives", players="A ct=60 jeu=40 fortune=1, B ct=60", dice="A 10 90 30, B 1 1 1"
+        )
+    )

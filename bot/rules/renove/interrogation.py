@@ -12,10 +12,13 @@ The GM sorts what the subject knows into four tiers (0 told freely … 3 told ve
 
 Readings (documented in data/interrogation.json and here):
 
-* An Intimidation that loses the opposed test (it fails while the FM succeeds, or the net °R is
-  negative) reveals nothing; both failing → both roll again (the renove opposed-test rule).
-* Torture adds its °R only when it succeeds, and only to a successful Intimidation (a failed
-  Intimidation has °E, not °R).
+* An Intimidation that loses the opposed test reveals nothing: it fails while the FM succeeds,
+  the FM has more °R, or both have the same °R and the FM rolled lower (« le résultat le plus bas
+  s'ils sont identiques », the renove opposed-test rule, seed l. 1619); both failing, or the same
+  °R and the same roll → both roll again.
+* Torture adds its °R only when it succeeds, and only to an Intimidation that won the opposed
+  test (a failed Intimidation has °E, not °R; a lost one revealed nothing, torture after it
+  follows the same rule).
 * Tiers revealed accumulate over the questioning sessions (what was said stays said).
 """
 
@@ -26,7 +29,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from bot.rules.checks.common import CheckResult, DiceError, Modifier, obtain_roll
+from bot.rules import opposed
+from bot.rules.checks.common import CheckResult, DiceError, Modifier, System, obtain_roll
 from bot.rules.random_source import RandomSource
 from bot.rules.renove import checks as renove
 
@@ -100,6 +104,7 @@ class Questioning:
     net_degrees: int | None
     tiers: tuple[int, ...]
     pending: bool = False  # both failed and the dice entered by hand ran out: roll again
+    lost: bool = False  # a reluctant subject's FM won the opposed test: nothing is revealed
 
     @property
     def test(self) -> CheckResult | None:
@@ -120,6 +125,7 @@ class Questioning:
             "net_degrees": self.net_degrees,
             "tiers": list(self.tiers),
             "pending": self.pending,
+            "lost": self.lost,
         }
 
 
@@ -156,6 +162,7 @@ def question(
         rounds.append((test, None))
         highest = (test.degrees or 0) + 1 if test.success else None
         net = (test.degrees or 0) if test.success else None
+        lost = False
     else:
         while True:
             roll, fm_roll = next_roll(mine), next_roll(theirs)
@@ -166,11 +173,13 @@ def question(
             test = renove.check(target, modifiers, roll=roll, base_label=label)
             fm = renove.check(subject.fm, roll=fm_roll, base_label="flows.interrogation.skill.fm")
             rounds.append((test, fm))
-            if test.success or fm.success or len(rounds) >= MAX_ROUNDS:
+            verdict, _reason = opposed.compare(test, fm, opposed.rules_for(System.RENOVE))
+            if verdict in (opposed.Verdict.A, opposed.Verdict.B) or len(rounds) >= MAX_ROUNDS:
                 break
+        lost = verdict is not opposed.Verdict.A
         opposing = (fm.degrees or 0) if fm.success else 0
         net = (test.degrees or 0) - opposing if test.success else None
-        highest = net
+        highest = None if lost else net
     torture = None
     if torture_target is not None:
         if torture_roll is None and rng is None:
@@ -178,11 +187,11 @@ def question(
         torture = renove.check(
             torture_target, rng=rng, roll=torture_roll, base_label="flows.interrogation.skill.torture"
         )
-        if torture.success and net is not None and highest is not None:
+        if torture.success and not lost and net is not None and highest is not None:
             net += torture.degrees or 0
             highest += torture.degrees or 0
     tiers = tuple(sorted(set(free_tiers(subject)) | set(tiers_up_to(highest))))
-    return Questioning(approach, subject.reluctant, tuple(rounds), torture, net, tiers)
+    return Questioning(approach, subject.reluctant, tuple(rounds), torture, net, tiers, lost=lost)
 
 
 # --- the extended alternative ---------------------------------------------------------------

@@ -63,22 +63,54 @@ def _check(base: int, roll: int, label: str, modifiers: Sequence[Modifier] = ())
 
 
 @dataclass(frozen=True, slots=True)
+class Wrestler:
+    """One side of an arm wrestling. ``cheat_rounds``: the rounds this player cheats before
+    (``None``: never; empty: every round); cheating needs ``gamble`` (the Jeu target)."""
+
+    name: str
+    strength: int
+    gamble: int | None = None
+    perception: int = 0
+    cheat_rounds: tuple[int, ...] | None = None
+
+    def cheats_in(self, number: int) -> bool:
+        if self.cheat_rounds is None:
+            return False
+        return not self.cheat_rounds or number in self.cheat_rounds
+
+
+@dataclass(frozen=True, slots=True)
+class CheatTest:
+    """A cheat before a round: the cheater's Jeu against the opponent's Perception, rerolled until
+    one of them wins (every round of that opposed test is kept, so the table sees the rolls)."""
+
+    who: str  # "a" or "b"
+    tests: tuple[tuple[CheckResult, CheckResult], ...]
+    success: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "who": self.who,
+            "success": self.success,
+            "tests": [{"gamble": x.to_dict(), "perception": y.to_dict()} for x, y in self.tests],
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class ArmRound:
     number: int
-    a: CheckResult
-    b: CheckResult
-    cheat: CheckResult | None
-    cheat_against: CheckResult | None
+    a: CheckResult | None  # None: a cheat was exposed before the S tests
+    b: CheckResult | None
+    cheats: tuple[CheatTest, ...]
     winner: str | None  # "a", "b" or None
     score: int  # A's score after the round
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "number": self.number,
-            "a": self.a.to_dict(),
-            "b": self.b.to_dict(),
-            "cheat": self.cheat.to_dict() if self.cheat else None,
-            "cheat_against": self.cheat_against.to_dict() if self.cheat_against else None,
+            "a": self.a.to_dict() if self.a else None,
+            "b": self.b.to_dict() if self.b else None,
+            "cheats": [c.to_dict() for c in self.cheats],
             "winner": self.winner,
             "score": self.score,
         }
@@ -88,32 +120,34 @@ class ArmRound:
 class ArmWrestling:
     rounds: tuple[ArmRound, ...]
     winner: str | None
-    exposed: bool = False
+    exposed: tuple[str, ...] = ()  # "a" and/or "b": whose cheat was unmasked (the match stops)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rounds": [r.to_dict() for r in self.rounds], "winner": self.winner, "exposed": self.exposed}
+        return {
+            "rounds": [r.to_dict() for r in self.rounds],
+            "winner": self.winner,
+            "exposed": list(self.exposed),
+        }
 
 
-def arm_wrestling(
-    strength_a: int,
-    strength_b: int,
-    *,
-    full: bool,
-    dice: Dice,
-    cheat_gamble: int | None = None,
-    opponent_perception: int | None = None,
-    names: tuple[str, str] = ("a", "b"),
-) -> ArmWrestling:
-    """A (the caller's side) against B. ``cheat_gamble``: A cheats before every round."""
+def arm_wrestling(a: Wrestler, b: Wrestler, *, full: bool, dice: Dice) -> ArmWrestling:
+    """A against B. Full version: either player may cheat before any round (Jeu opposed to the
+    other's Perception: +10 S that round, or exposed and the match stops)."""
+    for side in (a, b):
+        if side.cheat_rounds is not None:
+            if not full:
+                raise TavernError("cheat_full_only")
+            if side.gamble is None:
+                raise TavernError("cheat_needs_gamble", name=side.name)
     if full:
-        return _arm_full(strength_a, strength_b, dice, cheat_gamble, opponent_perception, names)
+        return _arm_full(a, b, dice)
     rounds: list[ArmRound] = []
     winner: str | None = None
     while winner is None and len(rounds) < MAX_ROUNDS:
-        a = _check(strength_a, dice.roll(names[0], 100), "flows.tavern.label.F")
-        b = _check(strength_b, dice.roll(names[1], 100), "flows.tavern.label.F")
-        winner = _verdict(a, b)
-        rounds.append(ArmRound(len(rounds) + 1, a, b, None, None, winner, 0))
+        ra = _check(a.strength, dice.roll(a.name, 100), "flows.tavern.label.F")
+        rb = _check(b.strength, dice.roll(b.name, 100), "flows.tavern.label.F")
+        winner = _verdict(ra, rb)
+        rounds.append(ArmRound(len(rounds) + 1, ra, rb, (), winner, 0))
     return ArmWrestling(tuple(rounds), winner)
 
 
@@ -137,50 +171,69 @@ def _opposed(
     return "b", rounds
 
 
-def _arm_full(
-    strength_a: int,
-    strength_b: int,
-    dice: Dice,
-    gamble: int | None,
-    perception: int | None,
-    names: tuple[str, str],
-) -> ArmWrestling:
+def _arm_full(a: Wrestler, b: Wrestler, dice: Dice) -> ArmWrestling:
     score = 0
     carry = {"a": 0, "b": 0}
     rounds: list[ArmRound] = []
     while abs(score) < 2 and len(rounds) < MAX_ROUNDS:
-        cheat = against = None
-        bonus_a = 0
-        if gamble is not None:
-            side, tests = _opposed(
-                (names[0], gamble, "flows.tavern.label.gamble"),
-                (names[1], perception or 0, "flows.tavern.label.perception"),
-                dice,
-            )
-            cheat, against = tests[-1]
-            if side != "a":
-                # Exposed: the match stops there; what follows is the GM's call (data: on_failure).
-                rounds.append(ArmRound(len(rounds) + 1, cheat, against, cheat, against, None, score))
-                return ArmWrestling(tuple(rounds), None, exposed=True)
-            bonus_a = 10
-        mods_a = [Modifier("flows.tavern.label.cheat", bonus_a)] if bonus_a else []
-        if carry["a"]:
-            mods_a.append(Modifier("flows.tavern.label.carry", carry["a"]))
-        mods_b = [Modifier("flows.tavern.label.carry", carry["b"])] if carry["b"] else []
-        a = _check(strength_a, dice.roll(names[0], 100), "flows.tavern.label.F", mods_a)
-        b = _check(strength_b, dice.roll(names[1], 100), "flows.tavern.label.F", mods_b)
-        carry = {"a": 0, "b": 0}
-        winner: str | None = None
-        if a.success and b.success:
-            if a.margin != b.margin:
-                side = "a" if a.margin > b.margin else "b"
-                carry[side] = abs(a.margin - b.margin)
-        elif a.success or b.success:
-            winner = "a" if a.success else "b"
-            score += 1 if winner == "a" else -1
-        rounds.append(ArmRound(len(rounds) + 1, a, b, cheat, against, winner, score))
+        number = len(rounds) + 1
+        cheaters = {key for key, w in (("a", a), ("b", b)) if w.cheats_in(number)}
+        played, carry = arm_round(a, b, number, score, carry, cheaters, dice)
+        rounds.append(played)
+        score = played.score
+        exposed = tuple(c.who for c in played.cheats if not c.success)
+        if exposed:
+            # Exposed: the match stops there; what follows is the GM's call (data: on_failure).
+            return ArmWrestling(tuple(rounds), None, exposed=exposed)
     final = "a" if score >= 2 else "b" if score <= -2 else None
     return ArmWrestling(tuple(rounds), final)
+
+
+def arm_round(
+    a: Wrestler,
+    b: Wrestler,
+    number: int,
+    score: int,
+    carry: Mapping[str, int],
+    cheaters: set[str],
+    dice: Dice,
+) -> tuple[ArmRound, dict[str, int]]:
+    """One round of the full version: the cheats first (``cheaters``: "a"/"b"), then the opposed
+    S tests; returns the round (its ``score`` is A's after it) and the excess carried to the next."""
+    players = {"a": a, "b": b}
+    cheats: list[CheatTest] = []
+    for key, other in (("a", "b"), ("b", "a")):
+        me, them = players[key], players[other]
+        if key not in cheaters:
+            continue
+        if me.gamble is None:
+            raise TavernError("cheat_needs_gamble", name=me.name)
+        side, tests = _opposed(
+            (me.name, me.gamble, "flows.tavern.label.gamble"),
+            (them.name, them.perception, "flows.tavern.label.perception"),
+            dice,
+        )
+        cheats.append(CheatTest(key, tuple(tests), side == "a"))
+    if any(not c.success for c in cheats):
+        return ArmRound(number, None, None, tuple(cheats), None, score), dict(carry)
+    mods: dict[str, list[Modifier]] = {"a": [], "b": []}
+    for cheat in cheats:
+        mods[cheat.who].append(Modifier("flows.tavern.label.cheat", 10))
+    for key in ("a", "b"):
+        if carry.get(key):
+            mods[key].append(Modifier("flows.tavern.label.carry", carry[key]))
+    ra = _check(a.strength, dice.roll(a.name, 100), "flows.tavern.label.F", mods["a"])
+    rb = _check(b.strength, dice.roll(b.name, 100), "flows.tavern.label.F", mods["b"])
+    new_carry = {"a": 0, "b": 0}
+    winner: str | None = None
+    if ra.success and rb.success:
+        if ra.margin != rb.margin:
+            side = "a" if ra.margin > rb.margin else "b"
+            new_carry[side] = abs(ra.margin - rb.margin)
+    elif ra.success or rb.success:
+        winner = "a" if ra.success else "b"
+        score += 1 if winner == "a" else -1
+    return ArmRound(number, ra, rb, tuple(cheats), winner, score), new_carry
 
 
 # -- simple cards and dice -------------------------------------------------------------------
@@ -247,6 +300,9 @@ def _cheat_vs_everyone(
         if side != "a":
             return False, tests
     return True, tests
+
+
+cheat_vs_everyone = _cheat_vs_everyone
 
 
 def highest_roll(
@@ -479,22 +535,36 @@ def drinking(players: Sequence[Drinker], *, dice: Dice) -> Drinking:
 
 # -- knife throwing --------------------------------------------------------------------------
 
+FORTUNE_FIRST_MISS = 0
+
 
 @dataclass(frozen=True, slots=True)
 class Throw:
     test: CheckResult
     points: int
     miss_die: int | None
+    rerolled: CheckResult | None = None  # the first test, when the fortune point rolled it again
 
     def to_dict(self) -> dict[str, Any]:
-        return {"test": self.test.to_dict(), "points": self.points, "miss_die": self.miss_die}
+        return {
+            "test": self.test.to_dict(),
+            "points": self.points,
+            "miss_die": self.miss_die,
+            "rerolled": self.rerolled.to_dict() if self.rerolled else None,
+        }
 
 
 @dataclass(frozen=True, slots=True)
 class Thrower:
+    """``fortune``: spend the game's fortune point (Jeu needed, ``gamble``) to roll a missed
+    throw again — ``FORTUNE_FIRST_MISS`` (0) on the first miss that may be rerolled, 1 to 3 on
+    that throw. Reading: a fortune point rerolls a failed test (WFRP 2e), never a 99-00."""
+
     name: str
     bs: int
     talent: bool = True
+    gamble: bool = False
+    fortune: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,6 +573,7 @@ class KnifeScore:
     target: int
     throws: tuple[Throw, ...]
     total: int = field(default=0)
+    fortune_used: int | None = None  # the throw (1-3) the fortune point rolled again
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -510,7 +581,12 @@ class KnifeScore:
             "target": self.target,
             "throws": [t.to_dict() for t in self.throws],
             "total": self.total,
+            "fortune_used": self.fortune_used,
         }
+
+
+def _rerollable(test: CheckResult) -> bool:
+    return not test.success and not test.critical_failure
 
 
 def knife_throwing(players: Sequence[Thrower], *, dice: Dice) -> tuple[list[KnifeScore], list[str]]:
@@ -518,15 +594,29 @@ def knife_throwing(players: Sequence[Thrower], *, dice: Dice) -> tuple[list[Knif
         raise TavernError("two_players")
     scores = []
     for player in players:
+        if player.fortune is not None and not player.gamble:
+            raise TavernError("fortune_needs_gamble", name=player.name)
+        if player.fortune is not None and not 0 <= player.fortune <= KNIFE_THROWS:
+            raise TavernError("bad_fortune", max=KNIFE_THROWS)
         target = player.bs if player.talent else player.bs // 2
         throws = []
-        for _ in range(KNIFE_THROWS):
+        used: int | None = None
+        for number in range(1, KNIFE_THROWS + 1):
             test = _check(target, dice.roll(player.name, 100), "flows.tavern.label.CT")
+            first: CheckResult | None = None
+            wanted = player.fortune in (FORTUNE_FIRST_MISS, number) and used is None
+            if wanted and player.fortune == number and not _rerollable(test):
+                code = "fortune_on_hit" if test.success else "fortune_critical"
+                raise TavernError(code, name=player.name, throw=number)
+            if wanted and _rerollable(test):
+                first, used = test, number
+                test = _check(target, dice.roll(player.name, 100), "flows.tavern.label.CT")
             if test.success:
-                throws.append(Throw(test, test.margin, None))
+                throws.append(Throw(test, test.margin, None, first))
             else:
                 die = dice.roll(player.name, 10)
-                throws.append(Throw(test, die, die))
-        scores.append(KnifeScore(player.name, target, tuple(throws), sum(t.points for t in throws)))
+                throws.append(Throw(test, die, die, first))
+        total = sum(t.points for t in throws)
+        scores.append(KnifeScore(player.name, target, tuple(throws), total, used))
     best = max(s.total for s in scores)
     return scores, [s.name for s in scores if s.total == best]

@@ -316,7 +316,9 @@ async def question(
             except InterrogationError as exc:
                 raise Refusal(f"flows.interrogation.error.{exc.code}") from None
             if questioning.pending:
-                raise Refusal("flows.interrogation.error.both_failed")
+                last_test, last_fm = questioning.rounds[-1]
+                tie = last_test.success and last_fm is not None and last_fm.success
+                raise Refusal(f"flows.interrogation.error.{'tie' if tie else 'both_failed'}")
             new = state.reveal(questioning.tiers)
             state.history.append({"kind": "questioning", "by": str(caller.user_id), **questioning.to_dict()})
             details = []
@@ -327,7 +329,10 @@ async def question(
                 details.append(line)
             if questioning.torture is not None:
                 details.append(_detail(ctx, caller, "torture", questioning.torture))
-            if questioning.net_degrees is not None:
+            if questioning.lost:
+                lost_key = "lost_torture" if questioning.torture is not None else "lost"
+                details.append(t(ctx, caller, f"flows.interrogation.{lost_key}"))
+            elif questioning.net_degrees is not None:
                 details.append(t(ctx, caller, "flows.interrogation.net", net=questioning.net_degrees))
             secret = {"questioning": questioning.to_dict()}
         save_state(row, state.to_dict())

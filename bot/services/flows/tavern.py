@@ -45,7 +45,9 @@ from bot.ui.reply import Colour, Field, Reply
 PLAYERS_MAX: Final = 8
 TABLE: Final = "tavern_games"
 _KEYS: Final = {"f", "int", "jeu", "per", "res", "ct", "pipes", "garde"}
-_FLAGS: Final = {"triche", "maitrise"}
+_FLAGS: Final = {"triche", "maitrise", "fortune"}
+_LISTS: Final = {"garde", "triche"}
+_CARD_LISTS: Final = {"main", "cachees"}  # cards typed by hand: main=As♠.R♥.10♦.7♣.9♠
 
 
 def _is_value(token: str) -> bool:
@@ -86,9 +88,16 @@ def parse_players(text: str) -> list[dict[str, Any]]:
                 if key not in _FLAGS:
                     raise Refusal("flows.tavern.error.bad_player", token=token[:20])
                 player[key] = True
-            elif key == "garde":
-                player[key] = [int(v) for v in value.split(".") if is_digits(v, 2)]
-            elif key in _KEYS and is_digits(value, 3) and int(value) <= 200:
+            elif key in _CARD_LISTS and value and len(value) <= 40:
+                player[key] = [card for card in value.split(".") if card]
+            elif key in _LISTS:
+                parts = value.split(".")
+                if not all(is_digits(v, 2) for v in parts):
+                    raise Refusal("flows.tavern.error.bad_player", token=token[:20])
+                player[key] = [int(v) for v in parts]
+            elif (key == "fortune" and is_digits(value, 1)) or (
+                key in _KEYS and is_digits(value, 3) and int(value) <= 200
+            ):
                 player[key] = int(value)
             else:
                 raise Refusal("flows.tavern.error.bad_player", token=token[:20])
@@ -148,15 +157,21 @@ _THROWING: Final = ("Maîtrise (armes de jet)", "Specialist Weapon (Throwing)")
 
 def _wanted(game: str, full: bool, people: list[dict[str, Any]], index: int) -> tuple[str, ...]:
     """The values a player's sheet can give this game (what bot/rules/renove/tavern.py reads)."""
+    if game == "arm_match":
+        return ("f", "jeu", "per")
+    if game == "cards_match":
+        return ("jeu", "per")
     if game == "arm_wrestling":
-        cheat = bool(people[0].get("triche"))
-        return ("f", "jeu") if index == 0 and cheat else ("f", "per") if index == 1 and cheat else ("f",)
+        me, other = people[index], people[1 - index] if len(people) == 2 else {}
+        return ("f",) + (("jeu",) if "triche" in me else ()) + (("per",) if "triche" in other else ())
     if game in ("cards", "dice") and not full:
         return ("int", "jeu", "per")
     if game == "drinking":
         return ("res", "jeu", "per") if any(p.get("triche") for p in people) else ("res",)
     if game == "knives":
-        return ("ct", "maitrise")
+        return ("ct", "maitrise", "jeu") if "fortune" in people[index] else ("ct", "maitrise")
+    if game == "knives_match":
+        return ("ct", "maitrise", "jeu")
     return ()
 
 
@@ -298,38 +313,7 @@ def _play(
     ctx: AppContext, caller: Caller, game: str, people: list[dict[str, Any]], dice: Dice, full: bool
 ) -> FlowResult:
     if game == "arm_wrestling":
-        if len(people) != 2:
-            raise Refusal("flows.tavern.error.two_exactly")
-        a, b = people
-        cheat = a.get("triche")
-        result = rules.arm_wrestling(
-            _need(a, "f"),
-            _need(b, "f"),
-            full=full,
-            dice=dice,
-            names=(a["name"], b["name"]),
-            cheat_gamble=_need(a, "jeu") if cheat else None,
-            opponent_perception=_need(b, "per") if cheat else None,
-        )
-        lines = []
-        for r in result.rounds:
-            line = f"{r.number}. {a['name']} : {_roll_shown(ctx, caller, a, r.a)}"
-            line += f" · {b['name']} : {_roll_shown(ctx, caller, b, r.b)}"
-            if full:
-                line += " · " + t(ctx, caller, "flows.tavern.score", score=r.score)
-            lines.append(line)
-        if result.exposed:
-            lines.append(t(ctx, caller, "flows.tavern.exposed", name=a["name"]))
-        side = {"a": a["name"], "b": b["name"]}
-        winners = [side[result.winner]] if result.winner else []
-        return _reply(
-            ctx,
-            caller,
-            "arm_wrestling_full" if full else "arm_wrestling_simple",
-            lines,
-            winners,
-            result.to_dict(),
-        )
+        return _arm_wrestling(ctx, caller, people, dice, full)
     if game in ("cards", "dice") and not (game == "dice" and full):
         if game == "cards" and full:
             return _cards_full(ctx, caller, people, dice)
@@ -392,19 +376,118 @@ def _play(
         winners = [drink.winner] if drink.winner else []
         return _reply(ctx, caller, "drinking", lines, winners, drink.to_dict())
     if game == "knives":
-        throwers = [rules.Thrower(p["name"], _need(p, "ct"), bool(p.get("maitrise"))) for p in people]
-        knives, winners = rules.knife_throwing(throwers, dice=dice)
-        lines = [
-            f"**{k.name}** ({'?' if _hidden(people, k.name) else k.target} %) : "
-            + " + ".join(str(x.points) for x in k.throws)
-            + f" = **{k.total}**"
-            for k in knives
+        throwers = [
+            rules.Thrower(
+                p["name"],
+                _need(p, "ct"),
+                bool(p.get("maitrise")),
+                gamble="jeu" in p,
+                fortune=_fortune(p.get("fortune")),
+            )
+            for p in people
         ]
+        knives, winners = rules.knife_throwing(throwers, dice=dice)
+        lines = []
+        for k in knives:
+            line = (
+                f"**{k.name}** ({'?' if _hidden(people, k.name) else k.target} %) : "
+                + " + ".join(str(x.points) for x in k.throws)
+                + f" = **{k.total}**"
+            )
+            if k.fortune_used is not None:
+                throw = k.throws[k.fortune_used - 1]
+                assert throw.rerolled is not None
+                line += " · " + t(
+                    ctx,
+                    caller,
+                    "flows.tavern.fortune_used",
+                    throw=k.fortune_used,
+                    first=throw.rerolled.roll_text,
+                    second=throw.test.roll_text,
+                )
+            elif k.name in [p["name"] for p in people if "fortune" in p]:
+                line += " · " + t(ctx, caller, "flows.tavern.fortune_kept")
+            lines.append(line)
         lines.append(t(ctx, caller, "flows.tavern.knife_fortune"))
         return _reply(
             ctx, caller, "knife_throwing", lines, winners, {"scores": [k.to_dict() for k in knives]}
         )
     raise Refusal("flows.tavern.error.unknown_game")
+
+
+def _fortune(value: object) -> int | None:
+    """The ``fortune`` flag (first missed throw) or ``fortune=N`` (that throw)."""
+    if value is None:
+        return None
+    return rules.FORTUNE_FIRST_MISS if value is True else int(str(value))
+
+
+def _cheat_rounds(value: object) -> tuple[int, ...] | None:
+    """``triche`` (every round) or ``triche=1.3`` (before rounds 1 and 3)."""
+    if value is None:
+        return None
+    if isinstance(value, list):
+        rounds = tuple(int(v) for v in value)
+        if not all(0 < v <= rules.MAX_ROUNDS for v in rounds):
+            raise Refusal("flows.tavern.error.bad_cheat_rounds")
+        return rounds
+    return ()
+
+
+def _arm_wrestling(
+    ctx: AppContext, caller: Caller, people: list[dict[str, Any]], dice: Dice, full: bool
+) -> FlowResult:
+    if len(people) != 2:
+        raise Refusal("flows.tavern.error.two_exactly")
+    a, b = people
+    sides = [
+        rules.Wrestler(
+            p["name"],
+            _need(p, "f"),
+            gamble=_need(p, "jeu") if "triche" in p else None,
+            perception=_need(p, "per") if "triche" in other else 0,
+            cheat_rounds=_cheat_rounds(p.get("triche")),
+        )
+        for p, other in ((a, b), (b, a))
+    ]
+    result = rules.arm_wrestling(sides[0], sides[1], full=full, dice=dice)
+    by_side = {"a": a, "b": b}
+    lines: list[str] = []
+    for r in result.rounds:
+        start = len(lines)
+        for cheat in r.cheats:
+            me, them = by_side[cheat.who], by_side["b" if cheat.who == "a" else "a"]
+            for gamble, perception in cheat.tests:
+                lines.append(
+                    t(
+                        ctx,
+                        caller,
+                        "flows.tavern.cheat_line",
+                        name=me["name"],
+                        other=them["name"],
+                        gamble=_roll_shown(ctx, caller, me, gamble),
+                        perception=_roll_shown(ctx, caller, them, perception),
+                    )
+                )
+            key = "flows.tavern.cheat_works" if cheat.success else "flows.tavern.exposed"
+            lines.append(t(ctx, caller, key, name=me["name"]))
+        if r.a is not None and r.b is not None:
+            line = f"{a['name']} : {_roll_shown(ctx, caller, a, r.a)}"
+            line += f" · {b['name']} : {_roll_shown(ctx, caller, b, r.b)}"
+            if full:
+                line += " · " + t(ctx, caller, "flows.tavern.score", score=r.score)
+            lines.append(line)
+        # The round's number on its first line, the cheats (before the S tests) indented under it.
+        lines[start:] = [f"{r.number}. {lines[start]}", *(f"   {x}" for x in lines[start + 1 :])]
+    winners = [by_side[result.winner]["name"]] if result.winner else []
+    return _reply(
+        ctx,
+        caller,
+        "arm_wrestling_full" if full else "arm_wrestling_simple",
+        lines,
+        winners,
+        result.to_dict(),
+    )
 
 
 def _cards_full(ctx: AppContext, caller: Caller, people: list[dict[str, Any]], dice: Dice) -> FlowResult:
