@@ -241,6 +241,8 @@ RECIPES: dict[str, Recipe] = {
         options={"expression": Opt(control="3d20+5"), "dice": Opt(control="42")},
     ),
     "test": Recipe(base={}, options={"target": Opt(control={"*": "45", "d20": "12"})}, rulesets=RULESETS),
+    # the casting dice first, the chaos die last (seed 000: Mag 2 → two d10 and the chaos die)
+    "cast": Recipe(base={"magic": 2, "difficulty": 9}, options={"dice": Opt(control="3 3 5")}),
     "extended": Recipe(
         base={"target": "45", "attempts": 3, "successes": 2},
         per_ruleset={"d20": {"target": "12"}},
