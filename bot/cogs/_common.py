@@ -53,6 +53,24 @@ def caller_of(interaction: Interaction) -> Caller:
     )
 
 
+def typed_texts(interaction: Interaction) -> tuple[str, ...]:
+    """The text options the user typed in this command (names, labels, sides): escaped wherever the
+    reply quotes them (the renderer, :func:`bot.ui.discord_render.escaped`)."""
+    out: list[str] = []
+
+    def walk(options: Any) -> None:
+        for option in options or ():
+            if not isinstance(option, dict):
+                continue
+            if option.get("type") == 3 and isinstance(option.get("value"), str):
+                out.append(option["value"])
+            walk(option.get("options"))
+
+    data: dict[str, Any] = dict(interaction.data) if isinstance(interaction.data, dict) else {}
+    walk(data.get("options"))
+    return tuple(out)
+
+
 def _message_kwargs(reply: Reply) -> dict[str, Any]:
     kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions_of(reply)}
     embed = to_embed(reply)
@@ -102,6 +120,7 @@ async def send_reply(interaction: Interaction, reply: Reply) -> None:
     """Answer the interaction (or follow up if already answered) and make the extra deliveries
     (secret results to the GM). Deliveries go first: the table is never told a result reached the
     GM when it did not — the notice then says so, and the roller is told privately why."""
+    reply = replace(reply, user_texts=(*reply.user_texts, *typed_texts(interaction)))
     kwargs = _message_kwargs(reply)
     pending: asyncio.Future[list[tuple[Delivery, str]]] | None = None
     failures: list[tuple[Delivery, str]] = []

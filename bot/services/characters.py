@@ -1351,6 +1351,7 @@ async def roll_history(
             colour=Colour.INFO,
             ephemeral=True,
             kind="history",
+            user_texts=tuple(r.label for r in rolls if r.label),  # labels typed long ago: escaped
             result={
                 "page": page,
                 "rolls": [

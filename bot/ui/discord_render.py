@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 import discord
 
 from bot.ui.reply import ButtonStyle, Reply
@@ -27,9 +30,49 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+_MARKDOWN = frozenset("*_~`|>#[]()-")
+
+
+def escaped(text: str, user_texts: tuple[str, ...]) -> str:
+    """``text`` with every user text it quotes escaped (Markdown only: mentions never ping, see
+    :func:`allowed_mentions_of`). The one place user text is made inert, whatever the reply."""
+    risky = sorted(
+        {u for u in user_texts if u and any(c in _MARKDOWN for c in u) and any(c.isalnum() for c in u)},
+        key=len,
+        reverse=True,
+    )
+    if not risky:
+        return text
+    pattern = re.compile("|".join(re.escape(u) for u in risky))
+    return pattern.sub(lambda m: discord.utils.escape_markdown(m.group(0)), text)
+
+
+def render_texts(reply: Reply) -> Reply:
+    """The reply with its user texts escaped in the title, description, fields, footer and content."""
+    quoted = reply.user_texts
+    if not quoted:
+        return reply
+
+    def e(text: str | None) -> str | None:
+        return None if text is None else escaped(text, quoted)
+
+    return replace(
+        reply,
+        title=e(reply.title),
+        description=e(reply.description),
+        fields=tuple(
+            replace(f, name=escaped(f.name, quoted), value=escaped(f.value, quoted)) for f in reply.fields
+        ),
+        footer=e(reply.footer),
+        content=e(reply.content),
+        user_texts=(),
+    )
+
+
 def to_embed(reply: Reply) -> discord.Embed | None:
     if reply.title is None and reply.description is None and not reply.fields:
         return None
+    reply = render_texts(reply)
     embed = discord.Embed(
         title=_cut(reply.title, TITLE_MAX) if reply.title else None,
         description=_cut(reply.description, DESCRIPTION_MAX) if reply.description else None,
@@ -99,4 +142,4 @@ def allowed_mentions_of(reply: Reply) -> discord.AllowedMentions:
 
 
 def content_of(reply: Reply) -> str | None:
-    return _cut(reply.content, CONTENT_MAX) if reply.content else None
+    return _cut(escaped(reply.content, reply.user_texts), CONTENT_MAX) if reply.content else None

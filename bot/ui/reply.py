@@ -96,6 +96,9 @@ class Reply:
     result: dict[str, Any] | None = None
     kind: str = "message"
     also: tuple[Delivery, ...] = field(default=())
+    # What users typed that the texts above quote (fighters', characters' and sides' names, labels):
+    # the renderer escapes their Markdown where they appear, so « **X** » or « [lien](…) » stays text.
+    user_texts: tuple[str, ...] = ()
 
     @property
     def is_error(self) -> bool:

@@ -111,3 +111,42 @@ async def test_user_text_in_embeds_is_escaped(tmp_path: Path) -> None:
         text = embed_text(result.embed)
         assert MARKDOWN not in text, f"raw markdown from the user in the embed: {text!r}"
         assert discord.utils.escape_markdown(MARKDOWN) in text
+
+
+NAME_MARKDOWN = "[Nitro gratuit](https://example.com)"  # allowed in names: brackets, parentheses
+
+
+async def test_names_in_fights_and_sheets_are_escaped_in_every_reply(tmp_path: Path) -> None:
+    """#23 item 10: a character or fighter named with Markdown became a link or bold text in the bot's
+    public messages (the pinned tracker too). User text is escaped by the renderer wherever it is
+    quoted: what the command typed, and every name a fight shows."""
+    async with running(tmp_path) as table:
+        alice, gm = table.user("alice"), table.user("gm")
+        created = await alice.slash(
+            "perso creer", nom=NAME_MARKDOWN, caracs="CC:40 CT:30 F:35 E:40 Ag:30 Int:30 FM:30 Soc:30"
+        )
+        safe = discord.utils.escape_markdown(NAME_MARKDOWN)
+        assert NAME_MARKDOWN not in embed_text(created.embed).replace(safe, ""), embed_text(created.embed)
+        assert not outcome_of(table.emu.messages, created.interaction).refused, embed_text(created.embed)
+        opened = await gm.slash("combat ouvrir", nom="Escarmouche")
+        await table.emu.wait_until(
+            lambda: any(t.name == "Escarmouche" for t in table.emu.threads), what="thread"
+        )
+        thread = next(t for t in table.emu.threads if t.name == "Escarmouche")
+        assert not outcome_of(table.emu.messages, opened.interaction).refused
+        await table.emu.wait_until(lambda: bool(table.emu.pins(thread)), what="the tracker pinned")
+        joined = await alice.slash("combat ajouter", qui=NAME_MARKDOWN, channel=thread)
+        assert not outcome_of(table.emu.messages, joined.interaction).refused, embed_text(joined.embed)
+        shown = await gm.slash("combat voir", channel=thread)  # names typed earlier, not in this command
+        texts = [embed_text(joined.embed), embed_text(shown.embed)]
+        await table.emu.wait_until(
+            lambda: any("Nitro" in embed_text(m.embeds[0]) for m in table.emu.pins(thread) if m.embeds),
+            what="the tracker",
+        )
+        texts += [
+            embed_text(m.embeds[0])
+            for m in table.emu.pins(thread)
+            if m.embeds and "Nitro" in embed_text(m.embeds[0])
+        ]
+        for text in texts:
+            assert safe in text and NAME_MARKDOWN not in text.replace(safe, ""), text

@@ -438,6 +438,14 @@ def may_control(scope: Scope, doc: Doc, cid: str) -> bool:
     return scope.gm or doc.owner(cid) == scope.caller.user_id
 
 
+def fight_texts(doc: Doc) -> tuple[str, ...]:
+    """What users named in a fight — its fighters, their sides, the fight — escaped where shown."""
+    names = {c.name for c in doc.state.combatants}
+    names.update(c.side for c in doc.state.combatants if c.side)
+    names.add(doc.row.name)
+    return tuple(sorted(names))
+
+
 def tracker_of(scope: Scope, doc: Doc) -> Reply:
     ruleset = doc.row.ruleset or "renove"
     extra: dict[str, tuple[str, ...]] = {}
@@ -461,7 +469,7 @@ def tracker_of(scope: Scope, doc: Doc) -> Reply:
         buttons=buttons,
         selects=selects,
     )
-    return render_tracker(view, scope.words)
+    return replace(render_tracker(view, scope.words), user_texts=fight_texts(doc))
 
 
 def mage_lines(words: Words, doc: Doc) -> dict[str, tuple[str, ...]]:
@@ -492,8 +500,9 @@ def outcome(scope: Scope, doc: Doc, reply: Reply, *, archive: bool = False) -> F
         select = target_select(scope.words, doc)
         if select is not None and not reply.selects and len(reply.buttons) < 4:
             reply = replace(reply, selects=(select,))
+    names = fight_texts(doc)
     return FightOutcome(
-        reply,
+        replace(reply, user_texts=(*reply.user_texts, *names)),
         fight_id=doc.row.id,
         tracker=tracker_of(scope, doc),
         thread_id=doc.row.thread_id,
