@@ -4,7 +4,7 @@ adding their combatants, and thin public wrappers over the renove loop's helpers
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -19,6 +19,7 @@ from bot.services.fights._core import (
     _COUNT,
     MAX_COMBATANTS,
     MAX_QUICK,
+    DefenceRolls,
     Doc,
     FightOutcome,
     FightRefusal,
@@ -31,6 +32,7 @@ from bot.services.fights._core import (
 )
 from bot.services.fights.attacks import _mention
 from bot.services.fights.damage import _application_lines
+from bot.services.fights.npc_defence import chances_of, defence_buttons, mode_line, mode_of, pick, set_for
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import (
     NpcStats,
@@ -219,6 +221,7 @@ async def add_other(
     *,
     template: Any = None,
     side: str | None = None,
+    defence: str | None = None,
 ) -> FightOutcome:
     """Add a character (its sheet must be of the fight's ruleset) or ``count`` quick NPCs whose
     figures come from ``caracs`` (the v1, d20 and ogl seeds give no creature figures) over those of
@@ -304,6 +307,7 @@ async def add_other(
         added = [put_side(c, side) for c in added]
         for c in added:
             doc.state = doc.state.put(c)
+    set_for(doc, added, defence)  # ``defense:`` — NPCs only, refused for a PC before anything is written
     new_event(scope, doc, "add", None, {"combatants": [c.to_dict() for c in added]})
     doc.save()
     lines = [
@@ -314,6 +318,7 @@ async def add_other(
         for c in added
     ]
     lines.append(sides_line(scope, added))
+    lines.extend(filter(None, [mode_line(scope, defence)]))
     reply = Reply(
         title=scope.t("combat.add.title" if len(added) > 1 else "combat.add.title_one", count=len(added)),
         description="\n".join(lines)[:4000],
@@ -387,6 +392,29 @@ def pending_buttons(
             for choice in choices
         ),
     )
+
+
+async def await_defence(
+    scope: Scope,
+    doc: Doc,
+    pending: Mapping[str, Any],
+    payload: dict[str, Any],
+    resolve: Callable[..., Awaitable[list[str]]],
+) -> tuple[list[str], tuple[tuple[Button, ...], ...]]:
+    """A hit that waits for its defence (issue 18, every ruleset): an NPC who defends by himself
+    (``defense_pnj``) answers at once with his best legal choice — or the GM's fixed one —, rolled by
+    the bot and shown like any defence; else the pending defence is stored and its buttons are only
+    the legal ones (« Défense auto » too for an NPC). The lines and the buttons for the reply."""
+    foe = doc.state.get(str(pending["defender"]))
+    chances = await chances_of(scope, doc, pending)
+    mode = mode_of(doc, foe)
+    if mode != "manuel":
+        choice, said, payload["auto_defence"] = pick(scope, doc, pending, mode, chances)
+        return [said, *await resolve(scope, doc, pending, choice, DefenceRolls(), payload)], ()
+    doc.pending[str(pending["seq"])] = dict(pending)
+    payload["pending"] = True
+    lines = [scope.t("combat.defence.prompt", name=foe.name, owner=_mention(doc, foe.id))]
+    return lines, defence_buttons(scope, doc, pending, chances)
 
 
 def mention(doc: Doc, cid: str) -> str:

@@ -34,6 +34,7 @@ from typing import Any, Final
 from bot.context import AppContext
 from bot.db.fight_models import Fight
 from bot.i18n import language_of
+from bot.rules.checks.common import Modifier
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import Timing, ordered_slots, roll_dice, set_pool_loss, term
 from bot.rules.combat.effects import Condition
@@ -67,12 +68,11 @@ from bot.services.fights.kit import (
     Recruit,
     action_reply,
     actor,
+    await_defence,
     check_line,
     generic_action,
-    mention,
     parse_option_tokens,
     pass_turn,
-    pending_buttons,
     pick_arm,
     set_dead,
     settle,
@@ -420,10 +420,9 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
     if context is rules.Context.FIRED or foe.has("unconscious"):
         lines.extend(await resolve(scope, doc, pending, "encaisser", DefenceRolls(), payload))
     else:
-        doc.pending[str(seq)] = pending
-        payload["pending"] = True
-        lines.append(w.t("combat.defence.prompt", name=foe.name, owner=mention(doc, foe.id)))
-        buttons = pending_buttons(scope, doc, seq, ("parer", "esquiver", "encaisser"))
+        # an NPC in « defense_pnj » answers now; else only the legal buttons (see _melee)
+        waited, buttons = await await_defence(scope, doc, pending, payload, resolve)
+        lines.extend(waited)
     lines.extend(pass_turn(scope, doc))
     doc.save()
     reply = Reply(
@@ -481,6 +480,66 @@ def act_next(doc: Doc, cid: str) -> None:
     doc.state = replace(state, order=tuple(order))
 
 
+def _melee(
+    doc: Doc,
+    pending: Mapping[str, Any],
+    choice: str,
+    table: Mapping[int, Any] | None,
+    roll: int | None,
+    rng: Any,
+    *,
+    consume: bool,
+) -> rules.Melee | Refusal:
+    """The attack and ``choice``'s defence as the rules read them now (``consume``: the defender's
+    malus of his next action is spent — only when it is really rolled). Raises when he has no
+    score for it (no Esquive, no parry)."""
+    defender = doc.state.get(str(pending["defender"]))
+    context = _context(pending["weapon"])
+    kind = {"parer": rules.DefenceKind.PARRY, "esquiver": rules.DefenceKind.DODGE}.get(choice)
+    skills = doc.meta.get(defender.id, {}).get("skills") or {}
+    special_skill = rules.SPECIALIST_SKILLS.get(context)
+    specialist = kind is rules.DefenceKind.PARRY and special_skill is not None and special_skill in skills
+    if specialist and special_skill is not None:  # line 107: Parer Flèche / Parer Projectile Lancé
+        score: int | None = int(skills[special_skill])
+    else:
+        score = _defence_score(doc, defender, choice) if kind is not None else None
+    defence_mods = _malus_terms(doc, defender, consume=consume) if kind is not None else []
+    bare_defender = all(
+        a["kind"] == "bare" for a in doc.meta.get(defender.id, {}).get("arms") or [BARE_HANDS]
+    )
+    return rules.resolve_melee(
+        int(pending["score"]),
+        score,
+        context=context,
+        defence_kind=kind,
+        manoeuvre=rules.Manoeuvre(pending["manoeuvre"]),
+        bare_hands_defender=bare_defender and context is not rules.Context.BRAWL,
+        specialist=specialist,
+        attack_modifiers=[Modifier(str(m["label"]), int(m["value"])) for m in pending.get("mods", [])],
+        defence_modifiers=defence_mods,
+        damage_table=table,
+        rng=rng,
+        attack_roll=int(pending["attack_roll"]),
+        defence_roll=roll,
+    )
+
+
+async def defence_chances(scope: Scope, doc: Doc, pending: Mapping[str, Any]) -> dict[str, int]:
+    """The parry and the dodge the rules allow now (a score for it, not bare hands against a blade,
+    line 47), each with its chance: the defence's target on the d20, × 5 %."""
+    out: dict[str, int] = {}
+    if _context(pending["weapon"]) is not rules.Context.FIRED:  # line 120: impossible
+        for choice in ("parer", "esquiver"):
+            try:
+                melee = _melee(doc, pending, choice, None, 20, None, consume=False)
+            except FightRefusal:
+                continue
+            if isinstance(melee, rules.Melee) and melee.exchange.defence is not None:
+                out[choice] = max(0, min(20, melee.exchange.defence.target)) * 5
+    out["encaisser"] = 0
+    return out
+
+
 async def resolve(
     scope: Scope,
     doc: Doc,
@@ -494,38 +553,10 @@ async def resolve(
     defender = doc.state.get(str(pending["defender"]))
     arm = pending["weapon"]
     context = _context(arm)
-    kind = {"parer": rules.DefenceKind.PARRY, "esquiver": rules.DefenceKind.DODGE}.get(choice)
     if choice not in ("parer", "esquiver", "encaisser"):
         raise FightRefusal("combat.error.bad_choice")
-    skills = doc.meta.get(defender.id, {}).get("skills") or {}
-    special_skill = rules.SPECIALIST_SKILLS.get(context)
-    specialist = kind is rules.DefenceKind.PARRY and special_skill is not None and special_skill in skills
-    if specialist and special_skill is not None:  # line 107: Parer Flèche / Parer Projectile Lancé
-        score: int | None = int(skills[special_skill])
-    else:
-        score = _defence_score(doc, defender, choice) if kind is not None else None
-    defence_mods = _malus_terms(doc, defender, consume=kind is not None) if kind is not None else []
-    bare_defender = all(
-        a["kind"] == "bare" for a in doc.meta.get(defender.id, {}).get("arms") or [BARE_HANDS]
-    )
     table = await damage_table(scope)
-    from bot.rules.checks.common import Modifier
-
-    melee = rules.resolve_melee(
-        int(pending["score"]),
-        score,
-        context=context,
-        defence_kind=kind,
-        manoeuvre=rules.Manoeuvre(pending["manoeuvre"]),
-        bare_hands_defender=bare_defender and context is not rules.Context.BRAWL,
-        specialist=specialist,
-        attack_modifiers=[Modifier(str(m["label"]), int(m["value"])) for m in pending.get("mods", [])],
-        defence_modifiers=defence_mods,
-        damage_table=table,
-        rng=scope.rng,
-        attack_roll=int(pending["attack_roll"]),
-        defence_roll=rolls.roll,
-    )
+    melee = _melee(doc, pending, choice, table, rolls.roll, scope.rng, consume=True)
     if isinstance(melee, Refusal):
         raise RefusedError(melee)
     exchange = melee.exchange

@@ -56,12 +56,11 @@ from bot.services.fights.kit import (
     Recruit,
     action_reply,
     actor,
+    await_defence,
     check_line,
     generic_action,
-    mention,
     parse_option_tokens,
     pass_turn,
-    pending_buttons,
     pick_arm,
     set_dead,
     settle,
@@ -513,10 +512,9 @@ async def attack(
     if not check.success or foe.has("unconscious"):
         lines.extend(await resolve(scope, doc, pending, "encaisser", DefenceRolls(), payload))
     else:
-        doc.pending[str(seq)] = pending
-        payload["pending"] = True
-        lines.append(w.t("combat.defence.prompt", name=foe.name, owner=mention(doc, foe.id)))
-        buttons = pending_buttons(scope, doc, seq, ("parer", "esquiver", "encaisser"))
+        # an NPC in « defense_pnj » answers now; else only the legal buttons (see _reaction_setup)
+        waited, buttons = await await_defence(scope, doc, pending, payload, resolve)
+        lines.extend(waited)
     if not free:
         lines.extend(pass_turn(scope, doc))
     doc.save()
@@ -529,6 +527,66 @@ async def attack(
         kind="combat.attack",
     )
     return outcome(scope, doc, reply)
+
+
+def _reaction_setup(
+    doc: Doc,
+    scope: Scope,
+    pending: Mapping[str, Any],
+    reaction: rules.Reaction,
+    situation: str | None,
+    *,
+    dry: bool,
+) -> tuple[int, list[Modifier], bool]:
+    """The reaction's score and modifiers, the reaction spent (``dry``: only checked, nothing
+    spent); refused as the rules refuse it now (no reaction left, aiming, out of combat …)."""
+    attacker = doc.state.get(str(pending["attacker"]))
+    defender = doc.state.get(str(pending["defender"]))
+    ogl_ledger.require_not_aiming(doc, defender)
+    trigger = rules.Trigger.RANGED_ATTACK if pending.get("ranged") else rules.Trigger.MELEE_ATTACK
+    rank = int(float(pending.get("rank") or 0))
+    event = str(pending["seq"])
+    off_hand = ogl_ledger.take_reaction(scope, doc, defender, reaction, trigger, event, rank, dry=dry)
+    score = (
+        ogl_ledger.off_hand_score(doc, defender)
+        if off_hand
+        else ogl_wounds.defence_score(doc, defender, reaction)
+    )
+    mods = ogl_ledger.defence_modifiers(doc, defender, attacker, reaction, ranged=bool(pending.get("ranged")))
+    mods.extend(ogl_ledger.stance_modifiers(doc, defender, reaction))
+    test = "dodge" if reaction in (rules.Reaction.DODGE, rules.Reaction.DIVE) else "weapon"
+    mods.extend(rules.limb_modifiers(rules.disabled_locations(defender.conditions), test))
+    mods.extend(situation_modifiers(situation, rules.Side.DEFENCE, reaction))
+    return score, mods, off_hand
+
+
+async def defence_chances(scope: Scope, doc: Doc, pending: Mapping[str, Any]) -> dict[str, int]:
+    """The parry and the dodge the rules allow now (a reaction left this round, not aiming, no
+    parry against a missile, a score for it), each with its target (a d100's %: En Défense's +20 %,
+    a useless limb's malus … counted). An area effect's dive is answered by hand."""
+    out: dict[str, int] = {}
+    if not pending.get("area"):
+        for choice, reaction in (("parer", rules.Reaction.PARRY), ("esquiver", rules.Reaction.DODGE)):
+            try:
+                score, mods, _ = _reaction_setup(doc, scope, pending, reaction, None, dry=True)
+            except (FightRefusal, RefusedError):
+                continue
+            melee = rules.resolve_attack(
+                int(pending["score"]),
+                score,
+                reaction=reaction,
+                ranged=bool(pending.get("ranged")),
+                attack_modifiers=[
+                    Modifier(str(m["label"]), int(m["value"])) for m in pending.get("mods", [])
+                ],
+                defence_modifiers=mods,
+                attack_roll=int(pending["attack_roll"]),
+                defence_roll=100,
+            )
+            if not isinstance(melee, Refusal) and melee.defence is not None:
+                out[choice] = max(0, min(100, melee.defence.target))
+    out["encaisser"] = 0
+    return out
 
 
 async def resolve(
@@ -557,26 +615,12 @@ async def resolve(
     prompts_before = {int(p["id"]) for p in doc.prompts}
     lines: list[str] = []
     if reaction is not None:
-        ogl_ledger.require_not_aiming(doc, defender)
-        trigger = rules.Trigger.RANGED_ATTACK if pending.get("ranged") else rules.Trigger.MELEE_ATTACK
-        rank = int(float(pending.get("rank") or 0))
-        event = str(pending["seq"])
-        off_hand = ogl_ledger.take_reaction(scope, doc, defender, reaction, trigger, event, rank)
+        score, defence_mods, off_hand = _reaction_setup(
+            doc, scope, pending, reaction, rolls.situation, dry=False
+        )
         if off_hand:
             payload["off_hand_parry"] = True
             lines.append(w.t("manoeuvre.two.parry_used", name=defender.name))
-        score = (
-            ogl_ledger.off_hand_score(doc, defender)
-            if off_hand
-            else ogl_wounds.defence_score(doc, defender, reaction)
-        )
-        defence_mods = ogl_ledger.defence_modifiers(
-            doc, defender, attacker, reaction, ranged=bool(pending.get("ranged"))
-        )
-        defence_mods.extend(ogl_ledger.stance_modifiers(doc, defender, reaction))
-        test = "dodge" if reaction in (rules.Reaction.DODGE, rules.Reaction.DIVE) else "weapon"
-        defence_mods.extend(rules.limb_modifiers(rules.disabled_locations(defender.conditions), test))
-        defence_mods.extend(situation_modifiers(rolls.situation, rules.Side.DEFENCE, reaction))
     melee = rules.resolve_attack(
         int(pending["score"]),
         score,

@@ -193,8 +193,10 @@ def take_reaction(
     attack_rank: int,
     *,
     nowhere_to_dive: bool = False,
+    dry: bool = False,
 ) -> bool:
-    """Spend a reaction (or the declared off-hand parry beyond the limit); True when off-hand."""
+    """Spend a reaction (or the declared off-hand parry beyond the limit); True when off-hand.
+    ``dry``: only whether it may be taken (refused as it would be), nothing spent."""
     if defender.has("unconscious", "dead"):  # Hors de Combat: checked before the actions lost
         raise RefusedError(Refusal("combat.ogl.refusal.out_of_combat"))
     require_free(scope, doc, defender, reacting=True)
@@ -219,6 +221,8 @@ def take_reaction(
         off_hand = refusal is None
     if refusal is not None:
         raise RefusedError(refusal)
+    if dry:
+        return off_hand
     data["reactions"][defender.id] = rules.record_reaction(ledger, event, off_hand_parry=off_hand).to_dict()
     return off_hand
 
