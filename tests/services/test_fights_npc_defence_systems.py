@@ -92,8 +92,8 @@ async def test_v1_npcs_defend_by_themselves_with_their_best_legal_choice(ctx: Ap
     said = ok(took)["auto_defence"]
     assert said == {"choice": "encaisser", "mode": "parer", "chances": {"encaisser": 0}}
     assert (
-        "🤖 Brute, défense automatique : parer impossible maintenant et aucune autre défense possible, encaisser."
-        in (took.reply.description or "")
+        "🤖 Brute, défense automatique : parer impossible maintenant et aucune autre défense "
+        "possible, encaisser." in (took.reply.description or "")
     )
 
 
@@ -149,7 +149,8 @@ async def test_ogl_auto_defence_counts_the_reactions_left(ctx: AppContext) -> No
         )
     )
     ok(await next_round(ctx, GM, dice="Guerrier: 9; Second: 5; Cible: 1"))
-    # the Cible's dagger parry 50 % beats her Esquive 40 %; the bot's d100 is 20, above the attack's 10: parried
+    # the Cible's dagger parry 50 % beats her Esquive 40 %; the bot's d100 is 20, above the
+    # attack's 10: parried
     hit = await attack(
         ctx, GM, AttackInput(target="Cible", roll=10, location="poitrine"), rng=Dice((100, 20))
     )
