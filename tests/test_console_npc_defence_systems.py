@@ -69,3 +69,39 @@ def test_v1_npcs_defend_by_themselves_and_pcs_see_only_legal_buttons(locale: str
     assert labels == [words["parry"], words["take"]], goblin.get("components")
     parried = next(r for r in records if str(r.get("command")).startswith("!click"))
     assert parried["result"]["defence"]["check"]["target"] == 55
+
+
+BODY = "STR:13 CON:12 SIZ:12 INT:10 POW:10 DEX:14 CHA:10 Esquive:40"
+OGL = """
+/config systeme systeme:ogl portee:canal
+/combat ouvrir nom:Lice
+/combat ajouter qui:Chevalier caracs:"{body}" armes:"Épée 1d8+1 60%, Bouclier 1d4 40%" camp:Ordre
+/combat ajouter qui:Écuyer caracs:"{body}" armes:"Épée 1d8+1 60%" camp:Ordre
+/combat ajouter qui:Orc caracs:"{body}" armes:"Hache 1d8 50%" camp:Orcs
+/combat round des:"Chevalier: 5; Orc: 1; Écuyer: 1"
+/manoeuvre deux-armes usage:attaque qui:Chevalier cible:Écuyer jet:95 localisation:tete
+!click {cancel}
+/manoeuvre riposte qui:Chevalier cible:Écuyer declencheur:court jet:95 localisation:tete
+!click {confirm}
+/combat fin
+"""
+OGL_WORDS = {
+    "fr": {"cancel": "Annuler", "confirm": "Confirmer", "ask": "⚠️ Chevalier attaque un allié : confirmer ?"},
+    "en": {"cancel": "Cancel", "confirm": "Confirm", "ask": "⚠️ Chevalier attacks an ally: confirm?"},
+}
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+def test_ogl_free_attacks_on_an_ally_ask_first(locale: str) -> None:
+    """The off hand's attack on the squire asks and is cancelled (nothing spent); the counter-attack
+    asks and, confirmed, is rolled: 60 % + 20 % on a runner, 95 misses."""
+    words = OGL_WORDS[locale]
+    records = console_records(OGL.format(body=BODY, **words), locale=locale)
+    assert_no_errors(records)
+    asked = [r for r in records if r.get("command", "").startswith("/manoeuvre")]
+    assert [r["embeds"][0]["title"] for r in asked] == [words["ask"], words["ask"]]
+    assert all(r["ephemeral"] for r in asked)
+    clicks = [r for r in records if str(r.get("command")).startswith("!click")]
+    assert clicks[0]["result"]["ask"] == asked[0]["result"]["ask"]
+    counter = clicks[1]["result"]
+    assert counter["tag"] == "counter" and counter["attack"]["check"]["target"] == 80

@@ -357,3 +357,49 @@ async def test_second_chance_on_a_failed_endurance_test(ctx: AppContext) -> None
 def asleep(outcome: FightOutcome, name: str) -> bool:
     tracker = outcome.tracker or outcome.reply
     return next(f.name for f in tracker.fields if name in f.name).startswith("💤")
+
+
+async def test_free_attacks_on_an_ally_ask_first(ctx: AppContext) -> None:
+    """Issue 18: the counter-attack and the off hand's extra attack on an ally ask « Confirmer » /
+    « Annuler » like ``/combat attaque``; nothing is rolled or spent until confirmed (the reaction,
+    the off hand's use this round), « Annuler » leaves the fight as it was."""
+    from bot.services.fights.attacks import answer_ask
+    from bot.services.fights.systems.ogl_manoeuvres.free_ask import BUTTON
+
+    fight_id = await fight(ctx)
+    squire = NpcStats(caracs=BODY, weapons="Épée 1d8+1 60%")
+    ok(await add_combatants(ctx, GM, who="Écuyer", stats=squire, side="Ordre"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Écuyer: 1"))
+    before = ok(await show(ctx, GM))
+    asked = await two_weapons(
+        ctx, GM, use="attaque", who="Chevalier", target="Écuyer", roll=10, location="tete", rng=NoDice()
+    )
+    result = ok(asked)
+    assert asked.reply.ephemeral and result["kind"] == "ogl_off_hand" and result["target"] == "ecuyer"
+    confirm, cancel = (b.custom_id for row in asked.reply.buttons for b in row)
+    assert confirm == f"melee:fight:{fight_id}:{BUTTON}:{result['ask']}:off_hand"
+    assert cancel == f"melee:fight:{fight_id}:ask:{result['ask']}:no"
+    assert ok(await show(ctx, GM))["state"] == before["state"]
+    # « Annuler »: nothing moved, the off hand still free this round
+    ok(await answer_ask(ctx, GM, fight_id=fight_id, number=result["ask"], accept=False))
+    assert ok(await show(ctx, GM))["state"] == before["state"]
+    # the counter-attack on the ally asks too; « Confirmer » spends the reaction and rolls
+    asked = await counter_attack(
+        ctx, GM, target="Écuyer", trigger="court", who="Chevalier", roll=95, location="tete", rng=NoDice()
+    )
+    number = ok(asked)["ask"]
+    assert ok(asked)["kind"] == "ogl_counter" and ok(await show(ctx, GM))["state"] == before["state"]
+    done = ok(
+        await counter_attack(ctx, GM, target="", trigger="", fight_id=fight_id, ask=number, rng=NoDice())
+    )
+    assert done["tag"] == "counter" and done["attack"]["check"]["roll"] == 95
+    # the question answered once only
+    again = await counter_attack(ctx, GM, target="", trigger="", fight_id=fight_id, ask=number)
+    assert refused(again) == "Cette question a déjà reçu sa réponse."
+    # an enemy: no question
+    straight = ok(
+        await two_weapons(
+            ctx, GM, use="attaque", who="Chevalier", target="Orc", roll=95, location="tete", rng=NoDice()
+        )
+    )
+    assert "ask" not in straight and straight["tag"] == "off_hand"

@@ -27,7 +27,7 @@ from bot.rules.combat.effects import Condition
 from bot.rules.combat.state import Combatant
 from bot.rules.ogl import checks as ogl_checks
 from bot.rules.ogl import combat as rules
-from bot.services.fights._core import Doc, FightOutcome, FightRefusal, Scope, fight_here, outcome
+from bot.services.fights._core import Doc, FightOutcome, FightRefusal, Scope, fight_by_id, fight_here, outcome
 from bot.services.fights.kit import RANGED_KINDS, check_line, set_dead
 from bot.ui.reply import Colour, Reply
 
@@ -462,10 +462,10 @@ def _name(doc: Doc, cid: str) -> str:
 # --- the thread's fight and the answer of a /manoeuvre use case ----------------------------------
 
 
-async def ogl_fight(scope: Scope, *, in_round: bool = False) -> Doc:
-    """The thread's fight, refused unless it is an `ogl` one (and, with ``in_round``, unless a round
-    is under way)."""
-    doc = await fight_here(scope)
+async def ogl_fight(scope: Scope, *, in_round: bool = False, fight_id: int | None = None) -> Doc:
+    """The thread's fight (``fight_id``: that one, a button's), refused unless it is an `ogl` one
+    (and, with ``in_round``, unless a round is under way)."""
+    doc = await (fight_by_id(scope, fight_id) if fight_id is not None else fight_here(scope))
     if doc.row.ruleset != "ogl":
         raise FightRefusal("manoeuvre.error.not_ogl", ruleset=doc.row.ruleset or "renove")
     scope.ruleset = "ogl"
