@@ -46,6 +46,7 @@ from bot.services.fights.sides import set_side
 from bot.services.fights.systems import d20 as d20_fight
 from bot.services.fights.systems.ogl_manoeuvres import counter as ogl_counter
 from bot.services.fights.systems.ogl_manoeuvres import free_ask as ogl_free_ask
+from bot.services.fights.systems.ogl_manoeuvres import hero as ogl_hero
 from bot.services.fights.systems.ogl_manoeuvres import two_weapons as ogl_two_weapons
 from bot.services.fights.undo import MAX_UNDO
 from bot.services.fights.undo import preview as undo_preview
@@ -278,6 +279,15 @@ def _ogl_free(
     return ogl_two_weapons.two_weapons(ctx, caller, use="attaque", fight_id=fid, ask=int(a))
 
 
+def _hero(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    """An `ogl` PC's « Éraflure » offered after a major wound: his player spends a hero point."""
+    if a is None or not a.isdigit():
+        return None
+    return ogl_hero.spend_offer(ctx, caller, fight_id=fid, number=int(a))
+
+
 def _posture_for(
     ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
 ) -> Awaitable[FightOutcome] | None:
@@ -335,6 +345,7 @@ HANDLERS: Final[dict[str, Handler]] = {
     "posfor": _posture_for,
     "perm": _permanent,
     "destiny": _destiny,
+    "hero": _hero,  # an ogl PC's Éraflure after a major wound: hero:<offer number>
     "undo": _undo,
     "ask": _ask,  # a question before an attack: ask:<n>:ok|no (an ally as the target …)
     "askwho": _ask_who,  # the GM's pick of the fighter who acts (a select)

@@ -51,6 +51,7 @@ from bot.services.fights._core import (
     pending_defence,
 )
 from bot.services.fights.attacks import AttackInput
+from bot.services.fights.destiny import merge_rows, offer_lines
 from bot.services.fights.kit import (
     RANGED_KINDS,
     Recruit,
@@ -517,6 +518,9 @@ async def attack(
         lines.extend(waited)
     if not free:
         lines.extend(pass_turn(scope, doc))
+    offered, hero_rows = await offer_lines(scope, doc)  # a PC's major wound: his Éraflure
+    lines.extend(offered)
+    buttons = merge_rows(hero_rows, buttons)
     doc.save()
     reply = Reply(
         title=f"⚔️ {c.name} → {foe.name} ({arm['name']})",

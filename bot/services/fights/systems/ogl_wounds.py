@@ -21,6 +21,7 @@ from bot.rules.combat.state import Combatant
 from bot.rules.ogl import combat as rules
 from bot.rules.sheets import OGL_LOCATIONS, fold
 from bot.services.fights._core import Doc, FightRefusal, Scope
+from bot.services.fights.destiny import GRAZE, offer
 from bot.services.fights.kit import RANGED_KINDS
 from bot.services.fights.systems import ogl_ledger
 
@@ -208,6 +209,7 @@ def apply_location_damage(
             lines.append(w.t(f"combat.ogl.test_due.{decides}", name=defender.name))
     if wound.level is rules.Level.MAJOR:
         ogl_ledger.remember_wound(doc, defender.id, wound, prompts)
+        offer(doc, defender.id, GRAZE, f"ogl_major_wound.{loc}")  # a PC: his Éraflure (hero point)
     return lines, wound
 
 
