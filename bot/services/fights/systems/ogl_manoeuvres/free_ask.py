@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Final
 
 from bot.rules.combat.state import Combatant
-from bot.services.fights._core import Doc, FightOutcome, FightRefusal, Scope
+from bot.services.fights._core import Doc, FightOutcome, FightRefusal, Scope, parse_dice
 from bot.services.fights.attacks import AttackInput
 from bot.services.fights.sides import ask_friendly_fire, take_ask
+from bot.services.fights.systems import ogl_wounds
 
 BUTTON: Final = "oglfree"  # melee:fight:<fight>:oglfree:<ask number>:<kind>
 COUNTER: Final = "counter"
@@ -25,7 +26,11 @@ def on_ally(c: Combatant, foe: Combatant) -> bool:
 def question(
     scope: Scope, doc: Doc, c: Combatant, foe: Combatant, request: AttackInput, kind: str
 ) -> FightOutcome:
-    """« Confirmer » / « Annuler » before a free attack on an ally (the request stored, nothing spent)."""
+    """« Confirmer » / « Annuler » before a free attack on an ally (the request stored, nothing spent).
+    What was typed badly (no location, bad dice) is refused now, not after the answer."""
+    ogl_wounds.location(request.location)
+    parse_dice(request.damage, option="damage", sides=100, limit=10)
+    parse_dice(request.effects, option="effects", sides=20, limit=10)
     return ask_friendly_fire(scope, doc, c, foe, request, kind=f"ogl_{kind}", confirm=(BUTTON, kind))
 
 
