@@ -168,3 +168,35 @@ async def test_ogl_auto_defence_counts_the_reactions_left(ctx: AppContext) -> No
     assert "🤖 Cible, défense automatique : ni parade ni esquive possible, encaisser." in (
         took.reply.description or ""
     )
+
+
+async def test_v1_a_lapsed_wait_makes_the_npc_defend_at_his_best(ctx: AppContext) -> None:
+    """``manuel``: the goblin's buttons are his legal ones and « Défense auto »; Albert's player may
+    not answer for him until the 3 minutes are over, then his press makes the goblin defend at his
+    best (the shield's parry, 45 %), not take the blow."""
+    from datetime import UTC, datetime, timedelta
+
+    from bot.db.fight_models import Fight
+
+    await albert(ctx)
+    fid = await opened(ctx, "v1")
+    ok(await add_combatants(ctx, ALICE, who="Albert", stats=NpcStats(weapons="Épée +0")))
+    shielded = NpcStats(caracs=GOBLIN + " Esquive:10", weapons="Hache, Bouclier bouclier")
+    ok(await add_combatants(ctx, GM, who="Gobelin", stats=shielded, side="Gobelins"))
+    ok(await next_round(ctx, GM))
+    hit = await attack(ctx, ALICE, AttackInput(target="Gobelin", roll=37, damage="2"), rng=NoDice())
+    seq = ok(hit)["seq"]
+    assert ids(hit.reply.buttons) == ["parer", "esquiver", "encaisser", "auto"]
+    early = await defend(ctx, ALICE, choice="encaisser", fight_id=fid, seq=seq)
+    assert early.reply.is_error and "Gobelin" in (early.reply.description or "")
+    async with ctx.sessions.begin() as session:
+        row = await session.get(Fight, fid)
+        assert row is not None
+        data = dict(row.state)
+        pending = dict(data["pending"])
+        lapsed = (datetime.now(UTC) - timedelta(seconds=1)).isoformat()
+        pending[str(seq)] = {**pending[str(seq)], "expires_at": lapsed}
+        row.state = {**data, "pending": pending}
+    late = ok(await defend(ctx, ALICE, choice="encaisser", fight_id=fid, seq=seq, rng=Dice((100, 30))))
+    assert late["choice"] == "parer" and late["auto_defence"]["chances"]["parer"] == 45
+    assert late["defence"]["check"]["roll"] == 30 and late["defence"]["check"]["success"]
