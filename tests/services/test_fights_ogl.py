@@ -105,8 +105,15 @@ async def test_major_threshold_option(ctx: AppContext) -> None:
     # left leg 4 HP, 7 + 1 = 8 → −4 = −HP: major with RULES.md's reading
     leg = await blow(ctx, fight_id, 30, "jambe_g", "7")
     assert leg["wound"]["hp_after"] == -4 and leg["wound"]["level"] == "major"
-    nowhere = await fights_attacks.attack(ctx, GM, AttackInput(target="Guerrier", attacker="Cible", roll=30))
-    assert nowhere.reply.is_error and "localisation" in (nowhere.reply.description or "")
+    # a d20 that is no d20: refused, nothing rolled
+    bad = AttackInput(target="Guerrier", attacker="Cible", roll=30, location="25")
+    nowhere = await fights_attacks.attack(ctx, GM, bad, rng=NoDice())
+    assert nowhere.reply.is_error and "25 n'est pas un d20" in (nowhere.reply.description or "")
+    # no location named: the d20 typed by hand read on the hit-location table (a reading:
+    # RuneQuest's, data/ogl_hit_location.json): 13-15 → right arm
+    typed = AttackInput(target="Guerrier", attacker="Cible", roll=30, location="14")
+    aimed = await fights_attacks.attack(ctx, GM, typed, rng=NoDice())
+    assert "Localisation : d20 **14** → Bras D" in (aimed.reply.description or "")
 
 
 async def test_a_fumble_rolls_the_weapon_table(ctx: AppContext) -> None:

@@ -252,7 +252,7 @@ async def test_grapple_grab_immobilise_escape_throw(ctx: AppContext) -> None:
             effects="1",
         )
     )
-    assert throw["throw"] == {"metres": 2, "die": 5, "location": "tete"}
+    assert throw["throw"] == {"metres": 2, "die": 5, "location": "tete", "location_roll": None}
     assert throw["wound"]["hp_after"] == 4 - 5 and throw["wound"]["level"] == "serious"
     text = refused(await grapple(ctx, GM, action="immobiliser", who="Chevalier", target="Orc", roll=5))
     assert "n'empoigne pas" in text

@@ -627,6 +627,32 @@ def knockback(
     return Knockback(damage, size, metres, charge and metres > 0)
 
 
+# --- hit location (a reading: the seed prints no table, data/ogl_hit_location.json) -------------
+
+
+@dataclass(frozen=True, slots=True)
+class HitLocation:
+    """The location a d20 reads on the bands of ``ogl_hit_location`` (``roll`` typed or rolled)."""
+
+    roll: int
+    location: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"roll": self.roll, "location": self.location}
+
+
+def roll_hit_location(
+    bands: Sequence[Mapping[str, Any]], *, rng: RandomSource | None = None, roll: int | None = None
+) -> HitLocation:
+    """The band of the d20 (``roll`` typed by hand, else from ``rng``); a d20 no band covers is a
+    table error (the shipped table covers 1-20, a server's must too)."""
+    value = d(20, rng, roll)
+    for band in bands:
+        if int(band["min"]) <= value <= int(band["max"]):
+            return HitLocation(value, str(band["location"]))
+    raise ValueError(f"ogl_hit_location has no band for {value}")
+
+
 # --- location wounds -----------------------------------------------------------------------------
 
 

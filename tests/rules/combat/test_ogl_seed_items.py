@@ -252,3 +252,45 @@ def test_useless_arms_drop_their_weapon(
 
     refusal = arm_refusal(where, index, two_handed=two_handed, natural=natural)
     assert (refusal.reason if refusal else None) == key
+
+
+# --- item 20: the hit location (a reading: the seed prints no table; RuneQuest's d20 bands) ------
+
+HIT_BANDS = json.loads((ROOT / "data" / "ogl_hit_location.json").read_text(encoding="utf-8"))["entries"]
+
+
+@pytest.mark.parametrize(
+    ("roll", "where"),
+    [
+        (1, "jambe_d"),
+        (4, "jambe_d"),
+        (5, "jambe_g"),
+        (8, "jambe_g"),
+        (9, "abdomen"),
+        (11, "abdomen"),
+        (12, "poitrine"),
+        (13, "bras_d"),
+        (15, "bras_d"),
+        (16, "bras_g"),
+        (18, "bras_g"),
+        (19, "tete"),
+        (20, "tete"),
+    ],
+)
+def test_the_hit_location_d20_typed_by_hand(roll: int, where: str) -> None:
+    from bot.rules.ogl.combat import roll_hit_location
+
+    hit = roll_hit_location(HIT_BANDS, roll=roll)
+    assert (hit.roll, hit.location) == (roll, where)
+
+
+def test_the_hit_location_bands_cover_the_d20_once() -> None:
+    covered = [n for band in HIT_BANDS for n in range(band["min"], band["max"] + 1)]
+    assert sorted(covered) == list(range(1, 21))
+
+
+def test_a_server_table_with_a_gap_is_an_error() -> None:
+    from bot.rules.ogl.combat import roll_hit_location
+
+    with pytest.raises(ValueError, match="no band for 7"):
+        roll_hit_location([{"min": 1, "max": 6, "location": "tete"}], roll=7)

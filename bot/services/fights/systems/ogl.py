@@ -433,7 +433,7 @@ async def attack(
     if not arm.get("dice"):
         raise FightRefusal("combat.ogl.error.no_dice", weapon=str(arm["name"]))
     score = _score(doc, c, arm)
-    location = ogl_wounds.location(data.location)
+    asked_location = ogl_wounds.location_request(data.location)
     precise, charge, flurry = _specials(data.special)
     ranged = arm["kind"] in RANGED_KINDS
     if charge and ranged:  # line 6: « une Attaque au Corps à Corps peut être portée »
@@ -490,6 +490,14 @@ async def attack(
         w.t("combat.ogl.attack_line", weapon=arm["name"]) + " : " + check_line(w, check, " %"),
         *flurry_lines,
     ]
+    # a location named stands; else the d20 on the hit-location table, read only when the blow may land
+    location, rolled = (
+        await ogl_wounds.hit_location(scope, asked_location)
+        if check.success or isinstance(asked_location, str)
+        else ("", None)
+    )
+    if rolled is not None:
+        lines.append(ogl_wounds.location_line(scope, rolled))
     payload = {"tag": tag, **attack_payload(doc, seq, c.id, foe.id, {"check": check.to_dict()})}
     pending = pending_defence(
         scope,

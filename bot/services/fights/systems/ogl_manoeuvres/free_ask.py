@@ -28,7 +28,7 @@ def question(
 ) -> FightOutcome:
     """« Confirmer » / « Annuler » before a free attack on an ally (the request stored, nothing spent).
     What was typed badly (no location, bad dice) is refused now, not after the answer."""
-    ogl_wounds.location(request.location)
+    ogl_wounds.location_request(request.location)
     parse_dice(request.damage, option="damage", sides=100, limit=10)
     parse_dice(request.effects, option="effects", sides=20, limit=10)
     return ask_friendly_fire(scope, doc, c, foe, request, kind=f"ogl_{kind}", confirm=(BUTTON, kind))
