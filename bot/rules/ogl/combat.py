@@ -859,6 +859,41 @@ def acrobatics_test(
     return ogl_checks.check(acrobatics, rng=rng, roll=roll, base_label="combat.ogl.acrobatics")
 
 
+@dataclass(frozen=True, slots=True)
+class WallImpact:
+    """A knockback against a wall: the Esquive test, and on a failure the 1d4 and where it lands."""
+
+    check: CheckResult
+    damage: int | None
+    location: HitLocation | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check.to_dict(),
+            "damage": self.damage,
+            "location": self.location.to_dict() if self.location else None,
+        }
+
+
+def wall_impact(
+    dodge: int,
+    bands: Sequence[Mapping[str, Any]],
+    *,
+    rng: RandomSource | None = None,
+    roll: int | None = None,
+    damage_die: int | None = None,
+    location_roll: int | None = None,
+) -> WallImpact:
+    """Line 35: « Si un personnage est projeté contre un mur ou autre objet solide, il doit effectuer
+    un test d'Esquive ou perdre 1d4 points de dégâts localisés aléatoirement » — the location read on
+    the hit-location bands (a reading, :func:`roll_hit_location`)."""
+    check = ogl_checks.check(dodge, rng=rng, roll=roll, base_label="combat.ogl.dodge")
+    if check.success:
+        return WallImpact(check, None, None)
+    damage = d(4, rng, damage_die)
+    return WallImpact(check, damage, roll_hit_location(bands, rng=rng, roll=location_roll))
+
+
 def spend_combat_action(
     conditions: Iterable[Condition],
 ) -> tuple[tuple[Condition, ...], tuple[Condition, ...]]:

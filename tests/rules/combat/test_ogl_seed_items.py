@@ -294,3 +294,26 @@ def test_a_server_table_with_a_gap_is_an_error() -> None:
 
     with pytest.raises(ValueError, match="no band for 7"):
         roll_hit_location([{"min": 1, "max": 6, "location": "tete"}], roll=7)
+
+
+# --- item 21: against a wall, « un test d'Esquive ou perdre 1d4 points de dégâts localisés
+# aléatoirement » (l. 35) ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dodge", "roll", "die", "where", "damage", "location"),
+    [
+        (40, 40, 3, 14, None, None),  # 40 ≤ 40: dodged, no die read
+        (40, 41, 3, 14, 3, "bras_d"),
+        (40, 95, 4, 20, 4, "tete"),
+        (60, 61, 1, 1, 1, "jambe_d"),
+    ],
+)
+def test_a_knockback_against_a_wall(
+    dodge: int, roll: int, die: int, where: int, damage: int | None, location: str | None
+) -> None:
+    from bot.rules.ogl.combat import wall_impact
+
+    impact = wall_impact(dodge, HIT_BANDS, roll=roll, damage_die=die, location_roll=where)
+    assert impact.check.target == dodge and impact.damage == damage
+    assert (impact.location.location if impact.location else None) == location

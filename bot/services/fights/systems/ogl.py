@@ -68,6 +68,7 @@ from bot.services.fights.kit import (
     situation_tokens,
     spend,
 )
+from bot.services.fights.roster import _list
 from bot.services.fights.rounds import (
     _pass_turn,
     _settle_turn,
@@ -188,6 +189,8 @@ def due_test(
 ) -> FightOutcome:
     skills = doc.meta.get(c.id, {}).get("skills") or {}
     decides = str(prompt.get("decides", "unconscious"))
+    if decides == "wall":
+        return _wall(scope, doc, c, prompt, roll)
     if decides == "prone":  # after a knockback: Acrobatie (reading: else DEX × 5, as CON × 5)
         score = int(skills.get("acrobatie", skills.get("acrobaties", c.stat("DEX") * 5)))
         check = rules.acrobatics_test(score, rng=scope.rng, roll=d100_or_none(roll))
@@ -228,6 +231,40 @@ def due_test(
         doc,
         Reply(description="\n".join(lines), colour=Colour.NEUTRAL, kind="combat.test", result=payload),
     )
+
+
+def _wall(scope: Scope, doc: Doc, c: Combatant, prompt: Mapping[str, Any], roll: int | None) -> FightOutcome:
+    """A knockback against a wall (line 35): the Esquive test (reading: without the skill, DEX × 5,
+    as the Acrobatie test), else 1d4 damage at a location read on the hit-location table, armour
+    counted (reading: « dégâts localisés » are a location's damage like any other)."""
+    skills = doc.meta.get(c.id, {}).get("skills") or {}
+    dice = [int(x) for x in prompt.get("dice") or ()]
+    impact = rules.wall_impact(
+        int(skills.get("esquive", c.stat("DEX") * 5)),
+        prompt.get("bands") or scope.ctx.tables[ogl_wounds.HIT_TABLE].document["entries"],
+        rng=scope.rng,
+        roll=d100_or_none(roll),
+        damage_die=dice[0] if dice else None,
+        location_roll=dice[1] if len(dice) > 1 else None,
+    )
+    ogl_ledger.remember_test(doc, c.id, impact.check, "wall", doc.state.get(c.id).to_dict())
+    lines = [
+        scope.t("combat.ogl.test.wall", name=c.name) + " : " + check_line(scope.words, impact.check, " %")
+    ]
+    if impact.location is not None and impact.damage is not None:
+        lines.append(ogl_wounds.location_line(scope, impact.location.to_dict()))
+        lines.append(scope.t("combat.ogl.wall_damage", name=c.name, damage=impact.damage))
+        more, _ = ogl_wounds.apply_location_damage(
+            scope, doc, doc.state.get(c.id), impact.location.location, impact.damage, None
+        )
+        lines.extend(more)
+    else:
+        lines.append(scope.t("combat.ogl.wall_dodged", name=c.name))
+    payload = {"fight_id": doc.row.id, "prompt": dict(prompt), "wall": impact.to_dict()}
+    new_event(scope, doc, "due_test", c.id, payload)
+    doc.save()
+    reply = Reply(description="\n".join(lines), colour=Colour.NEUTRAL, kind="combat.test", result=payload)
+    return outcome(scope, doc, reply)
 
 
 async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
@@ -397,6 +434,17 @@ def _specials(text: str | None) -> tuple[rules.Precise | None, bool, bool]:
     return precise, charge, flurry
 
 
+WALL_WORDS: Final = frozenset({"mur", "contre_un_mur", "wall"})
+
+
+def _wall_words(text: str | None) -> tuple[bool, str | None]:
+    """``situation:mur`` (the victim stands against a wall or something solid, line 35): not a
+    modifier, kept out of the attack's situations."""
+    tokens = _list(text)
+    kept = [t for t in tokens if fold(t).replace(" ", "_").replace("'", "_") not in WALL_WORDS]
+    return len(kept) != len(tokens), ", ".join(kept) or None
+
+
 def situation_modifiers(
     text: str | None, side: rules.Side, reaction: rules.Reaction | None = None
 ) -> list[Modifier]:
@@ -438,7 +486,8 @@ async def attack(
     ranged = arm["kind"] in RANGED_KINDS
     if charge and ranged:  # line 6: « une Attaque au Corps à Corps peut être portée »
         raise FightRefusal("combat.ogl.error.charge_is_melee", weapon=str(arm["name"]))
-    mods = situation_modifiers(data.situation, rules.Side.ATTACK)
+    wall, situation = _wall_words(data.situation)
+    mods = situation_modifiers(situation, rules.Side.ATTACK)
     if not free:
         ogl_ledger.require_free(scope, doc, c)
     disabled = rules.disabled_locations(c.conditions)
@@ -516,6 +565,12 @@ async def attack(
         hand=hand,
         tag=tag,
         charge=charge,
+        wall=wall,
+        wall_bands=(await table_in_force(scope.session, scope.ctx, scope.guild_id, ogl_wounds.HIT_TABLE))[
+            "entries"
+        ]
+        if wall
+        else None,
     )
     buttons: tuple[Any, ...] = ()
     if not check.success or foe.has("unconscious"):

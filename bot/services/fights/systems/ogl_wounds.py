@@ -164,6 +164,13 @@ def wound(
         if not defender.has("prone"):  # line 35: an Acrobatie test or he ends prone
             add_endurance_prompt(doc, defender.id, "prone")
             lines.append(w.t("combat.ogl.test_due.prone", name=defender.name))
+        if pending.get("wall"):  # line 35: against a wall, an Esquive test or 1d4 at random
+            add_endurance_prompt(doc, defender.id, "wall")
+            # ``degats``: after the charge's 1d4, the wall's 1d4 then its location d20
+            doc.prompts[-1].update(
+                bands=list(pending.get("wall_bands") or ()), dice=rest[1:] if charge else rest
+            )
+            lines.append(w.t("combat.ogl.test_due.wall", name=defender.name))
     more, wound, step = damage_with_undo(
         scope,
         doc,
