@@ -94,3 +94,65 @@ async def test_ogl_counter_attack_on_an_ally_asks_first(emu: E2E) -> None:
 
     await gm.slash("combat fin", channel=thread)
     await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")
+
+
+async def test_ogl_pull_out_and_a_wall_through_the_bot(emu: E2E) -> None:
+    """``/manoeuvre retirer`` (seed 004 l. 12-13: an impaling spear's critical, a Force Brute test in
+    Athlétisme to pull it out, the weapon's damage again at the same place) and a knockback against
+    a wall (l. 35, ``situation:mur``: the Esquive test, else 1d4 at a location read on the d20)."""
+    gm = emu.user("gm")
+    await gm.slash("config systeme", systeme="ogl", portee="canal")
+    opened = await gm.slash("combat ouvrir", nom="Arène")
+    await opened.wait_followup()
+    thread = emu.thread("Arène")
+    spear = "Lance 1d8+1 60% empalant, Masse 2d8 60%"
+    await gm.slash("combat ajouter", qui="Guerrier", caracs=OGL, armes=spear, camp="Arène", channel=thread)
+    tough = "STR:13 CON:18 SIZ:14 INT:10 POW:10 DEX:12 CHA:10"
+    await gm.slash(
+        "combat ajouter", qui="Orc", caracs=tough, armes="Dague 1d4+1 50%", camp="Orcs", channel=thread
+    )
+    small = "STR:10 CON:12 SIZ:8 INT:10 POW:10 DEX:14 CHA:10 Esquive:40"
+    await gm.slash(
+        "combat ajouter",
+        qui="Gobelin",
+        caracs=small,
+        armes="Dague 1d4+1 50%",
+        armure="poitrine:12",
+        camp="Orcs",
+        channel=thread,
+    )
+    await next_round(gm, thread, des="Guerrier: 7; Orc: 3; Gobelin: 1")
+    # a critical (3 ≤ 60 / 10) with the impaling spear: the maximum, 9, and the spear stays in
+    await gm.slash(
+        "combat attaque", cible="Orc", arme="Lance", jet=3, localisation="poitrine", channel=thread
+    )
+    await gm.slash("combat defense", choix="encaisser", channel=thread)
+    # no Athlétisme: STR 13 × 5 = 65 % (reading); 80 fails, 30 pulls it out: 1d8 5 + 1 again
+    failed = await gm.slash("manoeuvre retirer", victime="Orc", qui="Guerrier", jet=80, channel=thread)
+    assert "**65 %**" in failed.embed["description"]
+    pulled = await gm.slash(
+        "manoeuvre retirer", victime="Orc", qui="Guerrier", jet=30, degats="5 2", channel=thread
+    )
+    assert not pulled.ephemeral and "PV -2 → **-8**/7" in pulled.embed["description"]
+
+    await next_round(gm, thread, des="Guerrier: 7; Orc: 3; Gobelin: 1")
+    await gm.slash(
+        "combat attaque",
+        cible="Gobelin",
+        arme="Masse",
+        jet=30,
+        localisation="poitrine",
+        situation="mur",
+        degats="8 4 3 14",
+        channel=thread,
+    )
+    knocked = await gm.slash("combat defense", choix="encaisser", channel=thread)
+    assert "projeté contre un mur, doit réussir un test d'Esquive" in knocked.embed["description"]
+    await gm.slash("combat test", qui="Gobelin", jet=10, channel=thread)
+    wall = await gm.slash("combat test", qui="Gobelin", jet=90, channel=thread)
+    text = wall.embed["description"]
+    assert "Localisation : d20 **14** → Bras D" in text
+    assert "Le choc contre le mur : 3 points de dégâts." in text
+
+    await gm.slash("combat fin", channel=thread)
+    await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")
