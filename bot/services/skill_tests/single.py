@@ -16,6 +16,7 @@ Readings and choices (documented for the GM, see also :mod:`bot.services.config`
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -34,6 +35,7 @@ from bot.services.flows.fortune import reroll_button, reroll_offered
 from bot.services.skill_tests.common import (
     MOD_LABEL,
     NAME_MAX,
+    SheetLike,
     TestInputError,
     _Base,
     _character_value,
@@ -85,41 +87,11 @@ async def _resolve_base(
     if carac and number is None and not re.search(r"[^\W\d_]", carac):
         raise TestInputError("tests.error.bad_carac", value=carac[:NAME_MAX])
     if request.action:
-        if system is not System.V1:
-            raise TestInputError("tests.error.action_v1_only", ruleset=system.value)
-        row = find_standard_row(ctx, request.action, documents)
-        if row is None:
-            raise TestInputError("tests.error.unknown_action", action=request.action[:NAME_MAX])
-        test = v1.StandardTest.from_dict(row)
-        if row.get("kind") == "roll":
-            note = row.get("formula_note") or {}
-            text = note.get("en" if caller.locale.startswith("en") else "fr", "")
-            raise TestInputError("tests.error.not_a_test", action=test.action, note=text)
-        if test.fixed_target is not None:
-            return _Base(test.fixed_target, test.action, standard=row)
-        if not test.computable:
-            if number is None:
-                note = str(row.get("test_under") or "")
-                raise TestInputError("checks.v1.error.not_computable", action=test.action, note=note)
-            return _Base(_check_target(number), test.action, standard=row)
-        assert test.characteristic is not None
-        if number is not None:
-            label = test.characteristic.split("/")[-1].strip()
-            label = label if test.multiplier == 1 else f"{label} × {test.multiplier}"
-            return _Base(_check_target(number * test.multiplier), f"{test.action} ({label})", standard=row)
-        getter = active_character_getter()
-        sheet = await getter(await session.get(), caller.guild_id, subject) if caller.guild_id else None
-        if sheet is None:
-            raise TestInputError(
-                "tests.error.action_needs_value", action=test.action, under=test.characteristic
-            )
-        try:
-            value, label = test.base(sheet.characteristics)
-        except KeyError:
-            raise TestInputError(
-                "tests.error.unknown_stat", name=test.characteristic, character=sheet.name
-            ) from None
-        return _Base(_check_target(value), f"{test.action} ({label})", sheet, standard=row)
+        base = await _standard_base(ctx, session, caller, request, system, documents, number, subject)
+        sheet = base.character
+        if sheet is None and caller.guild_id and _percent_bonuses(base.standard):
+            sheet = await active_character_getter()(await session.get(), caller.guild_id, subject)
+        return replace(base, parts=(*base.parts, *_skill_bonuses(base.standard, sheet)))
     if number is not None:
         return _Base(_check_target(number), request.skill or "checks.modifier.base")
     name = carac or request.skill
@@ -128,6 +100,162 @@ async def _resolve_base(
     base = await _character_value(session, caller, subject, name, system)
     _check_target(base.value)
     return base
+
+
+def _percent_bonuses(row: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
+    return [m for m in (row or {}).get("skill_modifiers") or () if m.get("unit") == "percent"]
+
+
+def _skill_bonuses(row: Mapping[str, Any] | None, sheet: SheetLike | None) -> tuple[Modifier, ...]:
+    """The helpful skills of a `v1` standard test the character has, in % (seed 001: « Corruption
+    (+20%) », « Calcul mental (+10%), Triche (+Int%) »), each a part of the target named after it."""
+    if sheet is None:
+        return ()
+    known = {fold(k) for k in sheet.skills}
+    out = []
+    for item in _percent_bonuses(row):
+        if fold(str(item["skill"])) not in known:
+            continue
+        value = item.get("value")
+        if value is None:  # « Triche (+Int%) »: the character's Int, in %
+            value = int(sheet.characteristics.get(str(item.get("characteristic")), 0))
+        out.append(Modifier(str(item["skill"]), int(value)))
+    return tuple(out)
+
+
+async def _standard_base(
+    ctx: AppContext,
+    session: _Reads,
+    caller: Caller,
+    request: TestRequest,
+    system: System,
+    documents: Documents | None,
+    number: int | None,
+    subject: int,
+) -> _Base:
+    """A `v1` standard test's target (``action:``): fixed, a characteristic of the sheet or the
+    number typed, or the GM's number for a formula."""
+    assert request.action is not None
+    if system is not System.V1:
+        raise TestInputError("tests.error.action_v1_only", ruleset=system.value)
+    row = find_standard_row(ctx, request.action, documents)
+    if row is None:
+        raise TestInputError("tests.error.unknown_action", action=request.action[:NAME_MAX])
+    test = v1.StandardTest.from_dict(row)
+    if row.get("kind") == "roll":
+        note = row.get("formula_note") or {}
+        text = note.get("en" if caller.locale.startswith("en") else "fr", "")
+        raise TestInputError("tests.error.not_a_test", action=test.action, note=text)
+    if test.fixed_target is not None:
+        return _Base(test.fixed_target, test.action, standard=row)
+    if not test.computable:
+        if number is None:
+            note = str(row.get("test_under") or "")
+            raise TestInputError("checks.v1.error.not_computable", action=test.action, note=note)
+        return _Base(_check_target(number), test.action, standard=row)
+    assert test.characteristic is not None
+    if number is not None:
+        label = test.characteristic.split("/")[-1].strip()
+        label = label if test.multiplier == 1 else f"{label} × {test.multiplier}"
+        return _Base(_check_target(number * test.multiplier), f"{test.action} ({label})", standard=row)
+    getter = active_character_getter()
+    sheet = await getter(await session.get(), caller.guild_id, subject) if caller.guild_id else None
+    if sheet is None:
+        raise TestInputError("tests.error.action_needs_value", action=test.action, under=test.characteristic)
+    try:
+        value, label = test.base(sheet.characteristics)
+    except KeyError:
+        raise TestInputError(
+            "tests.error.unknown_stat", name=test.characteristic, character=sheet.name
+        ) from None
+    return _Base(_check_target(value), f"{test.action} ({label})", sheet, standard=row)
+
+
+async def _standard_roll(
+    ctx: AppContext,
+    session: _Reads,
+    caller: Caller,
+    request: TestRequest,
+    row: Mapping[str, Any],
+    rng: RandomSource,
+) -> Reply:
+    """Bond, Chute, Saut (seed 001 l. 16, 17, 45: « 2 x M -1d6 (min 2m) », « Dmg = h x 2 -1d6 »,
+    « Dmg = h -1d6 »): not a % test but a roll — M from ``carac:`` or the sheet, the height h (m)
+    from ``carac:``, the d6 typed in ``jet:``; the helpful skill's points when the character has it
+    (« Acrobatie (+2) », « Acrobatie, Pitreries (-2) »)."""
+    t, locale = ctx.catalog.t, caller.locale
+    formula = row["roll_formula"]
+    subject = request.for_user_id or caller.user_id
+    sheet = (
+        await active_character_getter()(await session.get(), caller.guild_id, subject)
+        if caller.guild_id
+        else None
+    )
+    number = _int((request.carac or "").strip()) if request.carac else None
+    variable = "M" if "M" in str(formula["expression"]) else "h"
+    value = (
+        number
+        if number is not None
+        else (sheet.characteristics.get("M") if sheet and variable == "M" else None)
+    )
+    if value is None or not 0 <= value <= 1000:
+        raise TestInputError(f"tests.error.roll_needs_{variable.lower()}", action=str(row.get("action")))
+    known = {fold(k) for k in sheet.skills} if sheet is not None else set()
+    helping = [m for m in row.get("skill_modifiers") or () if fold(str(m["skill"])) in known]
+    skill = int(helping[0]["value"]) if helping else 0
+    if request.roll is not None and not 1 <= request.roll <= 6:
+        raise TestInputError("tests.error.bad_roll", value=request.roll, die=6)
+    rolled = v1.standard_roll(formula, value, skill=skill, rng=rng, roll=request.roll)
+    action = str(row.get("action_en") if locale.startswith("en") else row.get("action"))
+    key = "tests.v1.roll.distance" if rolled.quantity == "jump_distance_m" else "tests.v1.roll.damage"
+    lines = [
+        t(
+            locale,
+            key,
+            base=f"{rolled.factor} × {rolled.variable} {rolled.value}"
+            if rolled.factor != 1
+            else f"{rolled.variable} {rolled.value}",
+            die=rolled.die,
+            total=rolled.total,
+        )
+    ]
+    if helping:
+        lines.append(
+            t(locale, "tests.v1.roll.skill", skill=str(helping[0]["skill"]), value=render.signed(skill))
+        )
+    if rolled.minimum is not None and rolled.total == rolled.minimum:
+        lines.append(t(locale, "tests.v1.roll.minimum", minimum=rolled.minimum))
+    payload = {
+        "ruleset": "v1",
+        "standard_roll": {"id": row.get("id"), **rolled.to_dict()},
+        "manual": request.roll is not None,
+    }
+    await ctx.roll_log.record_rows(
+        [
+            _log(
+                caller,
+                kind="test",
+                ruleset=System.V1,
+                expression=str(formula["expression"]),
+                label=action,
+                total=rolled.total,
+                secret=False,
+                result=payload,
+                character_id=sheet.id if sheet else None,
+            )
+        ]
+    )
+    who = f"<@{subject}>"
+    return Reply(
+        title="🎲 " + action,
+        description="\n".join(lines) + "\n" + who,
+        footer=render.ruleset_footer(
+            ctx.catalog, locale, "v1", _manual_note(ctx, locale, request.roll is not None)
+        ),
+        colour=Colour.INFO,
+        result=payload,
+        kind="test",
+    )
 
 
 # The ids of data/d20_difficulty.json (the seed's ladder) → the rules core's ladder.
@@ -214,6 +342,9 @@ async def skill_test(
                 raise TestInputError("tests.error.gm_only_for")
             names = ("secret_tests", "v1_standard_tests") if request.action else ("secret_tests",)
             documents = await setting.tables(ctx, session, names)
+            row = find_standard_row(ctx, request.action, documents) if request.action else None
+            if system is System.V1 and row is not None and row.get("kind") == "roll":
+                return await _standard_roll(ctx, session, caller, request, row, rng or ctx.rng)
             base = await _resolve_base(ctx, session, caller, request, system, documents)
             roll = _hand_roll(system, request.roll)
             result = _resolve_check(system, base, request, roll, rng or ctx.rng)
