@@ -64,8 +64,9 @@ async def test_bond_chute_saut_with_and_without_acrobatie(ctx: AppContext) -> No
     await sheets(ctx)
     leap = await skill_test(ctx, ALICE, TestRequest(action="Bond", roll=3))
     assert leap.result is not None and leap.result["standard_roll"]["total"] == 2 * 4 - 3 + 2
-    assert "2 × M 4 − 1d6 **3** = **7 m**" in (leap.description or "")
-    assert leap.title == "🎲 Bond" and "Compétence Acrobatie : +2" in (leap.description or "")
+    assert leap.title == "🎲 Bond" and "2 × M 4 − 1d6 **3** + 2 (Acrobatie) = **7 m**" in (
+        leap.description or ""
+    )
     plain = await skill_test(ctx, BOB, TestRequest(action="Bond", roll=3))
     assert plain.result is not None and plain.result["standard_roll"]["total"] == 5
     fall = await skill_test(ctx, BOB, TestRequest(action="Chute", carac="5", roll=4))

@@ -208,21 +208,18 @@ async def _standard_roll(
     rolled = v1.standard_roll(formula, value, skill=skill, rng=rng, roll=request.roll)
     action = str(row.get("action_en") if locale.startswith("en") else row.get("action"))
     key = "tests.v1.roll.distance" if rolled.quantity == "jump_distance_m" else "tests.v1.roll.damage"
-    lines = [
-        t(
-            locale,
-            key,
-            base=f"{rolled.factor} × {rolled.variable} {rolled.value}"
-            if rolled.factor != 1
-            else f"{rolled.variable} {rolled.value}",
-            die=rolled.die,
-            total=rolled.total,
-        )
-    ]
+    base = (
+        f"{rolled.factor} × {rolled.variable} {rolled.value}"
+        if rolled.factor != 1
+        else f"{rolled.variable} {rolled.value}"
+    )
+    formula_text = f"{base} − 1d6 **{rolled.die}**"
     if helping:
-        lines.append(
-            t(locale, "tests.v1.roll.skill", skill=str(helping[0]["skill"]), value=render.signed(skill))
+        value = f"+ {skill}" if skill >= 0 else f"− {-skill}"
+        formula_text += " " + t(
+            locale, "tests.v1.roll.skill_term", value=value, skill=str(helping[0]["skill"])
         )
+    lines = [t(locale, key, formula=formula_text, total=rolled.total)]
     if rolled.minimum is not None and rolled.total == rolled.minimum:
         lines.append(t(locale, "tests.v1.roll.minimum", minimum=rolled.minimum))
     payload = {
