@@ -52,7 +52,8 @@ from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 # bouclier, Arc tir". Tokens: ``+N``/``-N`` weapon bonus (v1) or modifier (d20); ``NdM+K`` damage
 # dice (ogl); ``NN`` or ``NN%`` the attack score (d20 score, ogl weapon skill); ``par=NN`` the parry
 # score (d20, ogl) or the weapon's parry modifier (v1); ``md=1d4`` the damage modifier (ogl);
-# ``pen=12+1d6`` / ``choc=8`` a d20 projectile's penetration and shock rates; a kind word; the other
+# ``pen=12+1d6`` / ``choc=8`` a d20 projectile's penetration and shock rates, ``massif=1`` a d20
+# weapon of mass destruction's DM; a kind word; the other
 # words are the name.
 _KIND_WORDS: Final[dict[str, str]] = {
     "tranchant": "edged",
@@ -129,6 +130,8 @@ def parse_arms(text: str | None) -> list[dict[str, Any]]:
                 arm["pen"] = rest  # d20 projectiles: the penetration rate (+ its random part)
             elif sep and key in ("choc", "shock") and re.fullmatch(r"[0-9]{1,3}", rest):
                 arm["shock"] = int(rest)  # d20 projectiles: the shock rate
+            elif sep and key in ("massif", "massive") and re.fullmatch(r"[0-9]{1,2}", rest):
+                arm["massive"] = int(rest)  # d20 weapons of mass destruction: their DM (l. 188-195)
             elif low in _KIND_WORDS:
                 arm["kind"] = _KIND_WORDS[low]
             elif low in _FLAG_WORDS:

@@ -215,9 +215,9 @@ async def _standard_roll(
     )
     formula_text = f"{base} − 1d6 **{rolled.die}**"
     if helping:
-        value = f"+ {skill}" if skill >= 0 else f"− {-skill}"
+        term_text = f"+ {skill}" if skill >= 0 else f"− {-skill}"
         formula_text += " " + t(
-            locale, "tests.v1.roll.skill_term", value=value, skill=str(helping[0]["skill"])
+            locale, "tests.v1.roll.skill_term", value=term_text, skill=str(helping[0]["skill"])
         )
     lines = [t(locale, key, formula=formula_text, total=rolled.total)]
     if rolled.minimum is not None and rolled.total == rolled.minimum:

@@ -143,11 +143,17 @@ def parse_armour(text: str | None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for part in _list(text):
         words = part.split()
+        extra: dict[str, int] = {}  # ``rdm=3`` (massive damage), ``pr=5`` (radiation), lines 152-157
+        while words and fold(words[-1]).partition("=")[0] in ("rdm", "pr") and "=" in words[-1]:
+            key, _, value = fold(words.pop()).partition("=")
+            if not is_digits(value, 3):
+                raise FightRefusal("combat.d20.error.bad_armour", text=part[:40])
+            extra[key] = parse_int(value, option="armour", lo=0, hi=999)
         figures = words[-1].split("/") if words else []
         if len(words) < 2 or len(figures) != 3 or not all(is_digits(f, 3) for f in figures):
             raise FightRefusal("combat.d20.error.bad_armour", text=part[:40])
         rp, rc, sr = (parse_int(f, option="armour", lo=0, hi=999) for f in figures)
-        out.append({"name": " ".join(words[:-1])[:30], "rp": rp, "rc": rc, "sr": sr})
+        out.append({"name": " ".join(words[:-1])[:30], "rp": rp, "rc": rc, "sr": sr, **extra})
     return out
 
 
@@ -366,8 +372,11 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
             raise FightRefusal("combat.d20.error.brawl_location")
         brawl_zone = BRAWL_LOCATIONS[where].value
     mods = _malus_terms(doc, c, consume=True)
+    limb_only = False
     for key, value in situation_tokens(data.situation):
-        if key in rules.RANGED_MODIFIERS and context in (
+        if key in ("membre", "limb"):  # line 195: the GM admits that 1 or 2 DM hit a limb only
+            limb_only = True
+        elif key in rules.RANGED_MODIFIERS and context in (
             rules.Context.FIRED,
             rules.Context.THROWN,
             rules.Context.ARROW,
@@ -415,6 +424,7 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         brawl=brawl_zone,
         aimed=data.location or data.zone,
         hand=hand,
+        limb_only=limb_only,
     )
     buttons: tuple[Any, ...] = ()
     if context is rules.Context.FIRED or foe.has("unconscious"):
@@ -710,6 +720,8 @@ def _blow(
     attacker = doc.state.get(str(pending["attacker"]))
     defender = doc.state.get(str(pending["defender"]))
     arm = pending["weapon"]
+    if arm.get("massive"):
+        return _massive(scope, doc, pending, defender, int(arm["massive"]), payload, table)
     hand = pending.get("hand") or {}
     feed, zones = _Feed(hand.get("damage")), _Feed(hand.get("effects"))
     mr = exchange.attack.margin
@@ -792,6 +804,48 @@ def _blow(
         shock += extra_pc
         effect = max(effect, extra_effect, key=lambda e: {None: 0, "unconscious": 1, "dead": 2}[e])
     lines.extend(apply_health(scope, doc, defender, pv=pv, pc=shock, payload=payload, effect=effect))
+    return lines
+
+
+def _massive(
+    scope: Scope,
+    doc: Doc,
+    pending: Mapping[str, Any],
+    defender: Combatant,
+    dm: int,
+    payload: dict[str, Any],
+    table: Mapping[int, Any] | None,
+) -> list[str]:
+    """A weapon of mass destruction's hit (lines 188-195): no location degrees, the body touched is
+    enough; DM above the best RDM destroys the target, unless the GM admits a limb only
+    (``situation:membre``, 1 or 2 DM): vaporised, the table's maximum damage."""
+    rdm = max((int(x.get("rdm", 0)) for x in doc.meta.get(defender.id, {}).get("armour") or []), default=0)
+    outcome_ = rules.massive_damage(dm, rdm, limb=bool(pending.get("limb_only")))
+    payload["massive"] = outcome_.to_dict()
+    lines = [scope.t("combat.d20.massive.line", dm=dm, rdm=rdm)]
+    if not outcome_.affected:
+        lines.append(scope.t("combat.d20.massive.stopped", name=defender.name))
+    elif outcome_.destroyed:
+        set_dead(doc, defender.id, "d20.massive")
+        lines.append(scope.t("combat.d20.massive.destroyed", name=defender.name))
+    else:
+        aimed = str(pending.get("aimed") or "?")
+        lines.append(scope.t("combat.d20.massive.limb", name=defender.name, where=aimed))
+        if table:
+            row = table[max(table)]
+            lines.extend(
+                apply_health(
+                    scope,
+                    doc,
+                    defender,
+                    pv=int(row.get("pv", 0)),
+                    pc=int(row.get("pc", 0)),
+                    payload=payload,
+                    effect=row.get("effect"),
+                )
+            )
+        else:
+            lines.append(scope.t("combat.d20.massive.limb_gm"))
     return lines
 
 
