@@ -80,3 +80,25 @@ async def test_a_weapon_of_mass_destruction_in_a_fight(ctx: AppContext) -> None:
     )
     assert ok(shot)["massive"]["limb_only"] and not ok(shot)["massive"]["destroyed"]
     assert "seul un membre de Mécano est touché (bras_g)" in (shot.reply.description or "")
+
+
+async def test_a_d20_sheets_skills_in_a_fight_follow_instinct_and_savoir(ctx: AppContext) -> None:
+    """Issue 20 item 7 (seed 003 l. 8-9) in fights: a PC's Esquive 11/0 (Instinct, no Acquis) is the
+    Inné at −5 = 6 (his dodge's chance 30 %), Bagarre 10/2 is 12, Histoire 6/0 (Savoir, no Acquis)
+    is not usable."""
+    from bot.services import characters as svc
+
+    from .test_fights import ALICE
+
+    check_complete()
+    async with ctx.sessions.begin() as session:
+        await set_channel_ruleset(session, GUILD, CHANNEL, "d20")
+    zed = "FOR:12 CON:14 AGI:10 DEX:11 PER:13 INT:9 VOL:10 CHA:8"
+    assert not (await svc.create_character(ctx, ALICE, name="Zed", ruleset="d20", stats=zed)).is_error
+    typed = "Esquive:11/0 instinct, Histoire:6/0 savoir, Bagarre:10/2"
+    edited = await svc.edit_character(ctx, ALICE, skills=typed)
+    assert not edited.is_error, edited.description
+    ok(await open_fight(ctx, GM, name="Bar"))
+    added = ok(await add_combatants(ctx, ALICE, who="Zed"))
+    skills = added["meta"]["zed"]["skills"]
+    assert skills.get("esquive") == 11 - 5 and skills.get("bagarre") == 12 and "histoire" not in skills

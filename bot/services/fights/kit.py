@@ -14,6 +14,7 @@ from bot.db.characters import (
 )
 from bot.rules.combat.effects import Condition, EffectApplication
 from bot.rules.combat.state import Combatant, signal
+from bot.rules.d20 import checks as d20_checks
 from bot.rules.sheets import SheetError, fold, sheet_for
 from bot.services.fights._core import (
     _COUNT,
@@ -252,8 +253,17 @@ async def add_other(
             )
         values = {**dict(sheet.characteristics), **given}
         known = {fold(k): int(v) for k, v in sheet.skills.items()}
+        knowledge = {fold(k) for k in (getattr(sheet, "profile", None) or {}).get("knowledge") or ()}
         for key, innate in (getattr(sheet, "skill_innate", None) or {}).items():
-            known[fold(key)] = int(innate) + known.get(fold(key), 0)
+            # d20 (seed 003 l. 8-9): Inné + Acquis; an Instinct without Acquis on the Inné at −5; a
+            # Savoir without Acquis is not usable at all (dropped from the fighter's skills)
+            kind = d20_checks.SkillKind.KNOWLEDGE if fold(key) in knowledge else d20_checks.SkillKind.INSTINCT
+            try:
+                parts = d20_checks.skill_parts(int(innate), known.get(fold(key), 0), kind)
+            except d20_checks.SkillNotUsable:
+                known.pop(fold(key), None)
+                continue
+            known[fold(key)] = sum(part.value for part in parts)
         known.update(skills)
         recruit = Recruit(
             cid=_unique_id(doc, sheet.name),
