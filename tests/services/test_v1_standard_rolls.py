@@ -92,3 +92,30 @@ async def test_helpful_skills_add_their_percent(ctx: AppContext) -> None:
     # Jeu (the GM's 40): Calcul mental +10 %, Triche + Int 35 %
     game = await skill_test(ctx, ALICE, TestRequest(action="Jeu", carac="40", roll=50))
     assert game.result is not None and game.result["target"] == 40 + 10 + 35
+
+
+async def test_a_failed_terreur_writes_a_folie_point_on_the_sheet(ctx: AppContext) -> None:
+    """Seed 001 l. 47: « Terreur | Cl | Cible inerte, +1 pts Folie » (reading: on a failure)."""
+    from sqlalchemy import select
+
+    from bot.db.models import Character
+
+    await sheets(ctx)
+    kept = await skill_test(ctx, ALICE, TestRequest(action="Terreur", roll=10))  # Cl 30: 10 succeeds
+    assert kept.result is not None and kept.result["success"]
+    assert not [f for f in kept.fields if f.name == "Folie"]
+    frozen = await skill_test(ctx, ALICE, TestRequest(action="Terreur", roll=80))
+    [madness] = [f.value for f in frozen.fields if f.name == "Folie"]
+    assert madness == "Cible inerte ; +1 point de Folie sur la fiche d'Albert : 0 → 1."
+    again = await skill_test(ctx, ALICE, TestRequest(action="Terreur", roll=95))
+    assert [f.value for f in again.fields if f.name == "Folie"] == [
+        "Cible inerte ; +1 point de Folie sur la fiche d'Albert : 1 → 2."
+    ]
+    async with ctx.sessions() as session:
+        row = (await session.scalars(select(Character).where(Character.name == "Albert"))).one()
+        assert row.characteristics["PF"] == 2
+    # a number typed (Bob, in English): nothing is written, the reply says to note it
+    typed = await skill_test(ctx, BOB, TestRequest(action="Terreur", carac="30", roll=90))
+    assert [f.value for f in typed.fields if f.name == "Insanity"] == [
+        "Frozen; +1 Insanity point to note on the sheet."
+    ]

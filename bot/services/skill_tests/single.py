@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from bot.context import AppContext
+from bot.db.characters import get_row
 from bot.rules.checks.common import CheckResult, Modifier, System
 from bot.rules.d20 import checks as d20
 from bot.rules.grammar import InputError
@@ -50,6 +51,7 @@ from bot.services.skill_tests.common import (
     fold,
 )
 from bot.services.skill_tests.tables import Documents, _setting, find_standard_row, secrecy_of
+from bot.services.wounds import elided
 from bot.ui import checks_render as render
 from bot.ui.reply import Colour, Delivery, Field, Reply
 
@@ -169,6 +171,31 @@ async def _standard_base(
             "tests.error.unknown_stat", name=test.characteristic, character=sheet.name
         ) from None
     return _Base(_check_target(value), f"{test.action} ({label})", sheet, standard=row)
+
+
+TERROR: Final = "terreur"
+MADNESS: Final = "PF"
+
+
+async def _terror_madness(ctx: AppContext, caller: Caller, base: _Base, result: CheckResult) -> str | None:
+    """A failed `v1` Terreur test (seed 001 l. 47: « Cible inerte, +1 pts Folie »; reading: on a
+    failure): one Point de Folie written on the sheet the test was read from; on a number typed,
+    the reply only says to note it."""
+    if (base.standard or {}).get("id") != TERROR or result.success:
+        return None
+    locale = caller.locale
+    if base.character is None or caller.guild_id is None:
+        return ctx.catalog.t(locale, "tests.v1.madness.note")
+    async with ctx.sessions.begin() as session:
+        row = await get_row(session, caller.guild_id, base.character.id)
+        if row is None:
+            return ctx.catalog.t(locale, "tests.v1.madness.note")
+        values = dict(row.characteristics or {})
+        before = int(values.get(MADNESS, 0))
+        values[MADNESS] = min(99, before + 1)
+        row.characteristics = values
+    key = "tests.v1.madness.written" + ("_elided" if elided(base.character.name) else "")
+    return ctx.catalog.t(locale, key, name=base.character.name, before=before, after=before + 1)
 
 
 async def _standard_roll(
@@ -390,6 +417,7 @@ async def skill_test(
     except InputError as exc:
         return user_error_reply(ctx, caller.locale, input_refusal(exc))
     await ctx.roll_log.record_rows(rows)  # committed (group commit) before the result is shown
+    madness = await _terror_madness(ctx, caller, base, result)
 
     fields = list(render.check_fields(ctx.catalog, locale, result, lenient=request.lenient))
     if base.standard is not None:
@@ -403,6 +431,8 @@ async def skill_test(
                     str(remarks.get("en" if locale.startswith("en") else "fr", "")),
                 )
             )
+    if madness is not None:
+        fields.append(Field(t(locale, "tests.field.madness"), madness))
     title = _test_title(ctx, locale, label, base)
     who = f"<@{request.for_user_id}>" if request.for_user_id else f"<@{caller.user_id}>"
     footer = render.ruleset_footer(
