@@ -62,14 +62,16 @@ async def test_a_weapon_of_mass_destruction_in_a_fight(ctx: AppContext) -> None:
     assert result["massive"] == {"dm": 2, "rdm": 2, "affected": False, "limb_only": False, "destroyed": False}
     text = shot.reply.description or ""
     assert "Arme de destruction massive : 2 DM contre une RDM de 2" in text
-    assert "La protection de Garde résiste : Garde n'est pas affecté." in text
+    assert "Garde : la protection résiste, aucun effet." in text
     # the unprotected pilot: destroyed
     ok(await next_round(ctx, GM, dice=order))
     shot = await fights_attacks.attack(
         ctx, GM, AttackInput(target="Pilote", roll=5, location="thorax"), rng=NoDice()
     )
     assert ok(shot)["massive"]["destroyed"]
-    assert "💀 Pilote est désintégré, vitrifié ou, au mieux, carbonisé." in (shot.reply.description or "")
+    assert "💀 Pilote : désintégration, vitrification ou, au mieux, carbonisation." in (
+        shot.reply.description or ""
+    )
     shown = ok(await show(ctx, GM))
     pilot = next(c for c in shown["state"]["combatants"] if c["id"] == "pilote")
     assert any(x["kind"] == "dead" for x in pilot["conditions"])
@@ -79,7 +81,7 @@ async def test_a_weapon_of_mass_destruction_in_a_fight(ctx: AppContext) -> None:
         ctx, GM, AttackInput(target="Mécano", roll=5, location="bras_g", situation="membre"), rng=NoDice()
     )
     assert ok(shot)["massive"]["limb_only"] and not ok(shot)["massive"]["destroyed"]
-    assert "seul un membre de Mécano est touché (bras_g)" in (shot.reply.description or "")
+    assert "seul un membre est touché chez Mécano (bras_g), vaporisé" in (shot.reply.description or "")
 
 
 async def test_a_d20_sheets_skills_in_a_fight_follow_instinct_and_savoir(ctx: AppContext) -> None:
