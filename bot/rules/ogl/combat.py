@@ -833,6 +833,36 @@ def limb_modifiers(locations: Iterable[str], test: str) -> tuple[Modifier, ...]:
     return (_t(f"limb.{key}", value),)
 
 
+# Outside fights (issue 20, item 21): the skills lines 33-35 name, by the limbs they need
+MOVING_SKILLS = frozenset({"athletisme", "discretion", "esquive"})  # l. 34: one leg, −10 %
+TWO_LEG_SKILLS = frozenset({"discretion", "esquive"})  # l. 35: two legs, −30 %
+TWO_HAND_SKILLS = frozenset({"canotage", "athletisme"})  # l. 33: one arm, −20 % (« ramer », « nager »)
+TWO_ARM_SKILLS = frozenset({"athletisme", "esquive"})  # l. 33: two arms, −30 %
+
+
+def skill_limb_malus(locations: Iterable[str], skill: str) -> tuple[str, int] | None:
+    """The malus a useless limb gives a skill test outside a fight (the seed's words: one arm −20 %
+    « au test des compétences impliquant l'utilisation de deux bras ou deux mains comme Canotage
+    pour ramer ou Athlétisme pour nager »; two arms « Athlétisme ou Esquive […] −30 % »; one leg
+    −10 % to « Athlétisme, Discrétion, Esquive »; two legs −30 % to « la Discrétion ou l'Esquive »).
+    ``skill``: folded, without accents. Readings: only the skills the seed names; the worst malus
+    applies, not their sum; two arms make « la plupart des compétences basées sur FOR ou DEX »
+    impossible — which ones is the GM's call, the bot does not refuse them."""
+    where = set(locations)
+    legs = sum(1 for x in LEG_LOCATIONS if x in where)
+    arms = sum(1 for x in ARM_LOCATIONS if x in where)
+    candidates: list[tuple[str, int]] = []
+    if legs and skill in MOVING_SKILLS:
+        candidates.append(("one_leg", -10))
+    if legs == 2 and skill in TWO_LEG_SKILLS:
+        candidates.append(("two_legs", -30))
+    if arms == 1 and skill in TWO_HAND_SKILLS:
+        candidates.append(("one_arm", -20))
+    if arms == 2 and skill in TWO_ARM_SKILLS:
+        candidates.append(("two_arms", -30))
+    return min(candidates, key=lambda kv: kv[1]) if candidates else None
+
+
 def arm_refusal(
     locations: Iterable[str], arm_index: int, *, two_handed: bool, natural: bool
 ) -> Refusal | None:

@@ -317,3 +317,29 @@ def test_a_knockback_against_a_wall(
     impact = wall_impact(dodge, HIT_BANDS, roll=roll, damage_die=die, location_roll=where)
     assert impact.check.target == dodge and impact.damage == damage
     assert (impact.location.location if impact.location else None) == location
+
+
+# --- item 21 outside fights: useless limbs and the skills the seed names (l. 33-35) -------------
+
+
+@pytest.mark.parametrize(
+    ("limbs", "skill", "malus"),
+    [
+        ({"bras_d"}, "canotage", ("one_arm", -20)),
+        ({"bras_d"}, "athletisme", ("one_arm", -20)),
+        ({"bras_d"}, "esquive", None),
+        ({"bras_d", "bras_g"}, "athletisme", ("two_arms", -30)),
+        ({"bras_d", "bras_g"}, "esquive", ("two_arms", -30)),
+        ({"jambe_g"}, "discretion", ("one_leg", -10)),
+        ({"jambe_g"}, "athletisme", ("one_leg", -10)),
+        ({"jambe_g"}, "canotage", None),
+        ({"jambe_d", "jambe_g"}, "esquive", ("two_legs", -30)),
+        ({"jambe_d", "jambe_g"}, "athletisme", ("one_leg", -10)),  # reading: the one-leg malus stays
+        ({"jambe_d", "bras_d"}, "athletisme", ("one_arm", -20)),  # the worst, not the sum
+        (set(), "esquive", None),
+    ],
+)
+def test_useless_limbs_outside_fights(limbs: set[str], skill: str, malus: tuple[str, int] | None) -> None:
+    from bot.rules.ogl.combat import skill_limb_malus
+
+    assert skill_limb_malus(limbs, skill) == malus
