@@ -74,9 +74,14 @@ async def test_ogl_counter_attack_on_an_ally_asks_first(emu: E2E) -> None:
     assert asked.ephemeral and asked.embed["title"] == "⚠️ Chevalier attaque un allié : confirmer ?"
     # what was typed badly is refused before the question, not after « Confirmer »
     blind = await gm.slash(
-        "manoeuvre riposte", qui="Chevalier", cible="Écuyer", declencheur="court", channel=thread
+        "manoeuvre riposte",
+        qui="Chevalier",
+        cible="Écuyer",
+        declencheur="court",
+        localisation="25",
+        channel=thread,
     )
-    assert blind.ephemeral and "localisation" in blind.embed["description"]
+    assert blind.ephemeral and "25 n'est pas un d20" in blind.embed["description"]
     cancelled = await gm.click("Annuler", message=asked.message)
     assert cancelled.embed["description"] == "Attaque annulée : rien n'a changé."
     again = await gm.slash(
