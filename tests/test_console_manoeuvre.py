@@ -73,7 +73,7 @@ def test_manoeuvres_in_an_ogl_fight_through_the_console() -> None:
     assert grab["success"] and grab["opposed"]["verdict"] == "a" and 20 <= 40 and 30 <= 50 and 30 > 20
     # throw: 10 ≤ 50; 2 m and 1d6 (5) on the head 4 → −1: serious; the 1d4 (1) lost; an Endurance test
     throw = grapples[1]
-    assert throw["throw"] == {"metres": 2, "die": 5, "location": "tete"}
+    assert throw["throw"] == {"metres": 2, "die": 5, "location": "tete", "location_roll": None}
     assert throw["wound"]["hp_after"] == hp["tete"] - 5 and throw["wound"]["level"] == ogl_level(-1, 4)
     assert throw["wound"]["endurance_tests"] == ["unconscious"]
     test = next(r for r in results if r.get("prompt"))

@@ -44,6 +44,10 @@ from bot.services.fights.roster import NpcStats
 from bot.services.fights.rounds import advance, new_round, set_posture
 from bot.services.fights.sides import set_side
 from bot.services.fights.systems import d20 as d20_fight
+from bot.services.fights.systems.ogl_manoeuvres import counter as ogl_counter
+from bot.services.fights.systems.ogl_manoeuvres import free_ask as ogl_free_ask
+from bot.services.fights.systems.ogl_manoeuvres import hero as ogl_hero
+from bot.services.fights.systems.ogl_manoeuvres import two_weapons as ogl_two_weapons
 from bot.services.fights.undo import MAX_UNDO
 from bot.services.fights.undo import preview as undo_preview
 from bot.services.fights.undo import undo as undo_actions
@@ -264,6 +268,26 @@ def _ask_who(
     return fights_attacks.answer_ask(ctx, caller, fight_id=fid, number=int(a), accept=True, actor=values[0])
 
 
+def _ogl_free(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    """« Confirmer » of an `ogl` free attack on an ally: the stored counter-attack or off-hand attack."""
+    if a is None or not a.isdigit() or b not in ogl_free_ask.KINDS:
+        return None
+    if b == ogl_free_ask.COUNTER:
+        return ogl_counter.counter_attack(ctx, caller, target="", trigger="", fight_id=fid, ask=int(a))
+    return ogl_two_weapons.two_weapons(ctx, caller, use="attaque", fight_id=fid, ask=int(a))
+
+
+def _hero(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    """An `ogl` PC's « Éraflure » offered after a major wound: his player spends a hero point."""
+    if a is None or not a.isdigit():
+        return None
+    return ogl_hero.spend_offer(ctx, caller, fight_id=fid, number=int(a))
+
+
 def _posture_for(
     ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
 ) -> Awaitable[FightOutcome] | None:
@@ -321,9 +345,11 @@ HANDLERS: Final[dict[str, Handler]] = {
     "posfor": _posture_for,
     "perm": _permanent,
     "destiny": _destiny,
+    "hero": _hero,  # an ogl PC's Éraflure after a major wound: hero:<offer number>
     "undo": _undo,
     "ask": _ask,  # a question before an attack: ask:<n>:ok|no (an ally as the target …)
     "askwho": _ask_who,  # the GM's pick of the fighter who acts (a select)
+    "oglfree": _ogl_free,  # « Confirmer » an ogl free attack on an ally: oglfree:<n>:counter|off_hand
     "next": _next,
     "round": _round,
     "tgt": _target,

@@ -190,6 +190,9 @@ SHEETS: Final[dict[str, RulesetSheet]] = {
             _pct("FM", "WP"),
             _pct("Soc", "Fel"),
             Stat("Bact", -50, 50, kind="current", derive=lambda v: v.get("B", 0)),
+            # Points de Folie (seed 001 l. 47: « Terreur | Cl | Cible inerte, +1 pts Folie »): on
+            # the sheet once one is gained, written by a failed Terreur test
+            Stat("PF", 0, 99, aliases=("Folie", "IP", "Insanity")),
         ),
     ),
     "d20": RulesetSheet(

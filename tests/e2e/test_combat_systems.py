@@ -56,8 +56,9 @@ async def test_a_v1_fight_in_a_thread(emu: E2E) -> None:
     # CC 45, 37 → 73 → body; 1d6 4 + F 3 = 7, seed reading: armour 1 only → 6; B 6 → 0
     attack = await alice.slash("combat attaque", cible="Gobelin", jet=37, degats="4", channel=thread)
     assert "**73**" in attack.embed["description"]
-    # no Esquive skill: no Esquiver button, and the command refuses the dodge
-    assert [b["label"] for b in attack.components[0]["components"]] == ["Parer", "Encaisser"]
+    # no Esquive skill and no parry prepared, no shield nor second weapon (l. 60-70): only the legal
+    # buttons — « Encaisser » and, for an NPC, « Défense auto »; the command refuses the dodge
+    assert [b["label"] for b in attack.components[0]["components"]] == ["Encaisser", "Défense auto"]
     refused = await gm.slash("combat defense", choix="esquiver", channel=thread)
     assert refused.ephemeral and "Esquive" in refused.embed["description"]
     taken = await gm.click("Encaisser", message=attack.message)
@@ -203,7 +204,12 @@ async def test_an_ogl_fight_in_a_thread(emu: E2E) -> None:
     attack = await gm.slash(
         "combat attaque", cible="Guerrier", jet=30, localisation="tete", degats="3", channel=thread
     )
-    assert [b["label"] for b in attack.components[0]["components"]] == ["Parer", "Esquiver", "Encaisser"]
+    assert [b["label"] for b in attack.components[0]["components"]] == [
+        "Parer",
+        "Esquiver",
+        "Encaisser",
+        "Défense auto",
+    ]
     parried = await gm.slash("combat defense", choix="parer", jet=45, channel=thread)
     assert ogl_opposed(50, 30, 60, 45) == "defended" and "Guerrier l'emporte" in parried.embed["description"]
     await gm.slash(

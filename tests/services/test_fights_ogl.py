@@ -16,11 +16,14 @@ from bot.services.fights.conditions import roll_due_test
 from bot.services.fights.defence import defend
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.roster import NpcStats
+from bot.services.fights.systems import check_complete
 
 from .fight_context import next_round
 from .test_fights import CHANNEL, GM, GUILD, NoDice, ctx, ok
 
 __all__ = ["ctx"]
+
+check_complete()  # importing the systems registers the ogl adapter (the file run alone)
 
 # CON 12 + SIZ 12 → 12 HP: legs ⌈12/3⌉ = 4, abdomen 4, chest ⌈24/5⌉ = 5, arms 3, head 4
 BODY = "STR:13 CON:12 SIZ:12 INT:10 POW:10 DEX:14 CHA:10 Esquive:40"
@@ -105,8 +108,15 @@ async def test_major_threshold_option(ctx: AppContext) -> None:
     # left leg 4 HP, 7 + 1 = 8 → −4 = −HP: major with RULES.md's reading
     leg = await blow(ctx, fight_id, 30, "jambe_g", "7")
     assert leg["wound"]["hp_after"] == -4 and leg["wound"]["level"] == "major"
-    nowhere = await fights_attacks.attack(ctx, GM, AttackInput(target="Guerrier", attacker="Cible", roll=30))
-    assert nowhere.reply.is_error and "localisation" in (nowhere.reply.description or "")
+    # a d20 that is no d20: refused, nothing rolled
+    bad = AttackInput(target="Guerrier", attacker="Cible", roll=30, location="25")
+    nowhere = await fights_attacks.attack(ctx, GM, bad, rng=NoDice())
+    assert nowhere.reply.is_error and "25 n'est pas un d20" in (nowhere.reply.description or "")
+    # no location named: the d20 typed by hand read on the hit-location table (a reading:
+    # RuneQuest's, data/ogl_hit_location.json): 13-15 → right arm
+    typed = AttackInput(target="Guerrier", attacker="Cible", roll=30, location="14")
+    aimed = await fights_attacks.attack(ctx, GM, typed, rng=NoDice())
+    assert "Localisation : d20 **14** → Bras D" in (aimed.reply.description or "")
 
 
 async def test_a_fumble_rolls_the_weapon_table(ctx: AppContext) -> None:
@@ -149,3 +159,49 @@ async def test_a_fumble_rolls_the_weapon_table(ctx: AppContext) -> None:
     )
     assert parried["exchange"]["fumble_defender"] and parried["outcome"] == "hit"
     assert parried["fumbles"][0]["combatant"] == "cible" and parried["fumbles"][0]["rolls"] == [4]
+
+
+async def test_a_knockback_against_a_wall(ctx: AppContext) -> None:
+    """Seed 004 l. 35: damage 12 > SIZ 8 throws the Cible back 1 m; ``situation:mur`` adds, after
+    the Acrobatie test, « un test d'Esquive ou perdre 1d4 points de dégâts localisés
+    aléatoirement »: Esquive 40, 90 fails; the wall's 1d4 (3) and its location d20 (14 → right arm,
+    a reading: RuneQuest's bands) typed after the weapon's dice in ``degats``."""
+    async with ctx.sessions.begin() as session:
+        await set_channel_ruleset(session, GUILD, CHANNEL, "ogl")
+    fight_id = int(ok(await open_fight(ctx, GM, name="Arène"))["fight_id"])
+    mace = NpcStats(caracs=BODY, weapons="Masse 2d8 60%")
+    ok(await add_combatants(ctx, GM, who="Guerrier", stats=mace, side="Arène"))
+    small = "STR:10 CON:12 SIZ:8 INT:10 POW:10 DEX:14 CHA:10 Esquive:40"
+    ok(
+        await add_combatants(
+            ctx,
+            GM,
+            who="Cible",
+            stats=NpcStats(caracs=small, weapons="Dague 1d4+1 50%", armour="poitrine:12"),
+        )
+    )
+    ok(await next_round(ctx, GM, dice="Guerrier: 9; Cible: 1"))
+    blow = AttackInput(
+        target="Cible",
+        attacker="Guerrier",
+        roll=30,
+        location="poitrine",
+        situation="mur",
+        damage="8 4 3 14",
+        effects="2",
+    )
+    hit = ok(await fights_attacks.attack(ctx, GM, blow, rng=NoDice()))
+    taken = ok(await defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=hit["seq"], rng=NoDice()))
+    assert taken["knockback"]["metres"] == 1 and taken["wound"]["hp_after"] == taken["wound"]["hp_before"]
+    acrobatics = ok(await roll_due_test(ctx, GM, who="Cible", roll=10))
+    assert acrobatics["check"]["success"]
+    wall = await roll_due_test(ctx, GM, who="Cible", roll=90)
+    result = ok(wall)
+    assert result["wall"]["check"]["target"] == 40 and not result["wall"]["check"]["success"]
+    assert result["wall"]["damage"] == 3 and result["wall"]["location"] == {"roll": 14, "location": "bras_d"}
+    text = wall.reply.description or ""
+    assert (
+        "Localisation : d20 **14** → Bras D" in text and "Le choc contre le mur : 3 points de dégâts." in text
+    )
+    # (CON 12 + SIZ 8) / 2 = 10 HP, an arm ⌈10 / 4⌉ = 3, no armour there: 3 − 3 = 0
+    assert "Bras D : dégâts 3 = **3** → PV 3 → **0**/3" in text

@@ -252,7 +252,7 @@ async def test_grapple_grab_immobilise_escape_throw(ctx: AppContext) -> None:
             effects="1",
         )
     )
-    assert throw["throw"] == {"metres": 2, "die": 5, "location": "tete"}
+    assert throw["throw"] == {"metres": 2, "die": 5, "location": "tete", "location_roll": None}
     assert throw["wound"]["hp_after"] == 4 - 5 and throw["wound"]["level"] == "serious"
     text = refused(await grapple(ctx, GM, action="immobiliser", who="Chevalier", target="Orc", roll=5))
     assert "n'empoigne pas" in text
@@ -357,3 +357,121 @@ async def test_second_chance_on_a_failed_endurance_test(ctx: AppContext) -> None
 def asleep(outcome: FightOutcome, name: str) -> bool:
     tracker = outcome.tracker or outcome.reply
     return next(f.name for f in tracker.fields if name in f.name).startswith("💤")
+
+
+async def test_free_attacks_on_an_ally_ask_first(ctx: AppContext) -> None:
+    """Issue 18: the counter-attack and the off hand's extra attack on an ally ask « Confirmer » /
+    « Annuler » like ``/combat attaque``; nothing is rolled or spent until confirmed (the reaction,
+    the off hand's use this round), « Annuler » leaves the fight as it was."""
+    from bot.services.fights.attacks import answer_ask
+    from bot.services.fights.systems.ogl_manoeuvres.free_ask import BUTTON
+
+    fight_id = await fight(ctx)
+    squire = NpcStats(caracs=BODY, weapons="Épée 1d8+1 60%")
+    ok(await add_combatants(ctx, GM, who="Écuyer", stats=squire, side="Ordre"))
+    ok(await next_round(ctx, GM, dice="Chevalier: 5; Orc: 1; Écuyer: 1"))
+    before = ok(await show(ctx, GM))
+    asked = await two_weapons(
+        ctx, GM, use="attaque", who="Chevalier", target="Écuyer", roll=10, location="tete", rng=NoDice()
+    )
+    result = ok(asked)
+    assert asked.reply.ephemeral and result["kind"] == "ogl_off_hand" and result["target"] == "ecuyer"
+    confirm, cancel = (b.custom_id for row in asked.reply.buttons for b in row)
+    assert confirm == f"melee:fight:{fight_id}:{BUTTON}:{result['ask']}:off_hand"
+    assert cancel == f"melee:fight:{fight_id}:ask:{result['ask']}:no"
+    assert ok(await show(ctx, GM))["state"] == before["state"]
+    # « Annuler »: nothing moved, the off hand still free this round
+    ok(await answer_ask(ctx, GM, fight_id=fight_id, number=result["ask"], accept=False))
+    assert ok(await show(ctx, GM))["state"] == before["state"]
+    # the counter-attack on the ally asks too; « Confirmer » spends the reaction and rolls
+    asked = await counter_attack(
+        ctx, GM, target="Écuyer", trigger="court", who="Chevalier", roll=95, location="tete", rng=NoDice()
+    )
+    number = ok(asked)["ask"]
+    assert ok(asked)["kind"] == "ogl_counter" and ok(await show(ctx, GM))["state"] == before["state"]
+    done = ok(
+        await counter_attack(ctx, GM, target="", trigger="", fight_id=fight_id, ask=number, rng=NoDice())
+    )
+    assert done["tag"] == "counter" and done["attack"]["check"]["roll"] == 95
+    # the question answered once only
+    again = await counter_attack(ctx, GM, target="", trigger="", fight_id=fight_id, ask=number)
+    assert refused(again) == "Cette question a déjà reçu sa réponse."
+    # an enemy: no question
+    straight = ok(
+        await two_weapons(
+            ctx, GM, use="attaque", who="Chevalier", target="Orc", roll=95, location="tete", rng=NoDice()
+        )
+    )
+    assert "ask" not in straight and straight["tag"] == "off_hand"
+
+
+async def ogl_pc(ctx: AppContext, name: str, owner: int) -> None:
+    from bot.db.characters import new_row
+    from bot.rules.sheets import SheetData
+
+    values = {"STR": 13, "CON": 12, "SIZ": 12, "INT": 10, "POW": 10, "DEX": 14, "CHA": 10}
+    async with ctx.sessions.begin() as session:
+        session.add(new_row(GUILD, owner, SheetData(name=name, ruleset="ogl", characteristics=values)))
+
+
+async def test_a_major_wound_offers_the_pc_his_graze(ctx: AppContext) -> None:
+    """Issue 18, seed 004 l. 40 (Éraflure): a major wound on a player's PC offers his player the
+    hero point's button; the GM's press is refused, his player's turns it into a serious wound (the
+    chest at −5, its HP) and PH 1 → 0; a PC without a point is told so, without a button."""
+    from bot.services.fights.systems.ogl_manoeuvres.hero import spend_offer
+
+    from .test_fights import BOB
+
+    fight_id = await fight(ctx)
+    await ogl_pc(ctx, "Aude", ALICE.user_id)
+    await ogl_pc(ctx, "Bruno", BOB.user_id)
+    ok(
+        await add_combatants(
+            ctx, ALICE, who="Aude", stats=NpcStats(caracs="PH:1 Esquive:40", weapons="Épée 1d8+1 60%")
+        )
+    )
+    ok(
+        await add_combatants(
+            ctx, BOB, who="Bruno", stats=NpcStats(caracs="Esquive:40", weapons="Épée 1d8+1 60%")
+        )
+    )
+    ok(await next_round(ctx, GM, dice="Chevalier: 1; Orc: 9; Aude: 1; Bruno: 1"))
+    # the Orc's axe, 8 typed, on the chest (5 HP, no armour): 5 − 8 = −3, serious; the second blow
+    # makes it −11, below −5: major
+    out = ok(
+        await fights_attacks.attack(
+            ctx,
+            GM,
+            AttackInput(target="Aude", roll=10, location="poitrine", damage="8", effects="2"),
+            rng=NoDice(),
+        )
+    )
+    first = await defend(ctx, ALICE, choice="encaisser", fight_id=fight_id, seq=out["seq"], rng=NoDice())
+    assert not [b for row in first.reply.buttons for b in row if ":hero:" in b.custom_id]
+    ok(await next_round(ctx, GM, dice="Chevalier: 1; Orc: 9; Aude: 1; Bruno: 1"))
+    out = ok(
+        await fights_attacks.attack(
+            ctx,
+            GM,
+            AttackInput(target="Aude", roll=10, location="poitrine", damage="8", effects="2"),
+            rng=NoDice(),
+        )
+    )
+    second = await defend(ctx, ALICE, choice="encaisser", fight_id=fight_id, seq=out["seq"], rng=NoDice())
+    assert ok(second)["wound"]["level"] == "major"
+    text = second.reply.description or ""
+    assert (
+        "🦸 Blessure grave pour Aude : un point d'héroïsme (Éraflure) la ramène à une blessure "
+        "sérieuse (il lui en reste un) ; le bouton ci-dessous est pour son joueur."
+    ) in text
+    [button] = [b for row in second.reply.buttons for b in row if ":hero:" in b.custom_id]
+    assert button.label == "Éraflure : dépenser un point d'héroïsme (Aude)"
+    number = int(button.custom_id.rsplit(":", 1)[1])
+    assert "Seul le joueur" in refused(await spend_offer(ctx, GM, fight_id=fight_id, number=number))
+    import random
+
+    # the serious wound's combat actions lost (1d4) rolled by the bot: a button types no die
+    spent = ok(await spend_offer(ctx, ALICE, fight_id=fight_id, number=number, rng=random.Random(3)))
+    assert spent["spend"]["points_after"] == 0 and spent["graze"]["hp_after"] == -5
+    assert spent["graze"]["level"] == "serious"
+    assert "plus proposée" in refused(await spend_offer(ctx, ALICE, fight_id=fight_id, number=number))

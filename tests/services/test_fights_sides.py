@@ -359,16 +359,13 @@ D20_FIGHTER = NpcStats(
 
 
 async def test_every_ruleset_asks_before_an_attack_on_an_ally(ctx: AppContext) -> None:
-    """d20 (an adapter's own attack): the same question, nothing rolled before « Confirmer »; a d20
-    fight has no NPC auto-defence yet, said plainly."""
+    """d20 (an adapter's own attack): the same question, nothing rolled before « Confirmer »."""
     check_complete()  # importing the systems registers the d20 adapter
     async with ctx.sessions.begin() as session:
         await set_channel_ruleset(session, GUILD, CHANNEL, "d20")
-    refused(await open_fight(ctx, GM, name="Duel", npc_defence="auto"), "n'existe qu'en règles renove")
     fid = int(ok(await open_fight(ctx, GM, name="Duel"))["fight_id"])
     ok(await add_combatants(ctx, GM, who="Bretteur", stats=D20_FIGHTER))
     ok(await add_combatants(ctx, GM, who="Garde", stats=D20_FIGHTER))
-    refused(await set_npc_defence(ctx, GM, mode="auto", who="Garde"), "n'existe qu'en règles renove")
     ok(await new_round(ctx, GM, dice="Bretteur: 15; Garde: 10"))
     before = await state(ctx)
     asked = ok(await fights_attacks.attack(ctx, GM, AttackInput(target="Garde", roll=4), rng=NoDice()))

@@ -326,3 +326,19 @@ async def test_a_held_slot_refuses_its_fighters_second_attack_naming_the_defence
     # answered, the turn passes to the next slot (Grimli at 65; Élise's second slot comes at I/2)
     ok(await defend(ctx, GM, choice="esquiver", fight_id=fight_id, seq=attack["seq"]))
     assert turn_of(await state(ctx)) == "grimli"
+
+
+async def test_the_gms_typed_posture_without_who_asks_which_npc(ctx: AppContext) -> None:
+    """Issue 18: ``/combat posture`` typed by the GM, who controls both goblins, asks which one
+    (the select the button shows) instead of setting them all; ``qui:`` still sets one at once."""
+    fight_id = await table(ctx)
+    asked = await set_posture(ctx, GM, posture="defensive")
+    assert asked.reply.ephemeral and not asked.reply.is_error and asked.reply.kind == "combat.posture.which"
+    [select] = asked.reply.selects
+    assert [o.value for o in select.options] == ["gobelin-1", "gobelin-2"]
+    postures = {c["id"]: c["posture"] for c in (await state(ctx))["combatants"]}
+    assert postures["gobelin-1"] == postures["gobelin-2"] == "normale"  # nothing set by the question
+    ok(await set_posture(ctx, GM, posture="defensive", fight_id=fight_id, chosen=("gobelin-1",)))
+    postures = {c["id"]: c["posture"] for c in (await state(ctx))["combatants"]}
+    assert (postures["gobelin-1"], postures["gobelin-2"]) == ("defensive", "normale")
+    assert ok(await set_posture(ctx, GM, posture="temeraire", who="Gobelin 2"))["combatants"] == ["gobelin-2"]

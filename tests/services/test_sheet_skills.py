@@ -168,3 +168,23 @@ async def test_infection_reads_the_race_for_the_dwarf_and_halfling_bonus(ctx: Ap
     assert (dwarf.reply.result or {})["test"]["target"] == (human.reply.result or {})["test"]["target"] + 10
     typed = await flow_infection.infection_test(ctx, ALICE, critical=5, roll=90, dwarf_halfling=False)
     assert (typed.reply.result or {})["test"]["target"] == (human.reply.result or {})["test"]["target"]
+
+
+async def test_ogl_useless_limbs_on_the_sheet_cost_their_malus_outside_fights(ctx: AppContext) -> None:
+    """Issue 20 item 21 (seed 004 l. 33-35): the sheet's conditions « bras droit inutilisable »,
+    then « jambe gauche perdue » too: Athlétisme −20 % (a two-armed skill), Esquive −10 %."""
+    body = "STR:13 CON:12 SIZ:12 INT:10 POW:10 DEX:14 CHA:10"
+    assert not (await config_svc.set_ruleset(ctx, GM, ruleset="ogl")).is_error
+    ok(await svc.create_character(ctx, ALICE, name="Aude", ruleset="ogl", stats=body))
+    ok(
+        await svc.edit_character(
+            ctx, ALICE, skills="Athlétisme:50, Esquive:40", conditions="bras droit inutilisable"
+        )
+    )
+    swim = ok(await skill_test(ctx, ALICE, TestRequest(skill="Athlétisme", roll=35)))
+    assert swim["target"] == 50 - 20 and not swim["success"]
+    dodge = ok(await skill_test(ctx, ALICE, TestRequest(skill="Esquive", roll=35)))
+    assert dodge["target"] == 40
+    ok(await svc.edit_character(ctx, ALICE, conditions="bras droit inutilisable, jambe gauche perdue"))
+    dodge = ok(await skill_test(ctx, ALICE, TestRequest(skill="Esquive", roll=35)))
+    assert dodge["target"] == 40 - 10

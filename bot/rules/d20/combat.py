@@ -914,3 +914,45 @@ def air_modifiers(
             value = int(spec["value"]) * amount
         out.append(_t(f"air.{item}", value))
     return tuple(out)
+
+
+# --- weapons of mass destruction (lines 188-195) and radiation protection (lines 152, 156) -------
+
+
+@dataclass(frozen=True, slots=True)
+class MassiveDamage:
+    """DM against the best RDM worn: « Si [les] dégâts sont inférieurs ou égaux à ce seuil, la cible
+    n'est pas affectée ; sinon, elle subit de plein fouet » — an unprotected target hit by DM « est
+    soit désintégrée, soit vitrifiée soit, au mieux, carbonisée » (dead); « au cas où le maître de
+    jeu l'admettrait, 1 ou 2 DM peuvent n'affecter qu'un membre […] vaporisé et les dégâts sont les
+    maximums que la table de dégâts par localisation prévoit »."""
+
+    dm: int
+    rdm: int
+    affected: bool
+    limb_only: bool
+
+    @property
+    def destroyed(self) -> bool:
+        return self.affected and not self.limb_only
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dm": self.dm,
+            "rdm": self.rdm,
+            "affected": self.affected,
+            "limb_only": self.limb_only,
+            "destroyed": self.destroyed,
+        }
+
+
+LIMB_DM_MAX = 2  # « 1 ou 2 DM peuvent n'affecter qu'un membre »
+
+
+def massive_damage(dm: int, rdm: int = 0, *, limb: bool = False) -> MassiveDamage:
+    """``rdm``: the best RDM of the target's protections (reading: the strongest layer stops DM, the
+    layers' thresholds are not added); ``limb``: the GM admits that only a limb is hit (1 or 2 DM)."""
+    if dm < 1:
+        raise ValueError("a weapon of mass destruction deals at least 1 DM")
+    affected = dm > rdm
+    return MassiveDamage(dm, rdm, affected, affected and limb and dm <= LIMB_DM_MAX)

@@ -627,6 +627,32 @@ def knockback(
     return Knockback(damage, size, metres, charge and metres > 0)
 
 
+# --- hit location (a reading: the seed prints no table, data/ogl_hit_location.json) -------------
+
+
+@dataclass(frozen=True, slots=True)
+class HitLocation:
+    """The location a d20 reads on the bands of ``ogl_hit_location`` (``roll`` typed or rolled)."""
+
+    roll: int
+    location: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"roll": self.roll, "location": self.location}
+
+
+def roll_hit_location(
+    bands: Sequence[Mapping[str, Any]], *, rng: RandomSource | None = None, roll: int | None = None
+) -> HitLocation:
+    """The band of the d20 (``roll`` typed by hand, else from ``rng``); a d20 no band covers is a
+    table error (the shipped table covers 1-20, a server's must too)."""
+    value = d(20, rng, roll)
+    for band in bands:
+        if int(band["min"]) <= value <= int(band["max"]):
+            return HitLocation(value, str(band["location"]))
+    raise ValueError(f"ogl_hit_location has no band for {value}")
+
+
 # --- location wounds -----------------------------------------------------------------------------
 
 
@@ -807,6 +833,36 @@ def limb_modifiers(locations: Iterable[str], test: str) -> tuple[Modifier, ...]:
     return (_t(f"limb.{key}", value),)
 
 
+# Outside fights (issue 20, item 21): the skills lines 33-35 name, by the limbs they need
+MOVING_SKILLS = frozenset({"athletisme", "discretion", "esquive"})  # l. 34: one leg, −10 %
+TWO_LEG_SKILLS = frozenset({"discretion", "esquive"})  # l. 35: two legs, −30 %
+TWO_HAND_SKILLS = frozenset({"canotage", "athletisme"})  # l. 33: one arm, −20 % (« ramer », « nager »)
+TWO_ARM_SKILLS = frozenset({"athletisme", "esquive"})  # l. 33: two arms, −30 %
+
+
+def skill_limb_malus(locations: Iterable[str], skill: str) -> tuple[str, int] | None:
+    """The malus a useless limb gives a skill test outside a fight (the seed's words: one arm −20 %
+    « au test des compétences impliquant l'utilisation de deux bras ou deux mains comme Canotage
+    pour ramer ou Athlétisme pour nager »; two arms « Athlétisme ou Esquive […] −30 % »; one leg
+    −10 % to « Athlétisme, Discrétion, Esquive »; two legs −30 % to « la Discrétion ou l'Esquive »).
+    ``skill``: folded, without accents. Readings: only the skills the seed names; the worst malus
+    applies, not their sum; two arms make « la plupart des compétences basées sur FOR ou DEX »
+    impossible — which ones is the GM's call, the bot does not refuse them."""
+    where = set(locations)
+    legs = sum(1 for x in LEG_LOCATIONS if x in where)
+    arms = sum(1 for x in ARM_LOCATIONS if x in where)
+    candidates: list[tuple[str, int]] = []
+    if legs and skill in MOVING_SKILLS:
+        candidates.append(("one_leg", -10))
+    if legs == 2 and skill in TWO_LEG_SKILLS:
+        candidates.append(("two_legs", -30))
+    if arms == 1 and skill in TWO_HAND_SKILLS:
+        candidates.append(("one_arm", -20))
+    if arms == 2 and skill in TWO_ARM_SKILLS:
+        candidates.append(("two_arms", -30))
+    return min(candidates, key=lambda kv: kv[1]) if candidates else None
+
+
 def arm_refusal(
     locations: Iterable[str], arm_index: int, *, two_handed: bool, natural: bool
 ) -> Refusal | None:
@@ -831,6 +887,41 @@ def acrobatics_test(
     """Line 35: « Un personnage qui subit un Recul doit réussir un test d'Acrobatie pour ne pas se
     retrouver à terre. »"""
     return ogl_checks.check(acrobatics, rng=rng, roll=roll, base_label="combat.ogl.acrobatics")
+
+
+@dataclass(frozen=True, slots=True)
+class WallImpact:
+    """A knockback against a wall: the Esquive test, and on a failure the 1d4 and where it lands."""
+
+    check: CheckResult
+    damage: int | None
+    location: HitLocation | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check.to_dict(),
+            "damage": self.damage,
+            "location": self.location.to_dict() if self.location else None,
+        }
+
+
+def wall_impact(
+    dodge: int,
+    bands: Sequence[Mapping[str, Any]],
+    *,
+    rng: RandomSource | None = None,
+    roll: int | None = None,
+    damage_die: int | None = None,
+    location_roll: int | None = None,
+) -> WallImpact:
+    """Line 35: « Si un personnage est projeté contre un mur ou autre objet solide, il doit effectuer
+    un test d'Esquive ou perdre 1d4 points de dégâts localisés aléatoirement » — the location read on
+    the hit-location bands (a reading, :func:`roll_hit_location`)."""
+    check = ogl_checks.check(dodge, rng=rng, roll=roll, base_label="combat.ogl.dodge")
+    if check.success:
+        return WallImpact(check, None, None)
+    damage = d(4, rng, damage_die)
+    return WallImpact(check, damage, roll_hit_location(bands, rng=rng, roll=location_roll))
 
 
 def spend_combat_action(

@@ -13,6 +13,7 @@ Readings:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -182,3 +183,75 @@ def standard_check(
     else:
         base, label = test.base(characteristics)
     return check(base, modifiers, rng=rng, roll=roll, base_label=label)
+
+
+# --- the standard rows that are rolls, not % tests: Bond, Chute, Saut (seed 001 l. 16, 17, 45) ---
+
+
+class StandardRollError(ValueError):
+    """The row's roll needs a value the caller did not give (M for Bond, the height for Chute/Saut)."""
+
+
+_ROLL_EXPRESSION = re.compile(r"^(?:([0-9]+)\*)?([Mh])(?:\*([0-9]+))?-1d6$")
+
+
+@dataclass(frozen=True, slots=True)
+class StandardRoll:
+    """``2 × M − 1d6`` metres (Bond, at least 2 m), ``h × 2 − 1d6`` (Chute) or ``h − 1d6`` (Saut)
+    damage; ``skill`` the helpful skill's points (Acrobatie +2 m to a Bond, −2 damage to a fall)."""
+
+    quantity: str
+    variable: str
+    value: int
+    factor: int
+    die: int
+    skill: int
+    minimum: int | None
+    total: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "quantity": self.quantity,
+            "variable": self.variable,
+            "value": self.value,
+            "factor": self.factor,
+            "die": self.die,
+            "skill": self.skill,
+            "minimum": self.minimum,
+            "total": self.total,
+        }
+
+
+def standard_roll(
+    formula: Mapping[str, Any],
+    value: int | None,
+    *,
+    skill: int = 0,
+    rng: RandomSource | None = None,
+    roll: int | None = None,
+) -> StandardRoll:
+    """Roll a ``roll_formula`` of ``v1_standard_tests`` (``2*M-1d6``, ``h*2-1d6``, ``h-1d6``) with
+    ``value`` for its M or h. Readings (data notes): h in metres; a fall's damage is not below 0;
+    the helpful skill's points are added (Bond +2) or taken (Chute, Saut −2, given as −2)."""
+    expression = str(formula["expression"]).replace(" ", "")
+    found = _ROLL_EXPRESSION.match(expression)
+    if found is None:
+        raise StandardRollError(expression)
+    variable = found.group(2)
+    if value is None:
+        raise StandardRollError(variable)
+    factor = int(found.group(1) or found.group(3) or 1)
+    die = obtain_roll(6, rng, roll)
+    minimum = formula.get("minimum")
+    floor = int(minimum) if minimum is not None else 0
+    total = max(floor, factor * value - die + skill)
+    return StandardRoll(
+        str(formula["quantity"]),
+        variable,
+        value,
+        factor,
+        die,
+        skill,
+        None if minimum is None else floor,
+        total,
+    )

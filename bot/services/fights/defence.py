@@ -27,7 +27,7 @@ from bot.services.fights._core import (
 from bot.services.fights.damage import _proposal_buttons
 from bot.services.fights.destiny import merge_rows, offer_lines
 from bot.services.fights.hits import _resolve_hit
-from bot.services.fights.npc_defence import AUTO, pick
+from bot.services.fights.npc_defence import AUTO, chances_of, pick
 from bot.services.fights.registry import system_of
 from bot.services.fights.rounds import _settle_turn, _turn_line
 from bot.services.fights.undo import attack_undone
@@ -62,8 +62,6 @@ async def defend(
         other = doc.row.ruleset in OTHER_RULESETS
         if not other and choice not in (*DEFENCE_CHOICES, AUTO):
             raise FightRefusal("combat.error.bad_choice")
-        if other and choice == AUTO:
-            raise FightRefusal("combat.npcdef.error.renove_only", ruleset=doc.row.ruleset)
         if other and doc.row.ruleset != "ogl" and rolls is not None and rolls.situation:
             raise FightRefusal("combat.error.defence_situation_renove_only")
         if seq is not None:
@@ -79,7 +77,7 @@ async def defend(
         defender_id = pending["defender"]
         allowed = may_control(scope, doc, defender_id)
         answer = choice
-        npc = doc.state.get(defender_id).npc and not other
+        npc = doc.state.get(defender_id).npc and not pending.get("area")
         if (
             not allowed
             and (choice == "encaisser" or npc)
@@ -102,15 +100,18 @@ async def defend(
         said: list[str] = []
         auto: dict[str, Any] | None = None
         if answer == AUTO:
-            answer, line, auto = pick(scope, doc, pending, AUTO)
+            answer, line, auto = pick(scope, doc, pending, AUTO, await chances_of(scope, doc, pending))
             said.append(line)
         payload: dict[str, Any] = {"fight_id": doc.row.id, "seq": pending["seq"], "choice": answer}
         if auto is not None:
             payload["auto_defence"] = auto
         if other:
-            lines: list[str] = await system_of(doc.row.ruleset).resolve(
-                scope, doc, pending, answer, rolls or DefenceRolls(), payload
-            )
+            lines: list[str] = [
+                *said,
+                *await system_of(doc.row.ruleset).resolve(
+                    scope, doc, pending, answer, rolls or DefenceRolls(), payload
+                ),
+            ]
         else:
             lines = [*said, *_resolve_hit(scope, doc, pending, answer, rolls or DefenceRolls(), payload)]
         doc.pending.pop(str(pending["seq"]), None)

@@ -14,6 +14,14 @@ Readings (seed 000, « Points de destin »; data/fortune_destiny.json):
   owner may press it, the GM included in « others »: the point is the player's to spend.
 * Spending takes one PD off the sheet, and Fortune down to PD if it was above (Fortune never
   exceeds PD, as ``/destin`` does).
+
+The other systems (issue 18): `ogl` offers a player's PC struck by a major wound (Blessure Grave,
+which kills at the head, chest or abdomen) its hero point's Éraflure (seed 004 l. 40,
+data/ogl_hero_points.json): the offer is made by :mod:`.systems.ogl_wounds` with ``against`` =
+``graze``, its button (``hero:<offer>``) spends the fight's PH of the fighter
+(:func:`bot.services.fights.systems.ogl_manoeuvres.hero.spend_offer`). `v1` (seed 001) and `d20`
+(seed 003) have no destiny rule — the v1 seed never names Points de Destin and its sheets carry
+none; d20's « test de chance » is a roll, not a point spent — so no button there.
 """
 
 from __future__ import annotations
@@ -43,6 +51,8 @@ KIND: Final = "destiny"  # the custom id kind: melee:fight:<fight>:destiny:<offe
 DESTINY: Final = "PD"
 FORTUNE: Final = "Fortune"
 PARALYSIS_CODES: Final = frozenset({"permanent_paralysis"})
+GRAZE: Final = "graze"  # an ogl major wound: the hero point's Éraflure
+HERO_KIND: Final = "hero"  # its button: melee:fight:<fight>:hero:<offer number>
 
 
 def _offers(doc: Doc) -> dict[str, Any]:
@@ -52,8 +62,9 @@ def _offers(doc: Doc) -> dict[str, Any]:
 
 def offer(doc: Doc, cid: str, against: str, source: str) -> None:
     """Register that the fighter ``cid`` would die (or be paralysed) now: a PC of a `renove` fight
-    is offered a destiny point in the reply (:func:`offer_lines`)."""
-    if doc.row.ruleset in OTHER_RULESETS:
+    is offered a destiny point in the reply (:func:`offer_lines`); an `ogl` PC his Éraflure
+    (``against`` = ``graze``)."""
+    if doc.row.ruleset in OTHER_RULESETS and not (doc.row.ruleset == "ogl" and against == GRAZE):
         return
     meta = doc.meta.get(cid, {})
     if meta.get("kind") != "pc" or not meta.get("character_id"):
@@ -93,6 +104,13 @@ async def offer_lines(scope: Scope, doc: Doc) -> tuple[list[str], tuple[tuple[Bu
             continue
         item["shown"] = True
         c = doc.state.get(item["combatant"])
+        if item["against"] == GRAZE:
+            button = _graze_offer(scope, doc, number, c, lines)
+            if button is None:
+                offers.pop(number)
+            else:
+                buttons.append(button)
+            continue
         row = await get_row(scope.session, scope.guild_id, int(item["character_id"]))
         points = int((row.characteristics or {}).get(DESTINY, 0)) if row is not None else 0
         if row is None or row.ruleset != "renove" or points <= 0:
@@ -111,6 +129,47 @@ async def offer_lines(scope: Scope, doc: Doc) -> tuple[list[str], tuple[tuple[Bu
         )
     rows = tuple(tuple(buttons[i : i + 5]) for i in range(0, len(buttons), 5))
     return lines, rows
+
+
+def _graze_offer(scope: Scope, doc: Doc, number: str, c: Any, lines: list[str]) -> Button | None:
+    """An `ogl` PC's major wound: his Éraflure offered while he has a hero point left."""
+    points = int(doc.meta.get(c.id, {}).get("hero_points") or 0)
+    if points <= 0:
+        lines.append(scope.t("combat.destiny.none.graze", name=c.name))
+        return None
+    left = scope.t("combat.destiny.left.one" if points == 1 else "combat.destiny.left.many", n=points)
+    lines.append(scope.t("combat.destiny.offer.graze", name=c.name, left=left))
+    return Button(
+        scope.t("combat.destiny.button_graze", name=c.name)[:80],
+        custom_id(doc.row.id, HERO_KIND, number),
+        ButtonStyle.SUCCESS,
+        emoji="🦸",
+    )
+
+
+def take_graze_offer(scope: Scope, doc: Doc, number: int) -> str:
+    """The `ogl` Éraflure offer ``number`` (removed with the fighter's other ones): his id. Refused
+    when gone or not the presser's PC."""
+    offers = _offers(doc)
+    item = offers.get(str(number))
+    if (
+        item is None
+        or item.get("against") != GRAZE
+        or item["combatant"] not in {c.id for c in doc.state.combatants}
+    ):
+        raise FightRefusal("combat.destiny.error.gone_graze")
+    cid = str(item["combatant"])
+    if doc.owner(cid) != scope.caller.user_id:
+        raise FightRefusal("combat.destiny.error.not_yours_graze", name=doc.state.get(cid).name)
+    withdraw(doc, cid, GRAZE)
+    return cid
+
+
+def withdraw(doc: Doc, cid: str, against: str) -> None:
+    """The fighter's ``against`` offers gone (spent another way, e.g. ``/manoeuvre heroisme``)."""
+    offers = _offers(doc)
+    for key in [k for k, o in offers.items() if o["combatant"] == cid and o["against"] == against]:
+        offers.pop(key)
 
 
 def merge_rows(

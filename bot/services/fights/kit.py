@@ -4,7 +4,7 @@ adding their combatants, and thin public wrappers over the renove loop's helpers
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -14,11 +14,13 @@ from bot.db.characters import (
 )
 from bot.rules.combat.effects import Condition, EffectApplication
 from bot.rules.combat.state import Combatant, signal
+from bot.rules.d20 import checks as d20_checks
 from bot.rules.sheets import SheetError, fold, sheet_for
 from bot.services.fights._core import (
     _COUNT,
     MAX_COMBATANTS,
     MAX_QUICK,
+    DefenceRolls,
     Doc,
     FightOutcome,
     FightRefusal,
@@ -31,6 +33,7 @@ from bot.services.fights._core import (
 )
 from bot.services.fights.attacks import _mention
 from bot.services.fights.damage import _application_lines
+from bot.services.fights.npc_defence import chances_of, defence_buttons, mode_line, mode_of, pick, set_for
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import (
     NpcStats,
@@ -50,7 +53,8 @@ from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 # bouclier, Arc tir". Tokens: ``+N``/``-N`` weapon bonus (v1) or modifier (d20); ``NdM+K`` damage
 # dice (ogl); ``NN`` or ``NN%`` the attack score (d20 score, ogl weapon skill); ``par=NN`` the parry
 # score (d20, ogl) or the weapon's parry modifier (v1); ``md=1d4`` the damage modifier (ogl);
-# ``pen=12+1d6`` / ``choc=8`` a d20 projectile's penetration and shock rates; a kind word; the other
+# ``pen=12+1d6`` / ``choc=8`` a d20 projectile's penetration and shock rates, ``massif=1`` a d20
+# weapon of mass destruction's DM; a kind word; the other
 # words are the name.
 _KIND_WORDS: Final[dict[str, str]] = {
     "tranchant": "edged",
@@ -127,6 +131,8 @@ def parse_arms(text: str | None) -> list[dict[str, Any]]:
                 arm["pen"] = rest  # d20 projectiles: the penetration rate (+ its random part)
             elif sep and key in ("choc", "shock") and re.fullmatch(r"[0-9]{1,3}", rest):
                 arm["shock"] = int(rest)  # d20 projectiles: the shock rate
+            elif sep and key in ("massif", "massive") and re.fullmatch(r"[0-9]{1,2}", rest):
+                arm["massive"] = int(rest)  # d20 weapons of mass destruction: their DM (l. 188-195)
             elif low in _KIND_WORDS:
                 arm["kind"] = _KIND_WORDS[low]
             elif low in _FLAG_WORDS:
@@ -219,6 +225,7 @@ async def add_other(
     *,
     template: Any = None,
     side: str | None = None,
+    defence: str | None = None,
 ) -> FightOutcome:
     """Add a character (its sheet must be of the fight's ruleset) or ``count`` quick NPCs whose
     figures come from ``caracs`` (the v1, d20 and ogl seeds give no creature figures) over those of
@@ -246,8 +253,17 @@ async def add_other(
             )
         values = {**dict(sheet.characteristics), **given}
         known = {fold(k): int(v) for k, v in sheet.skills.items()}
+        knowledge = {fold(k) for k in (getattr(sheet, "profile", None) or {}).get("knowledge") or ()}
         for key, innate in (getattr(sheet, "skill_innate", None) or {}).items():
-            known[fold(key)] = int(innate) + known.get(fold(key), 0)
+            # d20 (seed 003 l. 8-9): Inné + Acquis; an Instinct without Acquis on the Inné at −5; a
+            # Savoir without Acquis is not usable at all (dropped from the fighter's skills)
+            kind = d20_checks.SkillKind.KNOWLEDGE if fold(key) in knowledge else d20_checks.SkillKind.INSTINCT
+            try:
+                parts = d20_checks.skill_parts(int(innate), known.get(fold(key), 0), kind)
+            except d20_checks.SkillNotUsable:
+                known.pop(fold(key), None)
+                continue
+            known[fold(key)] = sum(part.value for part in parts)
         known.update(skills)
         recruit = Recruit(
             cid=_unique_id(doc, sheet.name),
@@ -304,6 +320,7 @@ async def add_other(
         added = [put_side(c, side) for c in added]
         for c in added:
             doc.state = doc.state.put(c)
+    set_for(doc, added, defence)  # ``defense:`` — NPCs only, refused for a PC before anything is written
     new_event(scope, doc, "add", None, {"combatants": [c.to_dict() for c in added]})
     doc.save()
     lines = [
@@ -314,6 +331,7 @@ async def add_other(
         for c in added
     ]
     lines.append(sides_line(scope, added))
+    lines.extend(filter(None, [mode_line(scope, defence)]))
     reply = Reply(
         title=scope.t("combat.add.title" if len(added) > 1 else "combat.add.title_one", count=len(added)),
         description="\n".join(lines)[:4000],
@@ -387,6 +405,29 @@ def pending_buttons(
             for choice in choices
         ),
     )
+
+
+async def await_defence(
+    scope: Scope,
+    doc: Doc,
+    pending: Mapping[str, Any],
+    payload: dict[str, Any],
+    resolve: Callable[..., Awaitable[list[str]]],
+) -> tuple[list[str], tuple[tuple[Button, ...], ...]]:
+    """A hit that waits for its defence (issue 18, every ruleset): an NPC who defends by himself
+    (``defense_pnj``) answers at once with his best legal choice — or the GM's fixed one —, rolled by
+    the bot and shown like any defence; else the pending defence is stored and its buttons are only
+    the legal ones (« Défense auto » too for an NPC). The lines and the buttons for the reply."""
+    foe = doc.state.get(str(pending["defender"]))
+    chances = await chances_of(scope, doc, pending)
+    mode = mode_of(doc, foe)
+    if mode != "manuel":
+        choice, said, payload["auto_defence"] = pick(scope, doc, pending, mode, chances)
+        return [said, *await resolve(scope, doc, pending, choice, DefenceRolls(), payload)], ()
+    doc.pending[str(pending["seq"])] = dict(pending)
+    payload["pending"] = True
+    lines = [scope.t("combat.defence.prompt", name=foe.name, owner=_mention(doc, foe.id))]
+    return lines, defence_buttons(scope, doc, pending, chances)
 
 
 def mention(doc: Doc, cid: str) -> str:

@@ -15,7 +15,11 @@ qui:``), else the fight's (``/combat ouvrir defense_pnj:``, ``/combat defense_pn
   wait lapses (3 minutes), the attacker's player may press any button: the NPC then defends with
   his best choice (not « encaisser »), so a slow GM costs his NPCs nothing and blocks no one.
 
-Only `renove` fights have it for now: the other rulesets' NPCs are answered by hand.
+Every ruleset has it: `renove` reads its chances from :func:`bot.services.fights.hits.defence_chances`,
+`v1`, `d20` and `ogl` from their adapter's ``defence_chances`` (the same legality checks and targets
+as their ``resolve``: the v1 parry needs a prepared parry or an off-hand weapon or shield, the dodge
+the Esquive skill; the d20 bare hands cannot parry a weapon; the ogl reactions left this round, the
+En Défense bonus, aiming …). A d20 chance is its score on the d20 (× 5 %), the others a d100's %.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from bot.services.fights._core import (
     run,
 )
 from bot.services.fights.hits import defence_chances
+from bot.services.fights.registry import system_of
 from bot.services.fights.roster import _list
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 
@@ -75,8 +80,7 @@ def parse_mode(text: str | None, allowed: tuple[str, ...]) -> str | None:
 
 
 def check_ruleset(doc_ruleset: str | None, mode: str | None) -> None:
-    if mode not in (None, "manuel", "defaut") and (doc_ruleset or "renove") in OTHER_RULESETS:
-        raise FightRefusal("combat.npcdef.error.renove_only", ruleset=doc_ruleset)
+    """Every ruleset has NPC defence modes now (kept for the callers: nothing to refuse)."""
 
 
 def fight_mode(doc: Doc) -> str:
@@ -85,7 +89,7 @@ def fight_mode(doc: Doc) -> str:
 
 def mode_of(doc: Doc, c: Combatant) -> str:
     """How ``c`` defends: a PC always by hand; an NPC by his own mode, else the fight's."""
-    if not c.npc or (doc.row.ruleset or "renove") in OTHER_RULESETS:
+    if not c.npc:
         return "manuel"
     own = doc.meta.get(c.id, {}).get("defence")
     return str(own) if own else fight_mode(doc)
@@ -99,16 +103,32 @@ def best_choice(chances: Mapping[str, int]) -> str:
     return max(legal, key=lambda item: item[1])[0]
 
 
-def pick(scope: Scope, doc: Doc, pending: Mapping[str, Any], mode: str) -> tuple[str, str, dict[str, Any]]:
+async def chances_of(scope: Scope, doc: Doc, pending: Mapping[str, Any]) -> dict[str, int]:
+    """The legal defences of ``pending``'s defender and their chances, by the fight's ruleset."""
+    if (doc.row.ruleset or "renove") in OTHER_RULESETS:
+        return await system_of(doc.row.ruleset).defence_chances(scope, doc, pending)
+    return defence_chances(scope, doc, pending)
+
+
+def pick(
+    scope: Scope,
+    doc: Doc,
+    pending: Mapping[str, Any],
+    mode: str,
+    chances: Mapping[str, int] | None = None,
+) -> tuple[str, str, dict[str, Any]]:
     """The choice the bot makes for the defender in ``mode``, the line that says it, and what it
-    was made from (for the reply's result: the mode, the legal choices and their chances)."""
-    choice, line = _pick(scope, doc, pending, mode)
-    return choice, line, {"choice": choice, "mode": mode, "chances": defence_chances(scope, doc, pending)}
+    was made from (for the reply's result: the mode, the legal choices and their chances).
+    ``chances``: from :func:`chances_of` (another ruleset's); omitted, renove's."""
+    chances = dict(chances) if chances is not None else defence_chances(scope, doc, pending)
+    choice, line = _pick(scope, doc, pending, mode, chances)
+    return choice, line, {"choice": choice, "mode": mode, "chances": chances}
 
 
-def _pick(scope: Scope, doc: Doc, pending: Mapping[str, Any], mode: str) -> tuple[str, str]:
+def _pick(
+    scope: Scope, doc: Doc, pending: Mapping[str, Any], mode: str, chances: Mapping[str, int]
+) -> tuple[str, str]:
     defender = doc.state.get(pending["defender"])
-    chances = defence_chances(scope, doc, pending)
     best = best_choice(chances)
     word = scope.t(f"combat.npcdef.choice.{best}")
     name = defender.name
@@ -128,10 +148,14 @@ def _pick(scope: Scope, doc: Doc, pending: Mapping[str, Any], mode: str) -> tupl
     return best, scope.t("combat.npcdef.best", name=name, choice=word, chance=chances[best])
 
 
-def defence_buttons(scope: Scope, doc: Doc, pending: Mapping[str, Any]) -> tuple[tuple[Button, ...], ...]:
+def defence_buttons(
+    scope: Scope, doc: Doc, pending: Mapping[str, Any], chances: Mapping[str, int] | None = None
+) -> tuple[tuple[Button, ...], ...]:
     """The buttons of a pending defence: only the defences the rules allow the defender now (his
-    posture, his actions left), « Encaisser », and « Défense auto » for an NPC."""
-    chances = defence_chances(scope, doc, pending)
+    posture, his actions left), « Encaisser », and « Défense auto » for an NPC. ``chances``: from
+    :func:`chances_of` (another ruleset's); omitted, renove's."""
+    if chances is None:
+        chances = defence_chances(scope, doc, pending)
     defender = doc.state.get(pending["defender"])
     seq = pending["seq"]
     row = [

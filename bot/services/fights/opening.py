@@ -210,7 +210,9 @@ async def add_combatants(
             check_ruleset(doc.row.ruleset, defence_mode)
             quick = _COUNT.match(text) if count is None else None
             template = await find_template(scope, doc.row.ruleset, quick.group(2) if quick else text)
-            return await add_other(scope, doc, text, count, stats, template=template, side=side_name)
+            return await add_other(
+                scope, doc, text, count, stats, template=template, side=side_name, defence=defence_mode
+            )
         docs = scope.words.docs
         number = count
         name = text

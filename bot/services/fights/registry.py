@@ -61,6 +61,11 @@ class FightSystem(Protocol):
         payload: dict[str, Any],
     ) -> list[str]: ...
 
+    async def defence_chances(self, scope: Scope, doc: Doc, pending: Mapping[str, Any]) -> dict[str, int]:
+        """The defences the rules allow ``pending``'s defender now, each with its chance of success
+        in % (nothing rolled or spent); « encaisser » always there (0)."""
+        ...
+
     def due_test(
         self, scope: Scope, doc: Doc, c: Combatant, prompt: Mapping[str, Any], roll: int | None
     ) -> FightOutcome: ...

@@ -437,8 +437,9 @@ async def set_posture(
     chosen: tuple[str, ...] | None = None,
 ) -> FightOutcome:
     """Choose a posture for this round (before acting): ``who`` (the GM, or one's own fighter), else
-    one's own fighter. A button (``fight_id``) sets the presser's one fighter still to choose; with
-    several (the GM's NPCs) it asks which with a select, whose picks come back as ``chosen``."""
+    one's own fighter. A button (``fight_id``) or the GM's command without ``who`` sets the caller's
+    one fighter still to choose; with several (the GM's NPCs) it asks which with a select, whose
+    picks come back as ``chosen``."""
 
     async def work(scope: Scope) -> FightOutcome:
         doc = await (fight_by_id(scope, fight_id) if fight_id is not None else fight_here(scope))
@@ -470,7 +471,9 @@ async def set_posture(
                 targets = npcs or targets
             if not targets:
                 raise FightRefusal("combat.error.no_combatant_of_yours")
-            if fight_id is not None and len(targets) > 1:
+            # a button, or the GM's typed command without ``qui:``: with several fighters still to
+            # choose, ask which (the one whose turn it is first) rather than set them all
+            if (fight_id is not None or scope.gm) and len(targets) > 1:
                 free = [c for c in targets if not _locked(doc, c)]
                 if len(free) == 1:
                     targets = free

@@ -222,10 +222,19 @@ def ask_which_fighter(scope: Scope, doc: Doc, pc: Combatant, data: AttackInput) 
 
 
 def ask_friendly_fire(
-    scope: Scope, doc: Doc, attacker: Combatant, target: Combatant, data: AttackInput
+    scope: Scope,
+    doc: Doc,
+    attacker: Combatant,
+    target: Combatant,
+    data: AttackInput,
+    *,
+    kind: str = "attack",
+    confirm: tuple[str, str] | None = None,
 ) -> FightOutcome:
-    """A private question with « Confirmer » / « Annuler »: nothing is rolled or spent yet."""
-    number = store_ask(scope, doc, "attack", data)
+    """A private question with « Confirmer » / « Annuler »: nothing is rolled or spent yet.
+    ``kind`` / ``confirm``: another attack than ``/combat attaque`` (an `ogl` free attack) stores its
+    own kind and has « Confirmer » answered by its own button (``<confirm[0]>:<n>:<confirm[1]>``)."""
+    number = store_ask(scope, doc, kind, data)
     doc.save()
     reply = Reply(
         title=scope.t("combat.side.ask_title", attacker=attacker.name),
@@ -236,7 +245,9 @@ def ask_friendly_fire(
             (
                 Button(
                     scope.t("combat.side.button.confirm"),
-                    custom_id(doc.row.id, "ask", number, "ok"),
+                    custom_id(doc.row.id, confirm[0], number, confirm[1])
+                    if confirm
+                    else custom_id(doc.row.id, "ask", number, "ok"),
                     ButtonStyle.DANGER,
                 ),
                 Button(
@@ -250,7 +261,7 @@ def ask_friendly_fire(
         result={
             "fight_id": doc.row.id,
             "ask": number,
-            "kind": "attack",
+            "kind": kind,
             "attacker": attacker.id,
             "target": target.id,
         },

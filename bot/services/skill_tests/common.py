@@ -18,7 +18,7 @@ import functools
 import unicodedata
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -30,6 +30,7 @@ from bot.rules.checks.common import DiceError, Modifier, System, obtain_roll
 from bot.rules.checks.dispatch import die_for
 from bot.rules.d20 import checks as d20
 from bot.rules.grammar import is_int, parse_int
+from bot.rules.ogl import combat as ogl_rules
 from bot.rules.renove.skills import SkillRefused, skill_score
 from bot.services.caller import Caller
 from bot.services.errors import UserError
@@ -164,7 +165,44 @@ def _sheet_value(sheet: SheetLike, name: str, system: System, locale: str | None
             raise TestInputError("checks.d20.error.knowledge_untrained", skill=found[0]) from None
         innate_word = default_catalog().t(locale, first.label)  # « Inné », not its catalogue key
         return _Base(first.value, f"{found[0]} ({sheet.name}) · {innate_word}", sheet, tuple(rest))
+    if system is System.OGL:
+        malus = ogl_rules.skill_limb_malus(sheet_limbs(sheet), fold(found[0]).replace(" ", "_"))
+        if malus is not None:
+            parts = (Modifier(f"tests.ogl.limb.{malus[0]}", malus[1]),)
+            return _Base(found[1], f"{found[0]} ({sheet.name})", sheet, parts)
     return _Base(found[1], f"{found[0]} ({sheet.name})", sheet)
+
+
+# A sheet's condition that names an arm or a leg and says it is useless or lost (``/perso modifier
+# etats:"bras droit inutilisable"``): an `ogl` limb out of use outside fights too (reading).
+_LIMB_WORDS: Final = {
+    "bras_d": ("bras_d", "bras droit", "right arm"),
+    "bras_g": ("bras_g", "bras gauche", "left arm"),
+    "jambe_d": ("jambe_d", "jambe droite", "right leg"),
+    "jambe_g": ("jambe_g", "jambe gauche", "left leg"),
+}
+_USELESS_WORDS: Final = (
+    "inutilisable",
+    "hors d'usage",
+    "perdu",
+    "manquant",
+    "coupe",
+    "ampute",
+    "useless",
+    "lost",
+    "missing",
+)
+
+
+def sheet_limbs(sheet: SheetLike) -> frozenset[str]:
+    """The `ogl` limbs the sheet's conditions say are useless or lost."""
+    out: set[str] = set()
+    for text in getattr(sheet, "conditions", None) or ():
+        folded = fold(str(text)).replace("’", "'")
+        if not any(word in folded for word in _USELESS_WORDS):
+            continue
+        out.update(loc for loc, names in _LIMB_WORDS.items() if any(n in folded for n in names))
+    return frozenset(out)
 
 
 # --- the interaction's reads, hand-entered dice, the roll log -------------------------------------

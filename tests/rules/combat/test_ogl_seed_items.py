@@ -252,3 +252,94 @@ def test_useless_arms_drop_their_weapon(
 
     refusal = arm_refusal(where, index, two_handed=two_handed, natural=natural)
     assert (refusal.reason if refusal else None) == key
+
+
+# --- item 20: the hit location (a reading: the seed prints no table; RuneQuest's d20 bands) ------
+
+HIT_BANDS = json.loads((ROOT / "data" / "ogl_hit_location.json").read_text(encoding="utf-8"))["entries"]
+
+
+@pytest.mark.parametrize(
+    ("roll", "where"),
+    [
+        (1, "jambe_d"),
+        (4, "jambe_d"),
+        (5, "jambe_g"),
+        (8, "jambe_g"),
+        (9, "abdomen"),
+        (11, "abdomen"),
+        (12, "poitrine"),
+        (13, "bras_d"),
+        (15, "bras_d"),
+        (16, "bras_g"),
+        (18, "bras_g"),
+        (19, "tete"),
+        (20, "tete"),
+    ],
+)
+def test_the_hit_location_d20_typed_by_hand(roll: int, where: str) -> None:
+    from bot.rules.ogl.combat import roll_hit_location
+
+    hit = roll_hit_location(HIT_BANDS, roll=roll)
+    assert (hit.roll, hit.location) == (roll, where)
+
+
+def test_the_hit_location_bands_cover_the_d20_once() -> None:
+    covered = [n for band in HIT_BANDS for n in range(band["min"], band["max"] + 1)]
+    assert sorted(covered) == list(range(1, 21))
+
+
+def test_a_server_table_with_a_gap_is_an_error() -> None:
+    from bot.rules.ogl.combat import roll_hit_location
+
+    with pytest.raises(ValueError, match="no band for 7"):
+        roll_hit_location([{"min": 1, "max": 6, "location": "tete"}], roll=7)
+
+
+# --- item 21: against a wall, « un test d'Esquive ou perdre 1d4 points de dégâts localisés
+# aléatoirement » (l. 35) ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dodge", "roll", "die", "where", "damage", "location"),
+    [
+        (40, 40, 3, 14, None, None),  # 40 ≤ 40: dodged, no die read
+        (40, 41, 3, 14, 3, "bras_d"),
+        (40, 95, 4, 20, 4, "tete"),
+        (60, 61, 1, 1, 1, "jambe_d"),
+    ],
+)
+def test_a_knockback_against_a_wall(
+    dodge: int, roll: int, die: int, where: int, damage: int | None, location: str | None
+) -> None:
+    from bot.rules.ogl.combat import wall_impact
+
+    impact = wall_impact(dodge, HIT_BANDS, roll=roll, damage_die=die, location_roll=where)
+    assert impact.check.target == dodge and impact.damage == damage
+    assert (impact.location.location if impact.location else None) == location
+
+
+# --- item 21 outside fights: useless limbs and the skills the seed names (l. 33-35) -------------
+
+
+@pytest.mark.parametrize(
+    ("limbs", "skill", "malus"),
+    [
+        ({"bras_d"}, "canotage", ("one_arm", -20)),
+        ({"bras_d"}, "athletisme", ("one_arm", -20)),
+        ({"bras_d"}, "esquive", None),
+        ({"bras_d", "bras_g"}, "athletisme", ("two_arms", -30)),
+        ({"bras_d", "bras_g"}, "esquive", ("two_arms", -30)),
+        ({"jambe_g"}, "discretion", ("one_leg", -10)),
+        ({"jambe_g"}, "athletisme", ("one_leg", -10)),
+        ({"jambe_g"}, "canotage", None),
+        ({"jambe_d", "jambe_g"}, "esquive", ("two_legs", -30)),
+        ({"jambe_d", "jambe_g"}, "athletisme", ("one_leg", -10)),  # reading: the one-leg malus stays
+        ({"jambe_d", "bras_d"}, "athletisme", ("one_arm", -20)),  # the worst, not the sum
+        (set(), "esquive", None),
+    ],
+)
+def test_useless_limbs_outside_fights(limbs: set[str], skill: str, malus: tuple[str, int] | None) -> None:
+    from bot.rules.ogl.combat import skill_limb_malus
+
+    assert skill_limb_malus(limbs, skill) == malus

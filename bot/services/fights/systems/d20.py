@@ -34,6 +34,7 @@ from typing import Any, Final
 from bot.context import AppContext
 from bot.db.fight_models import Fight
 from bot.i18n import language_of
+from bot.rules.checks.common import Modifier
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.common import Timing, ordered_slots, roll_dice, set_pool_loss, term
 from bot.rules.combat.effects import Condition
@@ -67,12 +68,11 @@ from bot.services.fights.kit import (
     Recruit,
     action_reply,
     actor,
+    await_defence,
     check_line,
     generic_action,
-    mention,
     parse_option_tokens,
     pass_turn,
-    pending_buttons,
     pick_arm,
     require_gm_for_free_modifier,
     set_dead,
@@ -144,11 +144,17 @@ def parse_armour(text: str | None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for part in _list(text):
         words = part.split()
+        extra: dict[str, int] = {}  # ``rdm=3`` (massive damage), ``pr=5`` (radiation), lines 152-157
+        while words and fold(words[-1]).partition("=")[0] in ("rdm", "pr") and "=" in words[-1]:
+            key, _, value = fold(words.pop()).partition("=")
+            if not is_digits(value, 3):
+                raise FightRefusal("combat.d20.error.bad_armour", text=part[:40])
+            extra[key] = parse_int(value, option="armour", lo=0, hi=999)
         figures = words[-1].split("/") if words else []
         if len(words) < 2 or len(figures) != 3 or not all(is_digits(f, 3) for f in figures):
             raise FightRefusal("combat.d20.error.bad_armour", text=part[:40])
         rp, rc, sr = (parse_int(f, option="armour", lo=0, hi=999) for f in figures)
-        out.append({"name": " ".join(words[:-1])[:30], "rp": rp, "rc": rc, "sr": sr})
+        out.append({"name": " ".join(words[:-1])[:30], "rp": rp, "rc": rc, "sr": sr, **extra})
     return out
 
 
@@ -368,8 +374,11 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         brawl_zone = BRAWL_LOCATIONS[where].value
     require_gm_for_free_modifier(scope, data.situation)
     mods = _malus_terms(doc, c, consume=True)
+    limb_only = False
     for key, value in situation_tokens(data.situation):
-        if key in rules.RANGED_MODIFIERS and context in (
+        if key in ("membre", "limb"):  # line 195: the GM admits that 1 or 2 DM hit a limb only
+            limb_only = True
+        elif key in rules.RANGED_MODIFIERS and context in (
             rules.Context.FIRED,
             rules.Context.THROWN,
             rules.Context.ARROW,
@@ -417,15 +426,15 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
         brawl=brawl_zone,
         aimed=data.location or data.zone,
         hand=hand,
+        limb_only=limb_only,
     )
     buttons: tuple[Any, ...] = ()
     if context is rules.Context.FIRED or foe.has("unconscious"):
         lines.extend(await resolve(scope, doc, pending, "encaisser", DefenceRolls(), payload))
     else:
-        doc.pending[str(seq)] = pending
-        payload["pending"] = True
-        lines.append(w.t("combat.defence.prompt", name=foe.name, owner=mention(doc, foe.id)))
-        buttons = pending_buttons(scope, doc, seq, ("parer", "esquiver", "encaisser"))
+        # an NPC in « defense_pnj » answers now; else only the legal buttons (see _melee)
+        waited, buttons = await await_defence(scope, doc, pending, payload, resolve)
+        lines.extend(waited)
     lines.extend(pass_turn(scope, doc))
     doc.save()
     reply = Reply(
@@ -483,6 +492,66 @@ def act_next(doc: Doc, cid: str) -> None:
     doc.state = replace(state, order=tuple(order))
 
 
+def _melee(
+    doc: Doc,
+    pending: Mapping[str, Any],
+    choice: str,
+    table: Mapping[int, Any] | None,
+    roll: int | None,
+    rng: Any,
+    *,
+    consume: bool,
+) -> rules.Melee | Refusal:
+    """The attack and ``choice``'s defence as the rules read them now (``consume``: the defender's
+    malus of his next action is spent — only when it is really rolled). Raises when he has no
+    score for it (no Esquive, no parry)."""
+    defender = doc.state.get(str(pending["defender"]))
+    context = _context(pending["weapon"])
+    kind = {"parer": rules.DefenceKind.PARRY, "esquiver": rules.DefenceKind.DODGE}.get(choice)
+    skills = doc.meta.get(defender.id, {}).get("skills") or {}
+    special_skill = rules.SPECIALIST_SKILLS.get(context)
+    specialist = kind is rules.DefenceKind.PARRY and special_skill is not None and special_skill in skills
+    if specialist and special_skill is not None:  # line 107: Parer Flèche / Parer Projectile Lancé
+        score: int | None = int(skills[special_skill])
+    else:
+        score = _defence_score(doc, defender, choice) if kind is not None else None
+    defence_mods = _malus_terms(doc, defender, consume=consume) if kind is not None else []
+    bare_defender = all(
+        a["kind"] == "bare" for a in doc.meta.get(defender.id, {}).get("arms") or [BARE_HANDS]
+    )
+    return rules.resolve_melee(
+        int(pending["score"]),
+        score,
+        context=context,
+        defence_kind=kind,
+        manoeuvre=rules.Manoeuvre(pending["manoeuvre"]),
+        bare_hands_defender=bare_defender and context is not rules.Context.BRAWL,
+        specialist=specialist,
+        attack_modifiers=[Modifier(str(m["label"]), int(m["value"])) for m in pending.get("mods", [])],
+        defence_modifiers=defence_mods,
+        damage_table=table,
+        rng=rng,
+        attack_roll=int(pending["attack_roll"]),
+        defence_roll=roll,
+    )
+
+
+async def defence_chances(scope: Scope, doc: Doc, pending: Mapping[str, Any]) -> dict[str, int]:
+    """The parry and the dodge the rules allow now (a score for it, not bare hands against a blade,
+    line 47), each with its chance: the defence's target on the d20, × 5 %."""
+    out: dict[str, int] = {}
+    if _context(pending["weapon"]) is not rules.Context.FIRED:  # line 120: impossible
+        for choice in ("parer", "esquiver"):
+            try:
+                melee = _melee(doc, pending, choice, None, 20, None, consume=False)
+            except FightRefusal:
+                continue
+            if isinstance(melee, rules.Melee) and melee.exchange.defence is not None:
+                out[choice] = max(0, min(20, melee.exchange.defence.target)) * 5
+    out["encaisser"] = 0
+    return out
+
+
 async def resolve(
     scope: Scope,
     doc: Doc,
@@ -496,38 +565,10 @@ async def resolve(
     defender = doc.state.get(str(pending["defender"]))
     arm = pending["weapon"]
     context = _context(arm)
-    kind = {"parer": rules.DefenceKind.PARRY, "esquiver": rules.DefenceKind.DODGE}.get(choice)
     if choice not in ("parer", "esquiver", "encaisser"):
         raise FightRefusal("combat.error.bad_choice")
-    skills = doc.meta.get(defender.id, {}).get("skills") or {}
-    special_skill = rules.SPECIALIST_SKILLS.get(context)
-    specialist = kind is rules.DefenceKind.PARRY and special_skill is not None and special_skill in skills
-    if specialist and special_skill is not None:  # line 107: Parer Flèche / Parer Projectile Lancé
-        score: int | None = int(skills[special_skill])
-    else:
-        score = _defence_score(doc, defender, choice) if kind is not None else None
-    defence_mods = _malus_terms(doc, defender, consume=kind is not None) if kind is not None else []
-    bare_defender = all(
-        a["kind"] == "bare" for a in doc.meta.get(defender.id, {}).get("arms") or [BARE_HANDS]
-    )
     table = await damage_table(scope)
-    from bot.rules.checks.common import Modifier
-
-    melee = rules.resolve_melee(
-        int(pending["score"]),
-        score,
-        context=context,
-        defence_kind=kind,
-        manoeuvre=rules.Manoeuvre(pending["manoeuvre"]),
-        bare_hands_defender=bare_defender and context is not rules.Context.BRAWL,
-        specialist=specialist,
-        attack_modifiers=[Modifier(str(m["label"]), int(m["value"])) for m in pending.get("mods", [])],
-        defence_modifiers=defence_mods,
-        damage_table=table,
-        rng=scope.rng,
-        attack_roll=int(pending["attack_roll"]),
-        defence_roll=rolls.roll,
-    )
+    melee = _melee(doc, pending, choice, table, rolls.roll, scope.rng, consume=True)
     if isinstance(melee, Refusal):
         raise RefusedError(melee)
     exchange = melee.exchange
@@ -681,6 +722,8 @@ def _blow(
     attacker = doc.state.get(str(pending["attacker"]))
     defender = doc.state.get(str(pending["defender"]))
     arm = pending["weapon"]
+    if arm.get("massive"):
+        return _massive(scope, doc, pending, defender, int(arm["massive"]), payload, table)
     hand = pending.get("hand") or {}
     feed, zones = _Feed(hand.get("damage")), _Feed(hand.get("effects"))
     mr = exchange.attack.margin
@@ -763,6 +806,48 @@ def _blow(
         shock += extra_pc
         effect = max(effect, extra_effect, key=lambda e: {None: 0, "unconscious": 1, "dead": 2}[e])
     lines.extend(apply_health(scope, doc, defender, pv=pv, pc=shock, payload=payload, effect=effect))
+    return lines
+
+
+def _massive(
+    scope: Scope,
+    doc: Doc,
+    pending: Mapping[str, Any],
+    defender: Combatant,
+    dm: int,
+    payload: dict[str, Any],
+    table: Mapping[int, Any] | None,
+) -> list[str]:
+    """A weapon of mass destruction's hit (lines 188-195): no location degrees, the body touched is
+    enough; DM above the best RDM destroys the target, unless the GM admits a limb only
+    (``situation:membre``, 1 or 2 DM): vaporised, the table's maximum damage."""
+    rdm = max((int(x.get("rdm", 0)) for x in doc.meta.get(defender.id, {}).get("armour") or []), default=0)
+    outcome_ = rules.massive_damage(dm, rdm, limb=bool(pending.get("limb_only")))
+    payload["massive"] = outcome_.to_dict()
+    lines = [scope.t("combat.d20.massive.line", dm=dm, rdm=rdm)]
+    if not outcome_.affected:
+        lines.append(scope.t("combat.d20.massive.stopped", name=defender.name))
+    elif outcome_.destroyed:
+        set_dead(doc, defender.id, "d20.massive")
+        lines.append(scope.t("combat.d20.massive.destroyed", name=defender.name))
+    else:
+        aimed = str(pending.get("aimed") or "?")
+        lines.append(scope.t("combat.d20.massive.limb", name=defender.name, where=aimed))
+        if table:
+            row = table[max(table)]
+            lines.extend(
+                apply_health(
+                    scope,
+                    doc,
+                    defender,
+                    pv=int(row.get("pv", 0)),
+                    pc=int(row.get("pc", 0)),
+                    payload=payload,
+                    effect=row.get("effect"),
+                )
+            )
+        else:
+            lines.append(scope.t("combat.d20.massive.limb_gm"))
     return lines
 
 

@@ -51,23 +51,24 @@ from bot.services.fights._core import (
     pending_defence,
 )
 from bot.services.fights.attacks import AttackInput
+from bot.services.fights.destiny import merge_rows, offer_lines
 from bot.services.fights.kit import (
     RANGED_KINDS,
     Recruit,
     action_reply,
     actor,
+    await_defence,
     check_line,
     generic_action,
-    mention,
     parse_option_tokens,
     pass_turn,
-    pending_buttons,
     pick_arm,
     set_dead,
     settle,
     situation_tokens,
     spend,
 )
+from bot.services.fights.roster import _list
 from bot.services.fights.rounds import (
     _pass_turn,
     _settle_turn,
@@ -188,6 +189,8 @@ def due_test(
 ) -> FightOutcome:
     skills = doc.meta.get(c.id, {}).get("skills") or {}
     decides = str(prompt.get("decides", "unconscious"))
+    if decides == "wall":
+        return _wall(scope, doc, c, prompt, roll)
     if decides == "prone":  # after a knockback: Acrobatie (reading: else DEX × 5, as CON × 5)
         score = int(skills.get("acrobatie", skills.get("acrobaties", c.stat("DEX") * 5)))
         check = rules.acrobatics_test(score, rng=scope.rng, roll=d100_or_none(roll))
@@ -228,6 +231,40 @@ def due_test(
         doc,
         Reply(description="\n".join(lines), colour=Colour.NEUTRAL, kind="combat.test", result=payload),
     )
+
+
+def _wall(scope: Scope, doc: Doc, c: Combatant, prompt: Mapping[str, Any], roll: int | None) -> FightOutcome:
+    """A knockback against a wall (line 35): the Esquive test (reading: without the skill, DEX × 5,
+    as the Acrobatie test), else 1d4 damage at a location read on the hit-location table, armour
+    counted (reading: « dégâts localisés » are a location's damage like any other)."""
+    skills = doc.meta.get(c.id, {}).get("skills") or {}
+    dice = [int(x) for x in prompt.get("dice") or ()]
+    impact = rules.wall_impact(
+        int(skills.get("esquive", c.stat("DEX") * 5)),
+        prompt.get("bands") or scope.ctx.tables[ogl_wounds.HIT_TABLE].document["entries"],
+        rng=scope.rng,
+        roll=d100_or_none(roll),
+        damage_die=dice[0] if dice else None,
+        location_roll=dice[1] if len(dice) > 1 else None,
+    )
+    ogl_ledger.remember_test(doc, c.id, impact.check, "wall", doc.state.get(c.id).to_dict())
+    lines = [
+        scope.t("combat.ogl.test.wall", name=c.name) + " : " + check_line(scope.words, impact.check, " %")
+    ]
+    if impact.location is not None and impact.damage is not None:
+        lines.append(ogl_wounds.location_line(scope, impact.location.to_dict()))
+        lines.append(scope.t("combat.ogl.wall_damage", name=c.name, damage=impact.damage))
+        more, _ = ogl_wounds.apply_location_damage(
+            scope, doc, doc.state.get(c.id), impact.location.location, impact.damage, None
+        )
+        lines.extend(more)
+    else:
+        lines.append(scope.t("combat.ogl.wall_dodged", name=c.name))
+    payload = {"fight_id": doc.row.id, "prompt": dict(prompt), "wall": impact.to_dict()}
+    new_event(scope, doc, "due_test", c.id, payload)
+    doc.save()
+    reply = Reply(description="\n".join(lines), colour=Colour.NEUTRAL, kind="combat.test", result=payload)
+    return outcome(scope, doc, reply)
 
 
 async def new_round(scope: Scope, doc: Doc, dice: str | None) -> FightOutcome:
@@ -397,6 +434,17 @@ def _specials(text: str | None) -> tuple[rules.Precise | None, bool, bool]:
     return precise, charge, flurry
 
 
+WALL_WORDS: Final = frozenset({"mur", "contre_un_mur", "wall"})
+
+
+def _wall_words(text: str | None) -> tuple[bool, str | None]:
+    """``situation:mur`` (the victim stands against a wall or something solid, line 35): not a
+    modifier, kept out of the attack's situations."""
+    tokens = _list(text)
+    kept = [t for t in tokens if fold(t).replace(" ", "_").replace("'", "_") not in WALL_WORDS]
+    return len(kept) != len(tokens), ", ".join(kept) or None
+
+
 def situation_modifiers(
     text: str | None, side: rules.Side, reaction: rules.Reaction | None = None
 ) -> list[Modifier]:
@@ -433,12 +481,13 @@ async def attack(
     if not arm.get("dice"):
         raise FightRefusal("combat.ogl.error.no_dice", weapon=str(arm["name"]))
     score = _score(doc, c, arm)
-    location = ogl_wounds.location(data.location)
+    asked_location = ogl_wounds.location_request(data.location)
     precise, charge, flurry = _specials(data.special)
     ranged = arm["kind"] in RANGED_KINDS
     if charge and ranged:  # line 6: « une Attaque au Corps à Corps peut être portée »
         raise FightRefusal("combat.ogl.error.charge_is_melee", weapon=str(arm["name"]))
-    mods = situation_modifiers(data.situation, rules.Side.ATTACK)
+    wall, situation = _wall_words(data.situation)
+    mods = situation_modifiers(situation, rules.Side.ATTACK)
     if not free:
         ogl_ledger.require_free(scope, doc, c)
     disabled = rules.disabled_locations(c.conditions)
@@ -490,6 +539,14 @@ async def attack(
         w.t("combat.ogl.attack_line", weapon=arm["name"]) + " : " + check_line(w, check, " %"),
         *flurry_lines,
     ]
+    # a location named stands; else the d20 on the hit-location table, read only when the blow may land
+    location, rolled = (
+        await ogl_wounds.hit_location(scope, asked_location)
+        if check.success or isinstance(asked_location, str)
+        else ("", None)
+    )
+    if rolled is not None:
+        lines.append(ogl_wounds.location_line(scope, rolled))
     payload = {"tag": tag, **attack_payload(doc, seq, c.id, foe.id, {"check": check.to_dict()})}
     pending = pending_defence(
         scope,
@@ -508,17 +565,25 @@ async def attack(
         hand=hand,
         tag=tag,
         charge=charge,
+        wall=wall,
+        wall_bands=(await table_in_force(scope.session, scope.ctx, scope.guild_id, ogl_wounds.HIT_TABLE))[
+            "entries"
+        ]
+        if wall
+        else None,
     )
     buttons: tuple[Any, ...] = ()
     if not check.success or foe.has("unconscious"):
         lines.extend(await resolve(scope, doc, pending, "encaisser", DefenceRolls(), payload))
     else:
-        doc.pending[str(seq)] = pending
-        payload["pending"] = True
-        lines.append(w.t("combat.defence.prompt", name=foe.name, owner=mention(doc, foe.id)))
-        buttons = pending_buttons(scope, doc, seq, ("parer", "esquiver", "encaisser"))
+        # an NPC in « defense_pnj » answers now; else only the legal buttons (see _reaction_setup)
+        waited, buttons = await await_defence(scope, doc, pending, payload, resolve)
+        lines.extend(waited)
     if not free:
         lines.extend(pass_turn(scope, doc))
+    offered, hero_rows = await offer_lines(scope, doc)  # a PC's major wound: his Éraflure
+    lines.extend(offered)
+    buttons = merge_rows(hero_rows, buttons)
     doc.save()
     reply = Reply(
         title=f"⚔️ {c.name} → {foe.name} ({arm['name']})",
@@ -529,6 +594,66 @@ async def attack(
         kind="combat.attack",
     )
     return outcome(scope, doc, reply)
+
+
+def _reaction_setup(
+    doc: Doc,
+    scope: Scope,
+    pending: Mapping[str, Any],
+    reaction: rules.Reaction,
+    situation: str | None,
+    *,
+    dry: bool,
+) -> tuple[int, list[Modifier], bool]:
+    """The reaction's score and modifiers, the reaction spent (``dry``: only checked, nothing
+    spent); refused as the rules refuse it now (no reaction left, aiming, out of combat …)."""
+    attacker = doc.state.get(str(pending["attacker"]))
+    defender = doc.state.get(str(pending["defender"]))
+    ogl_ledger.require_not_aiming(doc, defender)
+    trigger = rules.Trigger.RANGED_ATTACK if pending.get("ranged") else rules.Trigger.MELEE_ATTACK
+    rank = int(float(pending.get("rank") or 0))
+    event = str(pending["seq"])
+    off_hand = ogl_ledger.take_reaction(scope, doc, defender, reaction, trigger, event, rank, dry=dry)
+    score = (
+        ogl_ledger.off_hand_score(doc, defender)
+        if off_hand
+        else ogl_wounds.defence_score(doc, defender, reaction)
+    )
+    mods = ogl_ledger.defence_modifiers(doc, defender, attacker, reaction, ranged=bool(pending.get("ranged")))
+    mods.extend(ogl_ledger.stance_modifiers(doc, defender, reaction))
+    test = "dodge" if reaction in (rules.Reaction.DODGE, rules.Reaction.DIVE) else "weapon"
+    mods.extend(rules.limb_modifiers(rules.disabled_locations(defender.conditions), test))
+    mods.extend(situation_modifiers(situation, rules.Side.DEFENCE, reaction))
+    return score, mods, off_hand
+
+
+async def defence_chances(scope: Scope, doc: Doc, pending: Mapping[str, Any]) -> dict[str, int]:
+    """The parry and the dodge the rules allow now (a reaction left this round, not aiming, no
+    parry against a missile, a score for it), each with its target (a d100's %: En Défense's +20 %,
+    a useless limb's malus … counted). An area effect's dive is answered by hand."""
+    out: dict[str, int] = {}
+    if not pending.get("area"):
+        for choice, reaction in (("parer", rules.Reaction.PARRY), ("esquiver", rules.Reaction.DODGE)):
+            try:
+                score, mods, _ = _reaction_setup(doc, scope, pending, reaction, None, dry=True)
+            except (FightRefusal, RefusedError):
+                continue
+            melee = rules.resolve_attack(
+                int(pending["score"]),
+                score,
+                reaction=reaction,
+                ranged=bool(pending.get("ranged")),
+                attack_modifiers=[
+                    Modifier(str(m["label"]), int(m["value"])) for m in pending.get("mods", [])
+                ],
+                defence_modifiers=mods,
+                attack_roll=int(pending["attack_roll"]),
+                defence_roll=100,
+            )
+            if not isinstance(melee, Refusal) and melee.defence is not None:
+                out[choice] = max(0, min(100, melee.defence.target))
+    out["encaisser"] = 0
+    return out
 
 
 async def resolve(
@@ -557,26 +682,12 @@ async def resolve(
     prompts_before = {int(p["id"]) for p in doc.prompts}
     lines: list[str] = []
     if reaction is not None:
-        ogl_ledger.require_not_aiming(doc, defender)
-        trigger = rules.Trigger.RANGED_ATTACK if pending.get("ranged") else rules.Trigger.MELEE_ATTACK
-        rank = int(float(pending.get("rank") or 0))
-        event = str(pending["seq"])
-        off_hand = ogl_ledger.take_reaction(scope, doc, defender, reaction, trigger, event, rank)
+        score, defence_mods, off_hand = _reaction_setup(
+            doc, scope, pending, reaction, rolls.situation, dry=False
+        )
         if off_hand:
             payload["off_hand_parry"] = True
             lines.append(w.t("manoeuvre.two.parry_used", name=defender.name))
-        score = (
-            ogl_ledger.off_hand_score(doc, defender)
-            if off_hand
-            else ogl_wounds.defence_score(doc, defender, reaction)
-        )
-        defence_mods = ogl_ledger.defence_modifiers(
-            doc, defender, attacker, reaction, ranged=bool(pending.get("ranged"))
-        )
-        defence_mods.extend(ogl_ledger.stance_modifiers(doc, defender, reaction))
-        test = "dodge" if reaction in (rules.Reaction.DODGE, rules.Reaction.DIVE) else "weapon"
-        defence_mods.extend(rules.limb_modifiers(rules.disabled_locations(defender.conditions), test))
-        defence_mods.extend(situation_modifiers(rolls.situation, rules.Side.DEFENCE, reaction))
     melee = rules.resolve_attack(
         int(pending["score"]),
         score,

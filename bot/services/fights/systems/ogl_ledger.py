@@ -27,7 +27,7 @@ from bot.rules.combat.effects import Condition
 from bot.rules.combat.state import Combatant
 from bot.rules.ogl import checks as ogl_checks
 from bot.rules.ogl import combat as rules
-from bot.services.fights._core import Doc, FightOutcome, FightRefusal, Scope, fight_here, outcome
+from bot.services.fights._core import Doc, FightOutcome, FightRefusal, Scope, fight_by_id, fight_here, outcome
 from bot.services.fights.kit import RANGED_KINDS, check_line, set_dead
 from bot.ui.reply import Colour, Reply
 
@@ -193,8 +193,10 @@ def take_reaction(
     attack_rank: int,
     *,
     nowhere_to_dive: bool = False,
+    dry: bool = False,
 ) -> bool:
-    """Spend a reaction (or the declared off-hand parry beyond the limit); True when off-hand."""
+    """Spend a reaction (or the declared off-hand parry beyond the limit); True when off-hand.
+    ``dry``: only whether it may be taken (refused as it would be), nothing spent."""
     if defender.has("unconscious", "dead"):  # Hors de Combat: checked before the actions lost
         raise RefusedError(Refusal("combat.ogl.refusal.out_of_combat"))
     require_free(scope, doc, defender, reacting=True)
@@ -219,6 +221,8 @@ def take_reaction(
         off_hand = refusal is None
     if refusal is not None:
         raise RefusedError(refusal)
+    if dry:
+        return off_hand
     data["reactions"][defender.id] = rules.record_reaction(ledger, event, off_hand_parry=off_hand).to_dict()
     return off_hand
 
@@ -458,10 +462,10 @@ def _name(doc: Doc, cid: str) -> str:
 # --- the thread's fight and the answer of a /manoeuvre use case ----------------------------------
 
 
-async def ogl_fight(scope: Scope, *, in_round: bool = False) -> Doc:
-    """The thread's fight, refused unless it is an `ogl` one (and, with ``in_round``, unless a round
-    is under way)."""
-    doc = await fight_here(scope)
+async def ogl_fight(scope: Scope, *, in_round: bool = False, fight_id: int | None = None) -> Doc:
+    """The thread's fight (``fight_id``: that one, a button's), refused unless it is an `ogl` one
+    (and, with ``in_round``, unless a round is under way)."""
+    doc = await (fight_by_id(scope, fight_id) if fight_id is not None else fight_here(scope))
     if doc.row.ruleset != "ogl":
         raise FightRefusal("manoeuvre.error.not_ogl", ruleset=doc.row.ruleset or "renove")
     scope.ruleset = "ogl"

@@ -20,11 +20,15 @@ from typing import Any, Final
 from bot.rules.combat.state import Combatant
 from bot.rules.ogl import combat as rules
 from bot.rules.sheets import OGL_LOCATIONS, fold
-from bot.services.fights._core import Doc, FightRefusal, Scope
+from bot.services.fights._core import Doc, FightRefusal, RollNote, Scope
+from bot.services.fights.destiny import GRAZE, offer
 from bot.services.fights.kit import RANGED_KINDS
 from bot.services.fights.systems import ogl_ledger
+from bot.services.house_rules import table_in_force
 
 LOCATIONS: Final = tuple(name for name, _, _ in OGL_LOCATIONS)
+HIT_TABLE: Final = "ogl_hit_location"
+RANDOM_WORDS: Final = frozenset({"aleatoire", "random", "hasard", "d20"})
 KINDS: Final[dict[str, str]] = {
     "jambe_d": "leg",
     "jambe_g": "leg",
@@ -50,6 +54,41 @@ def location(text: str | None) -> str:
     if wanted not in LOCATIONS:
         raise FightRefusal("combat.ogl.error.location", accepted=", ".join(LOCATIONS))
     return wanted
+
+
+def location_request(text: str | None) -> str | int | None:
+    """What ``localisation:`` asks: a location named (``tete``), the d20 typed by hand (``14``), or
+    nothing / ``aleatoire``: the bot's d20 on the hit-location table (issue 20, item 20)."""
+    wanted = fold(text or "").replace(" ", "_")
+    if not wanted or wanted in RANDOM_WORDS:
+        return None
+    if wanted.isdigit():
+        if not 1 <= int(wanted) <= 20:
+            raise FightRefusal("combat.ogl.error.location_roll", roll=wanted[:4])
+        return int(wanted)
+    return location(wanted)
+
+
+async def hit_location(scope: Scope, asked: str | int | None) -> tuple[str, dict[str, Any] | None]:
+    """The location of a blow: named, else read on the server's ``ogl_hit_location`` bands (the
+    shipped reading: RuneQuest's d20 table) with the typed d20 or the bot's; the roll when read."""
+    if isinstance(asked, str):
+        return asked, None
+    document = await table_in_force(scope.session, scope.ctx, scope.guild_id, HIT_TABLE)
+    try:
+        hit = rules.roll_hit_location(document["entries"], rng=scope.rng, roll=asked)
+    except ValueError:
+        raise FightRefusal("combat.ogl.error.location_table", roll=asked or "?") from None
+    scope.rolls.append(RollNote("combat.location", "1d20", hit.roll, hit.to_dict()))
+    return hit.location, hit.to_dict()
+
+
+def location_line(scope: Scope, rolled: Mapping[str, Any]) -> str:
+    return scope.t(
+        "combat.ogl.location_roll",
+        roll=rolled["roll"],
+        location=scope.t(f"characters.loc.{rolled['location']}"),
+    )
 
 
 def defence_score(doc: Doc, c: Combatant, reaction: rules.Reaction) -> int:
@@ -125,6 +164,13 @@ def wound(
         if not defender.has("prone"):  # line 35: an Acrobatie test or he ends prone
             add_endurance_prompt(doc, defender.id, "prone")
             lines.append(w.t("combat.ogl.test_due.prone", name=defender.name))
+        if pending.get("wall"):  # line 35: against a wall, an Esquive test or 1d4 at random
+            add_endurance_prompt(doc, defender.id, "wall")
+            # ``degats``: after the charge's 1d4, the wall's 1d4 then its location d20
+            doc.prompts[-1].update(
+                bands=list(pending.get("wall_bands") or ()), dice=rest[1:] if charge else rest
+            )
+            lines.append(w.t("combat.ogl.test_due.wall", name=defender.name))
     more, wound, step = damage_with_undo(
         scope,
         doc,
@@ -208,6 +254,7 @@ def apply_location_damage(
             lines.append(w.t(f"combat.ogl.test_due.{decides}", name=defender.name))
     if wound.level is rules.Level.MAJOR:
         ogl_ledger.remember_wound(doc, defender.id, wound, prompts)
+        offer(doc, defender.id, GRAZE, f"ogl_major_wound.{loc}")  # a PC: his Éraflure (hero point)
     return lines, wound
 
 

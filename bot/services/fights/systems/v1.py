@@ -71,12 +71,11 @@ from bot.services.fights.kit import (
     action_reply,
     actor,
     application_lines,
+    await_defence,
     check_line,
     generic_action,
-    mention,
     parse_option_tokens,
     pass_turn,
-    pending_buttons,
     pick_arm,
     require_gm_for_free_modifier,
     settle,
@@ -576,14 +575,9 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
             if ranged:
                 lines.append(w.t("combat.v1.no_defence_ranged", name=foe.name))
             lines.extend(await resolve(scope, doc, pending, "encaisser", DefenceRolls(), payload))
-        else:
-            doc.pending[str(seq)] = pending
-            payload["pending"] = True
-            lines.append(w.t("combat.defence.prompt", name=foe.name, owner=mention(doc, foe.id)))
-            # the dodge needs the Esquive skill (see resolve): no button the rules would refuse
-            dodges = "esquive" in (doc.meta.get(foe.id, {}).get("skills") or {})
-            choices = ("parer", "esquiver", "encaisser") if dodges else ("parer", "encaisser")
-            buttons = pending_buttons(scope, doc, seq, choices)
+        else:  # an NPC in « defense_pnj » answers now; else only the legal buttons (see _defend)
+            waited, buttons = await await_defence(scope, doc, pending, payload, resolve)
+            lines.extend(waited)
     else:
         lines.append(w.t("combat.attack.missed", name=foe.name))
     lines.extend(pass_turn(scope, doc))
@@ -633,6 +627,64 @@ def _test_characteristics(c: Combatant) -> dict[str, int]:
     return chars
 
 
+def _defend(
+    tables: rules.V1Tables,
+    doc: Doc,
+    pending: Mapping[str, Any],
+    choice: str,
+    roll: int | None,
+    rng: Any,
+) -> rules.V1Defence | Refusal:
+    """The parry or the dodge against ``pending`` as the rules allow it now (nothing written): the
+    parry needs a prepared parry, a second weapon or a shield; the dodge the Esquive skill."""
+    did = str(pending["defender"])
+    defender = doc.state.get(did)
+    skills = doc.meta.get(did, {}).get("skills") or {}
+    v1data = doc.data.get("v1") or {}
+    if choice == "esquiver":
+        if "esquive" not in skills:
+            return Refusal("combat.v1.refusal.dodge_needs_skill")
+        return rules.resolve_defence(
+            tables,
+            rules.Defence.DODGE,
+            defender.stat("I"),
+            attack_id=str(pending["seq"]),
+            round_state=_round_state(doc, did),
+            melee=not pending.get("ranged"),
+            modifiers=(term(SYSTEM, "dodge_skill", int(skills["esquive"])),) if skills["esquive"] else (),
+            rng=rng,
+            roll=roll,
+        )
+    prepared = bool((v1data.get("prepared") or {}).get(did))
+    return rules.resolve_defence(
+        tables,
+        rules.Defence.PARRY,
+        defender.stat("CC"),
+        attack_id=str(pending["seq"]),
+        round_state=_round_state(doc, did),
+        melee=not pending.get("ranged"),
+        attacker_weapon_parry_modifier=int(pending["weapon"].get("parry") or 0),
+        prepared=prepared,
+        off_hand=None if prepared else _off_hand(doc, defender),
+        parry_specialist="armes de parade" in skills,
+        rng=rng,
+        roll=roll,
+    )
+
+
+async def defence_chances(scope: Scope, doc: Doc, pending: Mapping[str, Any]) -> dict[str, int]:
+    """The parry and the dodge the rules allow now, with their target (a d100's %)."""
+    tables = await tables_of(scope)
+    out: dict[str, int] = {}
+    if not pending.get("ranged"):
+        for choice in ("parer", "esquiver"):
+            found = _defend(tables, doc, pending, choice, 100, None)
+            if isinstance(found, rules.V1Defence):
+                out[choice] = max(0, min(100, found.check.target))
+    out["encaisser"] = 0
+    return out
+
+
 async def resolve(
     scope: Scope,
     doc: Doc,
@@ -647,28 +699,15 @@ async def resolve(
     did = str(pending["defender"])
     defender = doc.state.get(did)
     lines: list[str] = []
-    skills = doc.meta.get(did, {}).get("skills") or {}
     defence: rules.V1Defence | Refusal | None = None
     v1data = doc.data.setdefault("v1", {"prepared": {}, "defence": {}})
-    if choice == "parer":
-        prepared = bool(v1data.setdefault("prepared", {}).get(did))
-        attacker_arm = pending["weapon"]
-        defence = rules.resolve_defence(
-            tables,
-            rules.Defence.PARRY,
-            defender.stat("CC"),
-            attack_id=str(pending["seq"]),
-            round_state=_round_state(doc, did),
-            melee=not pending.get("ranged"),
-            attacker_weapon_parry_modifier=int(attacker_arm.get("parry") or 0),
-            prepared=prepared,
-            off_hand=None if prepared else _off_hand(doc, defender),
-            parry_specialist="armes de parade" in skills,
-            rng=scope.rng,
-            roll=d100_or_none(rolls.roll),
-        )
+    prepared = bool(v1data.setdefault("prepared", {}).get(did))
+    if choice in ("parer", "esquiver"):
+        defence = _defend(tables, doc, pending, choice, d100_or_none(rolls.roll), scope.rng)
         if isinstance(defence, Refusal):
             raise RefusedError(defence)
+    if choice == "parer":
+        assert isinstance(defence, rules.V1Defence)
         if prepared:
             v1data["prepared"][did] = False
             how = "prepared"
@@ -681,21 +720,7 @@ async def resolve(
             w.t(f"combat.v1.parry.{how}", name=defender.name) + " : " + check_line(w, defence.check, " %")
         )
     elif choice == "esquiver":
-        if "esquive" not in skills:
-            raise RefusedError(Refusal("combat.v1.refusal.dodge_needs_skill"))
-        defence = rules.resolve_defence(
-            tables,
-            rules.Defence.DODGE,
-            defender.stat("I"),
-            attack_id=str(pending["seq"]),
-            round_state=_round_state(doc, did),
-            melee=not pending.get("ranged"),
-            modifiers=(term(SYSTEM, "dodge_skill", int(skills["esquive"])),) if skills["esquive"] else (),
-            rng=scope.rng,
-            roll=d100_or_none(rolls.roll),
-        )
-        if isinstance(defence, Refusal):
-            raise RefusedError(defence)
+        assert isinstance(defence, rules.V1Defence)
         lines.append(
             w.t("combat.defence.dodge", name=defender.name) + " : " + check_line(w, defence.check, " %")
         )

@@ -17,6 +17,7 @@ from bot.services.fights._core import FightOutcome, FightRefusal, Scope, run
 from bot.services.fights.attacks import AttackInput
 from bot.services.fights.kit import RANGED_KINDS, actor, pick_arm
 from bot.services.fights.systems import ogl, ogl_ledger
+from bot.services.fights.systems.ogl_manoeuvres import free_ask
 
 COUNTER_TRIGGERS: Final[dict[str, rules.Trigger]] = {
     "tir": rules.Trigger.RANGED_ATTACK,
@@ -43,11 +44,20 @@ async def counter_attack(
     damage: str | None = None,
     effects: str | None = None,
     rng: RandomSource | None = None,
+    fight_id: int | None = None,
+    ask: int | None = None,
 ) -> FightOutcome:
-    """The counter-attack reaction: a melee attack against an adjacent enemy who triggered it."""
+    """The counter-attack reaction: a melee attack against an adjacent enemy who triggered it. An
+    ally as the target asks first (nothing spent); ``ask``: that question confirmed (its stored
+    request replaces the arguments)."""
 
     async def work(scope: Scope) -> FightOutcome:
-        doc = await ogl_ledger.ogl_fight(scope, in_round=True)
+        nonlocal target, trigger, who, weapon, roll, location, damage, effects
+        doc = await ogl_ledger.ogl_fight(scope, in_round=True, fight_id=fight_id)
+        if ask is not None:
+            stored = free_ask.take(scope, doc, ask, free_ask.COUNTER)
+            target, trigger, who, weapon = stored.target, stored.special or "", stored.attacker, stored.weapon
+            roll, location, damage, effects = stored.roll, stored.location, stored.damage, stored.effects
         c = actor(scope, doc, who)
         foe = doc.find(target)
         why = COUNTER_TRIGGERS.get(fold(trigger).replace(" ", "_").replace("'", "_").replace("-", "_"))
@@ -56,6 +66,18 @@ async def counter_attack(
         arm = pick_arm(doc, c, weapon)
         if arm["kind"] in RANGED_KINDS:
             raise FightRefusal("manoeuvre.refusal.counter_melee_only")
+        request = AttackInput(
+            target=foe.name,
+            attacker=c.name,
+            weapon=weapon,
+            roll=roll,
+            damage=damage,
+            effects=effects,
+            location=location,
+            special=trigger,
+        )
+        if ask is None and free_ask.on_ally(c, foe):
+            return free_ask.question(scope, doc, c, foe, request, free_ask.COUNTER)
         event = f"{why.value}:{foe.id}:{doc.state.round}:{doc.state.turn}"
         ogl_ledger.take_reaction(scope, doc, c, rules.Reaction.COUNTER, why, event, 0)
         extra = [term(rules.SYSTEM, "counter_run", RUN_BONUS)] if why is rules.Trigger.RUNS else []

@@ -131,9 +131,12 @@ async def grapple(
             grapples.pop(c.id, None)
             metres, die = rules.grapple_throw(rng=scope.rng, die=damage)
             scope.rolls.append(RollNote("combat.damage", "1d6", die, {"throw": True}))
-            loc = ogl_wounds.location(location)
-            result["throw"] = {"metres": metres, "die": die, "location": loc}
+            # « 1d6 dégâts localisés aléatoirement »: the location named, else the d20 on the table
+            loc, rolled = await ogl_wounds.hit_location(scope, ogl_wounds.location_request(location))
+            result["throw"] = {"metres": metres, "die": die, "location": loc, "location_roll": rolled}
             lines.append(w.t("manoeuvre.grapple.thrown", name=foe.name, metres=metres, damage=die))
+            if rolled is not None:
+                lines.append(ogl_wounds.location_line(scope, rolled))
             hand = parse_dice(effects, option="effects", sides=20, limit=10)
             wound_lines, wound = ogl_wounds.apply_location_damage(
                 scope, doc, foe, loc, die, hand[0] if hand else None

@@ -37,6 +37,7 @@ from bot.services.fights._core import (
     parse_dice,
     run,
 )
+from bot.services.fights.destiny import GRAZE, take_graze_offer, withdraw
 from bot.services.fights.kit import actor, check_line, mention
 from bot.services.fights.systems import ogl_area, ogl_ledger, ogl_wounds
 
@@ -60,45 +61,72 @@ async def hero_point(
 
     async def work(scope: Scope) -> FightOutcome:
         doc = await ogl_ledger.ogl_fight(scope)
-        c = actor(scope, doc, who)
-        word = fold(use).replace(" ", "_").replace("'", "_")
-        on_damage = word in DAMAGE_REROLL
-        try:
-            kind = rules.HeroUse(rules.HeroUse.SECOND_CHANCE.value if on_damage else word)
-        except ValueError:
-            raise FightRefusal(
-                "manoeuvre.error.hero_use",
-                accepted=", ".join([*(u.value for u in rules.HeroUse), DAMAGE_REROLL[0]]),
-            ) from None
-        meta = doc.meta.setdefault(c.id, {})
-        points = int(meta.get("hero_points") or 0)
-        wound = None
-        record = (ogl_ledger.manoeuvre_data(doc).get("wounds") or {}).get(c.id)
-        if kind is rules.HeroUse.GRAZE and record is not None:
-            wound = _wound_from(record)
-        spent = rules.spend_hero_point(points, kind, wound=wound, gm_approved=scope.gm)
-        if isinstance(spent, Refusal):
-            raise RefusedError(spent)
-        lines = [scope.t(f"manoeuvre.hero.{kind.value}", name=c.name)]
-        result: dict[str, Any] = {"combatant": c.id, "spend": spent.to_dict()}
-        if on_damage:
-            lines.extend(_reroll_damage(scope, doc, c, dice, result))
-        elif kind is rules.HeroUse.SECOND_CHANCE:
-            lines.extend(await _second_chance(scope, doc, c, roll, dice, result))
-        elif kind is rules.HeroUse.GRAZE:
-            assert record is not None and wound is not None
-            lines.extend(_graze(scope, doc, c, record, wound, spent, roll, result))
-        elif note:
-            lines.append(f"« {note[:300]} »")
-        meta["hero_points"] = spent.points_after
-        lines.append(scope.t("manoeuvre.hero.left", name=c.name, n=spent.points_after))
-        new_event(scope, doc, "hero_point", c.id, result)
-        doc.save()
-        return ogl_ledger.reply(
-            scope, doc, scope.t("manoeuvre.hero.title", name=c.name), lines, "manoeuvre.hero", result
-        )
+        return await _spend(scope, doc, actor(scope, doc, who), use, roll, dice, note)
 
     return await run(ctx, caller, work, rng=rng)
+
+
+async def spend_offer(
+    ctx: AppContext, caller: Caller, *, fight_id: int, number: int, rng: RandomSource | None = None
+) -> FightOutcome:
+    """The « Éraflure » button a major wound offered a PC (issue 18, :mod:`bot.services.fights.destiny`):
+    his player spends a hero point on it, as ``/manoeuvre heroisme usage:eraflure`` does."""
+
+    async def work(scope: Scope) -> FightOutcome:
+        doc = await ogl_ledger.ogl_fight(scope, fight_id=fight_id)
+        cid = take_graze_offer(scope, doc, number)
+        return await _spend(scope, doc, doc.state.get(cid), rules.HeroUse.GRAZE.value, None, None, None)
+
+    return await run(ctx, caller, work, rng=rng)
+
+
+async def _spend(
+    scope: Scope,
+    doc: Doc,
+    c: Combatant,
+    use: str,
+    roll: int | None,
+    dice: str | None,
+    note: str | None,
+) -> FightOutcome:
+    """Spend one of ``c``'s hero points on ``use``."""
+    word = fold(use).replace(" ", "_").replace("'", "_")
+    on_damage = word in DAMAGE_REROLL
+    try:
+        kind = rules.HeroUse(rules.HeroUse.SECOND_CHANCE.value if on_damage else word)
+    except ValueError:
+        raise FightRefusal(
+            "manoeuvre.error.hero_use",
+            accepted=", ".join([*(u.value for u in rules.HeroUse), DAMAGE_REROLL[0]]),
+        ) from None
+    meta = doc.meta.setdefault(c.id, {})
+    points = int(meta.get("hero_points") or 0)
+    wound = None
+    record = (ogl_ledger.manoeuvre_data(doc).get("wounds") or {}).get(c.id)
+    if kind is rules.HeroUse.GRAZE and record is not None:
+        wound = _wound_from(record)
+    spent = rules.spend_hero_point(points, kind, wound=wound, gm_approved=scope.gm)
+    if isinstance(spent, Refusal):
+        raise RefusedError(spent)
+    lines = [scope.t(f"manoeuvre.hero.{kind.value}", name=c.name)]
+    result: dict[str, Any] = {"combatant": c.id, "spend": spent.to_dict()}
+    if on_damage:
+        lines.extend(_reroll_damage(scope, doc, c, dice, result))
+    elif kind is rules.HeroUse.SECOND_CHANCE:
+        lines.extend(await _second_chance(scope, doc, c, roll, dice, result))
+    elif kind is rules.HeroUse.GRAZE:
+        assert record is not None and wound is not None
+        lines.extend(_graze(scope, doc, c, record, wound, spent, roll, result))
+        withdraw(doc, c.id, GRAZE)  # the major wound's button, if offered, is spent
+    elif note:
+        lines.append(f"« {note[:300]} »")
+    meta["hero_points"] = spent.points_after
+    lines.append(scope.t("manoeuvre.hero.left", name=c.name, n=spent.points_after))
+    new_event(scope, doc, "hero_point", c.id, result)
+    doc.save()
+    return ogl_ledger.reply(
+        scope, doc, scope.t("manoeuvre.hero.title", name=c.name), lines, "manoeuvre.hero", result
+    )
 
 
 def _wound_from(record: Mapping[str, Any]) -> rules.LocationWound:

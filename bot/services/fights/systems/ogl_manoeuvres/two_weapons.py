@@ -17,6 +17,7 @@ from bot.services.fights._core import FightOutcome, FightRefusal, Scope, new_eve
 from bot.services.fights.attacks import AttackInput
 from bot.services.fights.kit import RANGED_KINDS, actor, pick_arm
 from bot.services.fights.systems import ogl, ogl_ledger
+from bot.services.fights.systems.ogl_manoeuvres import free_ask
 
 
 async def two_weapons(
@@ -32,11 +33,20 @@ async def two_weapons(
     damage: str | None = None,
     effects: str | None = None,
     rng: RandomSource | None = None,
+    fight_id: int | None = None,
+    ask: int | None = None,
 ) -> FightOutcome:
-    """The off hand this round: one extra parry beyond the limit, or one extra melee attack now."""
+    """The off hand this round: one extra parry beyond the limit, or one extra melee attack now. An
+    attack on an ally asks first (nothing spent); ``ask``: that question confirmed (its stored
+    request replaces the arguments)."""
 
     async def work(scope: Scope) -> FightOutcome:
-        doc = await ogl_ledger.ogl_fight(scope, in_round=True)
+        nonlocal use, target, who, weapon, roll, location, damage, effects
+        doc = await ogl_ledger.ogl_fight(scope, in_round=True, fight_id=fight_id)
+        if ask is not None:
+            stored = free_ask.take(scope, doc, ask, free_ask.OFF_HAND)
+            use, target, who, weapon = "attaque", stored.target, stored.attacker, stored.weapon
+            roll, location, damage, effects = stored.roll, stored.location, stored.damage, stored.effects
         c = actor(scope, doc, who)
         choice = {
             "parade": "parry",
@@ -51,6 +61,19 @@ async def two_weapons(
         melee_arms = [a for a in doc.meta.get(c.id, {}).get("arms") or [] if a["kind"] not in RANGED_KINDS]
         if len(melee_arms) < 2:
             raise FightRefusal("manoeuvre.refusal.needs_two", name=c.name)
+        if choice == "attack" and target and ask is None:
+            foe = doc.find(target)
+            if free_ask.on_ally(c, foe):
+                request = AttackInput(
+                    target=foe.name,
+                    attacker=c.name,
+                    weapon=weapon,
+                    roll=roll,
+                    damage=damage,
+                    effects=effects,
+                    location=location,
+                )
+                return free_ask.question(scope, doc, c, foe, request, free_ask.OFF_HAND)
         data = ogl_ledger.round_data(doc)
         ledger = ogl_ledger.reactions(doc, c)
         if (data.get("off_hand") or {}).get(c.id):
