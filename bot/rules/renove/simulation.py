@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final, TypeVar
 
+from bot.rules.checks.common import Modifier
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.effects import ROUND_UNITS, Condition, EffectApplication, resolve_pending, tick
 from bot.rules.combat.effects import apply_mechanics as core_apply_mechanics
@@ -55,6 +56,7 @@ from bot.rules.combat.state import Combatant, can_act
 from bot.rules.combat.tables import CombatTables, CriticalEntry, Mechanic
 from bot.rules.random_source import RandomSource
 from bot.rules.renove import checks as renove
+from bot.rules.renove.armour import ArmourMaluses, maluses, wearing_cancels
 from bot.rules.renove.attack import (
     AttackRequest,
     AttackResult,
@@ -65,8 +67,6 @@ from bot.rules.renove.attack import (
     resolve_dodge,
     resolve_parry,
 )
-from bot.rules.checks.common import Modifier
-from bot.rules.renove.armour import ArmourMaluses, maluses, wearing_cancels
 from bot.rules.renove.damage import (
     ArmourLayer,
     DamageDie,
