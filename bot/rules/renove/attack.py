@@ -27,6 +27,7 @@ from bot.rules.combat.dicefeed import d
 from bot.rules.combat.tables import CombatTables, NaturalRoll, RangeBand, Weapon
 from bot.rules.random_source import RandomSource
 from bot.rules.renove import checks as renove
+from bot.rules.renove.specials import talent_refusal
 
 # --- combat WS ---------------------------------------------------------------------------------
 
@@ -190,6 +191,9 @@ def attack_refusal(tables: CombatTables, request: AttackRequest) -> Refusal | No
         return Refusal(
             "combat.refusal.special_needs_weapon", (("special", request.special), ("weapon", weapon.id))
         )
+    needs_talent = talent_refusal(tables, request.special, request.talents, ranged=request.ranged)
+    if needs_talent is not None:
+        return needs_talent
     if request.special == "coup_perforant" and request.special_k < 1:
         return Refusal("combat.refusal.bad_k", (("k", request.special_k),))
     if weapon.damage is None and not weapon.combines and "immobilisante" not in weapon.attributes:

@@ -11,6 +11,7 @@ from bot.rules.combat.basics import RefusedError
 from bot.rules.combat.state import can_act
 from bot.rules.random_source import RandomSource
 from bot.rules.renove.attack import resolve_attack
+from bot.rules.sheets import fold
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     OTHER_RULESETS,
@@ -105,6 +106,8 @@ async def attack(
         foe = doc.find(data.target)
         if foe.id == c.id:
             raise FightRefusal("combat.error.self_attack")
+        if data.special:
+            data = replace(data, special=special_id(scope, data.special))
         if foe.has("dead"):
             raise FightRefusal("combat.error.target_dead", name=foe.name)
         wid = _pick_weapon(scope, c, data.weapon)
@@ -304,6 +307,16 @@ def _check_typed(scope: Scope, doc: Doc, data: AttackInput) -> None:
         parse_dice(text, option=option, sides=100, limit=60)
     if doc.row.ruleset not in OTHER_RULESETS:
         _situations(scope, data.situation)
+
+
+def special_id(scope: Scope, text: str) -> str:
+    """A special action typed by its id, French or English name (case and accents folded)."""
+    wanted = fold(text).replace("_", " ")
+    for sid, entry in scope.tables.special_actions.items():
+        names = (sid, entry.get("name") or "", entry.get("name_en") or "")
+        if wanted in (fold(str(n)).replace("_", " ") for n in names):
+            return sid
+    raise FightRefusal("combat.error.unknown_special", name=text[:40])
 
 
 def _mention(doc: Doc, cid: str) -> str:

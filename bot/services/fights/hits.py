@@ -21,6 +21,7 @@ from bot.rules.renove.attack import (
     resolve_parry,
 )
 from bot.rules.renove.damage import roll_damage_die
+from bot.rules.renove.specials import deals_damage
 from bot.rules.sheets import fold
 from bot.services.fights._core import (
     DefenceRolls,
@@ -39,6 +40,7 @@ from bot.services.fights.roster import (
     _resolve_weapon,
     _with_carry,
 )
+from bot.services.fights.specials import instead_of_damage
 
 
 def _situations(scope: Scope, text: str | None) -> tuple[str, ...]:
@@ -284,6 +286,13 @@ def _resolve_hit(
     if defence is not None and defence.success and defence.kind == "dodge":
         lines.append(w.t("combat.defence.dodged"))  # no damage: the damage die is not rolled
         new_event(scope, doc, "defence", pending["defender"], payload)
+        return lines
+    if not deals_damage(tables, pending["request"].get("special")):
+        if defence is not None and defence.success:  # parried: the blow did nothing (reading)
+            lines.append(w.t("combat.special.parried"))
+            new_event(scope, doc, "defence", pending["defender"], payload)
+            return lines
+        lines.extend(instead_of_damage(scope, doc, pending, attack_result, weapon, payload))
         return lines
     die = roll_damage_die(
         tables, weapon, attack_result, rng=scope.rng, damage_dice=hand.get("damage") or None
