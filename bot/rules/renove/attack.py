@@ -114,6 +114,7 @@ class AttackRequest:
     feint_won: bool = False
     talents: frozenset[str] = frozenset()
     extra: tuple[Modifier, ...] = ()
+    defence_extra: tuple[Modifier, ...] = ()  # on the parry and the dodge (a shield bash taken)
 
     @property
     def ranged(self) -> bool:
@@ -285,13 +286,19 @@ def _defence_terms(
             dodge.append(mod(f"aim.{request.aim}.defence", value))
     if request.special:
         for m in tables.special_actions[request.special].get("effects", ()):
-            if m.get("type") == "modifier" and m.get("who") in ("defender", "opponent"):
+            if (
+                m.get("type") == "modifier"
+                and m.get("who") in ("defender", "opponent")
+                and m.get("scope") != "defence_against_next_attack"  # a later attack's (shield bash)
+            ):
                 scope = m.get("stat")
                 term = mod(f"special.{request.special}.defence", int(m["value"]))
                 if scope in ("parry", "parry_dodge"):
                     parry.append(term)
                 if scope in ("dodge", "parry_dodge"):
                     dodge.append(term)
+    parry.extend(request.defence_extra)
+    dodge.extend(request.defence_extra)
     return tuple(parry), tuple(dodge)
 
 

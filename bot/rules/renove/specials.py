@@ -160,12 +160,24 @@ def _ws_contestant(name: str, cc: int, ws: int, extra: Sequence[Modifier] = ()) 
 
 
 def shield_bash(
-    cc: int, ws: int, foe_cc: int, foe_ws: int, *, rng: RandomSource, rolls: Sequence[int] = ()
+    cc: int,
+    ws: int,
+    foe_cc: int,
+    foe_ws: int,
+    *,
+    rng: RandomSource,
+    rolls: Sequence[int] = (),
+    extra_a: Sequence[Modifier] = (),
+    extra_b: Sequence[Modifier] = (),
 ) -> SpecialTest:
-    """Frappe de bouclier: opposed CC at +10 % (combat WS on both sides)."""
-    bonus = [mod(f"special.{SHIELD_BASH}", 10)]
+    """Frappe de bouclier: opposed CC at +10 % (combat WS on both sides; ``extra_*``: the armour's
+    CC malus and the like)."""
+    bonus = [mod(f"special.{SHIELD_BASH}", 10), *extra_a]
     result = _run(
-        _ws_contestant("attacker", cc, ws, bonus), _ws_contestant("defender", foe_cc, foe_ws), rng, rolls
+        _ws_contestant("attacker", cc, ws, bonus),
+        _ws_contestant("defender", foe_cc, foe_ws, extra_b),
+        rng,
+        rolls,
     )
     return SpecialTest(SHIELD_BASH, result, _won(result))
 
@@ -181,15 +193,24 @@ def manoeuvre(
     rolls: Sequence[int] = (),
     fall_roll: int | None = None,
     foe_ag_terms: Sequence[Modifier] = (),
+    extra_a: Sequence[Modifier] = (),
+    extra_b: Sequence[Modifier] = (),
 ) -> SpecialTest:
-    """Manœuvrer: opposed CC; won → push °R × 2 m and the foe's Ag +20 % test not to fall."""
-    result = _run(_ws_contestant("attacker", cc, ws), _ws_contestant("defender", foe_cc, foe_ws), rng, rolls)
+    """Manœuvrer: opposed CC; won → push °R × 2 m and the foe's Ag +20 % test not to fall (its d100:
+    ``fall_roll``, else the first typed roll the opposed test left, else the random source)."""
+    result = _run(
+        _ws_contestant("attacker", cc, ws, extra_a),
+        _ws_contestant("defender", foe_cc, foe_ws, extra_b),
+        rng,
+        rolls,
+    )
     won = _won(result)
     final = result.final
     degrees = (final.a.degrees or 0) if won and final is not None else 0
     fall = None
     if won:
-        roll = fall_roll if fall_roll is not None else rng.randint(1, 100)
+        left = list(rolls[2 * len(result.rounds) :])
+        roll = fall_roll if fall_roll is not None else (left[0] if left else rng.randint(1, 100))
         terms = (*foe_ag_terms, mod("manoeuvre.fall", FALL_AG))
         fall = renove.result_from_roll(
             foe_ag + sum(m.value for m in terms), (Modifier("combat.modifier.ag", foe_ag), *terms), roll

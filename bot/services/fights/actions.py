@@ -18,11 +18,13 @@ from bot.services.fights._core import (
     fight_here,
     new_event,
     outcome,
+    parse_dice,
     run,
 )
 from bot.services.fights.destiny import offer_lines
 from bot.services.fights.registry import system_of
 from bot.services.fights.rounds import _actor, _spend, _turn_line
+from bot.services.fights.specials import manoeuvre
 from bot.ui.reply import Colour, Reply
 
 SIMPLE_ACTIONS: Final = (
@@ -50,6 +52,7 @@ async def take_simple_action(
     target: str | None = None,
     roll: int | None = None,
     target_roll: int | None = None,
+    dice: str | None = None,
 ) -> FightOutcome:
     """Aim (``option`` precision|puissance), feint (opposed CC against ``target``), manoeuvre,
     prepare a parry, position, draw/reload … — refused with the core's reason when not allowed."""
@@ -107,6 +110,22 @@ async def take_simple_action(
             scope.rolls.append(
                 RollNote("combat.feint", "1d100", mine.roll, {"fight_id": doc.row.id, **result})
             )
+        if action == "manoeuvrer":
+            if not target:
+                raise FightRefusal("combat.error.manoeuvre_needs_target")
+            foe = doc.find(target)
+            if foe.id == c.id:
+                raise FightRefusal("combat.error.self_attack")
+            said, result["manoeuvre"] = manoeuvre(
+                scope,
+                doc,
+                c,
+                foe,
+                roll=d100_or_none(roll),
+                target_roll=d100_or_none(target_roll),
+                typed=parse_dice(dice, option="dice"),
+            )
+            lines.extend(said)
         _updated, notes = _spend(scope, doc, c, action)
         if action == "viser":
             doc.data.setdefault("aim", {})[c.id] = option or "precision"

@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.context import AppContext
-from bot.rules.combat.basics import RefusedError
-from bot.rules.combat.state import can_act
+from bot.rules.combat.basics import Refusal, RefusedError, mod
+from bot.rules.combat.state import Combatant, can_act
 from bot.rules.random_source import RandomSource
 from bot.rules.renove.attack import resolve_attack
 from bot.rules.sheets import fold
@@ -44,6 +44,7 @@ from bot.services.fights.sides import (
     gm_on_a_pc_turn,
     take_ask,
 )
+from bot.services.fights.specials import SHIELD_BASH_ID, bash, bashed_modifier, carried_shield, spend_shield_a
 from bot.ui.reply import Button, Colour, Reply
 
 
@@ -111,11 +112,15 @@ async def attack(
         if foe.has("dead"):
             raise FightRefusal("combat.error.target_dead", name=foe.name)
         wid = _pick_weapon(scope, c, data.weapon)
+        if data.special == SHIELD_BASH_ID and not data.weapon:
+            wid = carried_shield(scope, c) or wid
         weapon = scope.tables.weapons[wid]
         action = "charger" if data.charge else ("action_speciale" if data.special else "attaquer")
         refusal = can_act(scope.tables, c, action)
         if refusal:
             raise RefusedError(refusal)
+        if data.special == SHIELD_BASH_ID:
+            return await _shield_bash(scope, doc, c, foe, wid, data)
         ranged = weapon.kind == "ranged"
         aim = doc.data.get("aim", {}).get(c.id)
         feint_won = doc.data.get("feint", {}).get(c.id) == foe.id
@@ -140,6 +145,7 @@ async def attack(
         armour_malus = _armour_maluses(scope, c).of("CT" if ranged else "CC")
         if armour_malus:
             request_data["armour_malus"] = armour_malus
+        request_data.update(bashed_modifier(doc, foe))
         if data.zone is not None and data.zone not in scope.tables.hit_location.reachable(99):
             raise FightRefusal("combat.error.bad_zone")
         result = resolve_attack(
@@ -274,6 +280,48 @@ async def attack(
         return outcome(scope, doc, reply)
 
     return await run(ctx, caller, work, rng=rng)
+
+
+async def _shield_bash(
+    scope: Scope, doc: Doc, c: Combatant, foe: Combatant, wid: str, data: AttackInput
+) -> FightOutcome:
+    """Frappe de bouclier (seed l. 1206-1208): no attack roll, no damage; an opposed CC test at
+    +10 % with the shield's A. ``jet:`` is the basher's d100, ``effets:`` the foe's then the rerolls."""
+    if SHIELD_BASH_ID not in scope.tables.weapons[wid].special_actions:
+        raise RefusedError(
+            Refusal("combat.refusal.special_needs_weapon", (("special", SHIELD_BASH_ID), ("weapon", wid)))
+        )
+    w = scope.words
+    worn = [(_armour_maluses(scope, x).cc, x) for x in (c, foe)]
+    extra = [(mod("armour_malus", v),) if v else () for v, _ in worn]
+    before = c
+    after, _ = _spend(scope, doc, c, "action_speciale", advance=False)
+    doc.state = doc.state.put(spend_shield_a(before, after))
+    lines, result = bash(
+        scope,
+        doc,
+        c,
+        foe,
+        first_roll=d100_or_none(data.roll),
+        typed=parse_dice(data.effects, option="effects"),
+        extra_a=extra[0],
+        extra_b=extra[1],
+    )
+    new_event(scope, doc, "action", c.id, {"action": "action_speciale", "target": foe.id, "special": result})
+    lines.extend(_pass_turn(scope, doc))
+    turn = _turn_line(scope, doc)
+    if turn:
+        lines.append(turn)
+    doc.save()
+    reply = Reply(
+        title=f"🛡️ {c.name} → {foe.name} ({w.weapon(wid)}) · "
+        + w.entry_name("special_actions", SHIELD_BASH_ID),
+        description="\n".join(lines)[:4000],
+        colour=Colour.SUCCESS if result["won"] else Colour.FAILURE,
+        result={"special": result, "attacker": c.id, "target": foe.id},
+        kind="combat.special",
+    )
+    return outcome(scope, doc, reply)
 
 
 def before_attack(

@@ -93,7 +93,15 @@ def _request(scope: Scope, data: Mapping[str, Any]) -> AttackRequest:
         feint_won=bool(data.get("feint_won", False)),
         talents=frozenset(data.get("talents", ())),
         extra=(mod("armour_malus", int(data["armour_malus"])),) if data.get("armour_malus") else (),
+        defence_extra=(mod("shield_bashed", int(data["shield_bashed"])),)
+        if data.get("shield_bashed")
+        else (),
     )
+
+
+def _bashed(data: Mapping[str, Any]) -> tuple[Modifier, ...]:
+    """A shield bash taken: its malus on the parry and the dodge of this attack."""
+    return (mod("shield_bashed", int(data["shield_bashed"])),) if data.get("shield_bashed") else ()
 
 
 def _replay_attack(scope: Scope, pending: Mapping[str, Any]) -> AttackResult:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from bot.rules.checks.common import Modifier
 from bot.rules.combat.effects import Condition
 from bot.rules.combat.state import Combatant
 from bot.rules.combat.tables import Weapon
@@ -17,6 +18,7 @@ from bot.rules.renove import specials as rules
 from bot.rules.renove.armour import zone_armour
 from bot.rules.renove.attack import AttackResult
 from bot.services.fights._core import Doc, FightRefusal, RollNote, Scope, new_event
+from bot.services.fights.roster import _armour_modifier
 
 
 def opposed_lines(
@@ -127,3 +129,129 @@ def _disarmed(scope: Scope, doc: Doc, defender: Combatant) -> list[str]:
         replace(c, weapons=remaining, off_hand=None if c.off_hand == held else c.off_hand)
     )
     return [scope.words.t("combat.special.disarmed", name=c.name, weapon=scope.words.weapon(held))]
+
+
+# --- Frappe de bouclier: an opposed CC test in place of the attack ---------------------------------
+
+
+def carried_shield(scope: Scope, c: Combatant) -> str | None:
+    """The shield the fighter carries (the bash's weapon when none is named)."""
+    return next((x for x in c.weapons if SHIELD_BASH_ID in scope.tables.weapons[x].special_actions), None)
+
+
+SHIELD_BASH_ID = rules.SHIELD_BASH
+
+
+def spend_shield_a(before: Combatant, after: Combatant) -> Combatant:
+    """« avec l'A du bouclier »: the shield held as a second weapon gives its own A; the bash takes it
+    when it is still there, leaving the fighter's other A untouched (reading), and is no attack (no
+    extra-attack malus on the next ones)."""
+    acts = after.actions
+    if before.off_hand is not None and not before.actions.second_weapon_used:
+        acts = replace(acts, used=before.actions.used, second_weapon_used=True)
+    return replace(after, actions=replace(acts, attacks_made=before.actions.attacks_made))
+
+
+def bash(
+    scope: Scope,
+    doc: Doc,
+    c: Combatant,
+    foe: Combatant,
+    *,
+    first_roll: int | None,
+    typed: list[int],
+    extra_a: tuple[Modifier, ...] = (),
+    extra_b: tuple[Modifier, ...] = (),
+) -> tuple[list[str], dict[str, Any]]:
+    """Roll the bash (``first_roll``: the basher's d100; ``typed``: the foe's, then the rerolls); won:
+    the next attack against ``foe`` is at −20 % to parry or dodge."""
+    ws_a, ws_b = doc.state.combat_ws(c.id, foe.id, scope.tables)
+    first = first_roll if first_roll is not None else scope.rng.randint(1, 100)
+    test = rules.shield_bash(
+        c.stat("CC"),
+        ws_a,
+        foe.stat("CC"),
+        ws_b,
+        rng=scope.rng,
+        rolls=[first, *typed],
+        extra_a=extra_a,
+        extra_b=extra_b,
+    )
+    if test.won:
+        doc.data.setdefault("shield_bashed", {})[foe.id] = bash_malus(scope)
+    result = test.to_dict()
+    scope.rolls.append(
+        RollNote(f"combat.special.{SHIELD_BASH_ID}", "1d100", first, {"fight_id": doc.row.id, **result})
+    )
+    return opposed_lines(scope, test, c, foe), result
+
+
+def bash_malus(scope: Scope) -> int:
+    """The −20 of special_actions.json (``defence_against_next_attack``)."""
+    for m in scope.tables.special_actions[SHIELD_BASH_ID].get("effects", ()):
+        if m.get("scope") == "defence_against_next_attack":
+            return int(m["value"])
+    return 0
+
+
+def bashed_modifier(doc: Doc, foe: Combatant) -> dict[str, int]:
+    """The bash's malus the attack against ``foe`` carries to his defence (used up by this attack)."""
+    value = doc.data.get("shield_bashed", {}).pop(foe.id, None)
+    return {"shield_bashed": int(value)} if value else {}
+
+
+# --- Manœuvrer: an opposed CC test, a push and a fall test ----------------------------------------
+
+
+def manoeuvre(
+    scope: Scope,
+    doc: Doc,
+    c: Combatant,
+    foe: Combatant,
+    *,
+    roll: int | None,
+    target_roll: int | None,
+    typed: list[int],
+) -> tuple[list[str], dict[str, Any]]:
+    """Manœuvrer (seed l. 993-994): ``roll``/``target_roll`` the first d100s, ``typed`` the rerolls
+    (pairs) then the fall test. Won: pushed °R × 2 m, then Ag +20 % not to fall (prone if failed)."""
+    w = scope.words
+    ws_a, ws_b = doc.state.combat_ws(c.id, foe.id, scope.tables)
+    first = [x if x is not None else scope.rng.randint(1, 100) for x in (roll, target_roll)]
+    worn = [_worn_terms(scope, x) for x in (c, foe)]
+    rolls = [*first, *typed]
+    test = rules.manoeuvre(
+        c.stat("CC"),
+        ws_a,
+        foe.stat("CC"),
+        ws_b,
+        foe.stat("Ag"),
+        rng=scope.rng,
+        rolls=rolls,
+        extra_a=worn[0]["CC"],
+        extra_b=worn[1]["CC"],
+        foe_ag_terms=worn[1]["Ag"],
+    )
+    lines = opposed_lines(scope, test, c, foe)
+    if test.fall is not None:
+        lines.append(f"{w.t('combat.special.fall_test')} : " + w.check_block(test.fall))
+        if test.fell:
+            now = doc.state.get(foe.id)
+            prone = Condition("prone", "special.manoeuvrer", until="stands_up")
+            doc.state = doc.state.put(replace(now, conditions=(*now.conditions, prone)))
+            lines.append(w.t("combat.event.fall", name=foe.name))
+        else:
+            lines.append(w.t("combat.special.stays_up", name=foe.name))
+    scope.rolls.append(
+        RollNote("combat.special.manoeuvrer", "1d100", first[0], {"fight_id": doc.row.id, **test.to_dict()})
+    )
+    return lines, test.to_dict()
+
+
+def _worn_terms(scope: Scope, c: Combatant) -> dict[str, tuple[Modifier, ...]]:
+    """The armour's CC and Ag maluses as test terms (as on an attack and a dodge)."""
+    out: dict[str, tuple[Modifier, ...]] = {}
+    for stat in ("CC", "Ag"):
+        term = _armour_modifier(scope, c, stat)
+        out[stat] = (term,) if term is not None else ()
+    return out
