@@ -19,6 +19,7 @@ from bot.rules.renove.armour import zone_armour
 from bot.rules.renove.attack import AttackResult
 from bot.services.fights._core import Doc, FightRefusal, RollNote, Scope, new_event
 from bot.services.fights.roster import _armour_modifier
+from bot.services.wounds import colon
 
 
 def opposed_lines(
@@ -28,8 +29,8 @@ def opposed_lines(
     w = scope.words
     lines = []
     for rnd in test.test.rounds:
-        lines.append(f"{attacker.name} : " + w.check_block(rnd.a))
-        lines.append(f"{defender.name} : " + w.check_block(rnd.b))
+        lines.append(attacker.name + colon(w) + w.check_block(rnd.a))
+        lines.append(defender.name + colon(w) + w.check_block(rnd.b))
     lines.append(
         w.t(
             rules.outcome_key(test),
@@ -234,7 +235,7 @@ def manoeuvre(
     )
     lines = opposed_lines(scope, test, c, foe)
     if test.fall is not None:
-        lines.append(f"{w.t('combat.special.fall_test')} : " + w.check_block(test.fall))
+        lines.append(w.t("combat.special.fall_test") + colon(w) + w.check_block(test.fall))
         if test.fell:
             now = doc.state.get(foe.id)
             prone = Condition("prone", "special.manoeuvrer", until="stands_up")
