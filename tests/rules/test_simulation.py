@@ -217,3 +217,19 @@ def test_the_armours_wearing_maluses_apply_in_a_duel(
     assert defending.hit_probability(0) == parry_against
     # the initiative follows the Ag malus: 3d20 + 65 against 3d20 + 65 is even
     assert attacking._first == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    ("value", "out"), [(1, False), (7, False), (8, True), (12, True), (13, True), (15, True)]
+)
+def test_mort_subite_replaces_the_critical_tables_effects(
+    tables: CombatTables, value: int, out: bool
+) -> None:
+    """Seed l. 1305-1310: an NPC under Mort subite fights on (1-7: no effect of the table at all),
+    flees (8-12) or dies (13-15) — out of the duel either way."""
+    npc = fighter("b", 30, npc=True)
+    sim = DuelSimulator(tables, fighter("a", 30), npc, Options(mort_subite=True))
+    pairs = sim.critical_effect(1, (), value, "tete").pairs()
+    assert pairs == [(1.0, (sim.dead_id,) if out else ())]
+    plain = DuelSimulator(tables, fighter("a", 30), npc, Options(mort_subite=False))
+    assert plain.critical_effect(1, (), 7, "tete").pairs() != [(1.0, ())]  # the table applies without it

@@ -667,8 +667,9 @@ class DuelSimulator:
             self._effects[fast] = dist
             return dist
         npc = self.options.mort_subite and self.fighters[victim].npc
-        if npc and mort_subite(self.tables, value).outcome != "fights_on":
-            dist = _Dist([(1.0, (self.dead_id,))])
+        if npc:  # the band replaces the table's effects: fights on unharmed, or out (flees, dies)
+            out = mort_subite(self.tables, value).outcome != "fights_on"
+            dist = _Dist([(1.0, (self.dead_id,) if out else ())])
         else:
             characteristics = self.fighters[victim].characteristics
             shared = (id(self.tables), entry.source, tuple(sorted(characteristics.items())), projection)

@@ -237,10 +237,31 @@ def _critical(
             kind=w.t(f"combat.kind.{crit.entry.kind}"),
             zone=w.zone(zone),
         ),
-        f"> {w.narration(crit.entry.narration)}",
     ]
+    if crit.mort_subite is not None:  # the band replaces the table's effects (seed l. 1305-1310)
+        lines.extend(_mort_subite(scope, doc, defender, crit, payload))
+        return lines
+    lines.append(f"> {w.narration(crit.entry.narration)}")
     lines.extend(_apply_critical(scope, doc, defender, crit, hand, payload))
     return lines
+
+
+def _mort_subite(
+    scope: Scope, doc: Doc, victim: Combatant, crit: CriticalResult, payload: dict[str, Any]
+) -> list[str]:
+    """Mort subite (an NPC, the fight's option): « il subit un effet selon la gravité du critique » —
+    fights on, tries to flee, or dies; the critical table's effect is not applied."""
+    assert crit.mort_subite is not None
+    payload["mort_subite"] = crit.mort_subite.outcome
+    line = scope.words.t(
+        f"combat.mort_subite.{crit.mort_subite.outcome}", name=victim.name, value=crit.value.value
+    )
+    c = doc.state.get(victim.id)
+    if crit.mort_subite.outcome == "dies" and not c.has("dead"):
+        doc.state = doc.state.put(
+            replace(c, conditions=(*c.conditions, Condition("dead", "mort_subite", until="permanent")))
+        )
+    return [line]
 
 
 def _apply_critical(
@@ -251,7 +272,6 @@ def _apply_critical(
     hand: Mapping[str, Any],
     payload: dict[str, Any],
 ) -> list[str]:
-    w = scope.words
     application = apply_mechanics(
         crit.entry.mechanics,
         victim.current_characteristics(),
@@ -261,18 +281,7 @@ def _apply_critical(
         test_rolls=hand.get("effects") or (),
         duration_rolls=hand.get("durations") or (),
     )
-    lines = _application_lines(scope, doc, victim, application, payload)
-    if crit.mort_subite is not None:
-        payload["mort_subite"] = crit.mort_subite.outcome
-        lines.append(
-            w.t(f"combat.mort_subite.{crit.mort_subite.outcome}", name=victim.name, value=crit.value.value)
-        )
-        if crit.mort_subite.outcome == "dies" and not doc.state.get(victim.id).has("dead"):
-            c = doc.state.get(victim.id)
-            doc.state = doc.state.put(
-                replace(c, conditions=(*c.conditions, Condition("dead", "mort_subite", until="permanent")))
-            )
-    return lines
+    return _application_lines(scope, doc, victim, application, payload)
 
 
 def _application_lines(
