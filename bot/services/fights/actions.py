@@ -23,6 +23,7 @@ from bot.services.fights._core import (
 )
 from bot.services.fights.destiny import offer_lines
 from bot.services.fights.registry import system_of
+from bot.services.fights.roster import engaged_terms
 from bot.services.fights.rounds import _actor, _spend, _turn_line
 from bot.services.fights.specials import manoeuvre
 from bot.ui.reply import Colour, Reply
@@ -80,19 +81,22 @@ async def take_simple_action(
             ws_a, ws_b = doc.state.combat_ws(c.id, foe.id, scope.tables)
             from bot.rules.renove import checks as renove
 
+            mine_terms, theirs_terms = engaged_terms(c), engaged_terms(foe)
             mine = renove.result_from_roll(
-                ws_a,
+                ws_a + sum(m.value for m in mine_terms),
                 (
                     Modifier("combat.modifier.cc", c.stat("CC")),
                     Modifier("combat.modifier.combat_ws_adjustment", ws_a - c.stat("CC")),
+                    *mine_terms,
                 ),
                 _d100(scope, roll),
             )
             theirs = renove.result_from_roll(
-                ws_b,
+                ws_b + sum(m.value for m in theirs_terms),
                 (
                     Modifier("combat.modifier.cc", foe.stat("CC")),
                     Modifier("combat.modifier.combat_ws_adjustment", ws_b - foe.stat("CC")),
+                    *theirs_terms,
                 ),
                 _d100(scope, target_roll),
             )

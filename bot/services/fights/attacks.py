@@ -35,7 +35,7 @@ from bot.services.fights.destiny import merge_rows, offer_lines
 from bot.services.fights.hits import _pick_weapon, _request, _resolve_hit, _situations
 from bot.services.fights.npc_defence import defence_buttons, mode_of, pick
 from bot.services.fights.registry import system_of
-from bot.services.fights.roster import _armour_maluses
+from bot.services.fights.roster import _armour_maluses, engaged_terms
 from bot.services.fights.rounds import _actor, _pass_turn, _spend, _turn_line
 from bot.services.fights.sides import (
     ask_friendly_fire,
@@ -146,6 +146,9 @@ async def attack(
         if armour_malus:
             request_data["armour_malus"] = armour_malus
         request_data.update(bashed_modifier(doc, foe))
+        engaged = engaged_terms(c)
+        if engaged:
+            request_data["engaged"] = [[m.label, m.value] for m in engaged]
         if data.zone is not None and data.zone not in scope.tables.hit_location.reachable(99):
             raise FightRefusal("combat.error.bad_zone")
         result = resolve_attack(
@@ -293,7 +296,7 @@ async def _shield_bash(
         )
     w = scope.words
     worn = [(_armour_maluses(scope, x).cc, x) for x in (c, foe)]
-    extra = [(mod("armour_malus", v),) if v else () for v, _ in worn]
+    extra = [((mod("armour_malus", v),) if v else ()) + engaged_terms(x) for v, x in worn]
     before = c
     after, _ = _spend(scope, doc, c, "action_speciale", advance=False)
     doc.state = doc.state.put(spend_shield_a(before, after))

@@ -39,6 +39,7 @@ from bot.services.fights.roster import (
     _list,
     _resolve_weapon,
     _with_carry,
+    engaged_terms,
 )
 from bot.services.fights.specials import instead_of_damage
 
@@ -92,10 +93,9 @@ def _request(scope: Scope, data: Mapping[str, Any]) -> AttackRequest:
         special_k=int(data.get("special_k", 1)),
         feint_won=bool(data.get("feint_won", False)),
         talents=frozenset(data.get("talents", ())),
-        extra=(mod("armour_malus", int(data["armour_malus"])),) if data.get("armour_malus") else (),
-        defence_extra=(mod("shield_bashed", int(data["shield_bashed"])),)
-        if data.get("shield_bashed")
-        else (),
+        extra=((mod("armour_malus", int(data["armour_malus"])),) if data.get("armour_malus") else ())
+        + tuple(Modifier(str(label), int(value)) for label, value in data.get("engaged", ())),
+        defence_extra=_bashed(data),
     )
 
 
@@ -180,7 +180,8 @@ def _parry_setup(
         reactive=reactive,
         talents=defender.talents,
         situation=_defence_situations(scope, defender, situation),
-        extra=tuple(m for m in (_armour_modifier(scope, defender, "CC"),) if m is not None),
+        extra=tuple(m for m in (_armour_modifier(scope, defender, "CC"),) if m is not None)
+        + engaged_terms(defender),
     )
     return defender, mode, pw, request
 
@@ -193,7 +194,7 @@ def _dodge_request(scope: Scope, doc: Doc, defender: Combatant, situation: str |
         has_skill=_has_dodge(defender),
         posture=defender.posture,
         situation=_defence_situations(scope, defender, situation),
-        extra=_dodge_mastery(doc, defender),
+        extra=_dodge_mastery(doc, defender) + engaged_terms(defender),
     )
 
 

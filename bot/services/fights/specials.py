@@ -18,7 +18,7 @@ from bot.rules.renove import specials as rules
 from bot.rules.renove.armour import zone_armour
 from bot.rules.renove.attack import AttackResult
 from bot.services.fights._core import Doc, FightRefusal, RollNote, Scope, new_event
-from bot.services.fights.roster import _armour_modifier
+from bot.services.fights.roster import _armour_modifier, engaged_terms
 from bot.services.wounds import colon
 
 
@@ -254,5 +254,5 @@ def _worn_terms(scope: Scope, c: Combatant) -> dict[str, tuple[Modifier, ...]]:
     out: dict[str, tuple[Modifier, ...]] = {}
     for stat in ("CC", "Ag"):
         term = _armour_modifier(scope, c, stat)
-        out[stat] = (term,) if term is not None else ()
+        out[stat] = ((term,) if term is not None else ()) + (engaged_terms(c) if stat == "CC" else ())
     return out
