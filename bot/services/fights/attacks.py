@@ -32,7 +32,7 @@ from bot.services.fights._core import (
     run,
 )
 from bot.services.fights.destiny import merge_rows, offer_lines
-from bot.services.fights.hits import _pick_weapon, _request, _resolve_hit, _situations
+from bot.services.fights.hits import _pick_weapon, _request, _resolve_hit, _situations, with_shield_bearer
 from bot.services.fights.npc_defence import defence_buttons, mode_of, pick
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import _armour_maluses, engaged_terms
@@ -145,6 +145,8 @@ async def attack(
         armour_malus = _armour_maluses(scope, c).of("CT" if ranged else "CC")
         if armour_malus:
             request_data["armour_malus"] = armour_malus
+        if ranged:
+            request_data["situation"] = with_shield_bearer(scope, foe, request_data["situation"])
         request_data.update(bashed_modifier(doc, foe))
         engaged = engaged_terms(c)
         if engaged:

@@ -43,6 +43,19 @@ from bot.services.fights.roster import (
 )
 from bot.services.fights.specials import instead_of_damage
 
+SHIELD_BEARER: Final = "ct_cible_avec_bouclier"  # « Tirer sur une cible possédant un bouclier » −10
+SHIELD_COVER: Final = "malus_tir_bouclier"  # the Bouclier's attribute (seed l. 296-297)
+
+
+def with_shield_bearer(scope: Scope, target: Combatant, situations: list[str]) -> list[str]:
+    """A shot at a fighter carrying a shield with the attribute « Malus de -10 % CT pour tirer sur
+    quelqu'un possédant un bouclier » takes the situation of l. 1392 (−10 % CT), once even when
+    the shooter also typed it; another shield (a Rondache) only when the GM types it."""
+    covered = any(SHIELD_COVER in scope.tables.weapons[w].attributes for w in target.weapons)
+    if covered and SHIELD_BEARER in scope.tables.situation and SHIELD_BEARER not in situations:
+        return [*situations, SHIELD_BEARER]
+    return situations
+
 
 def _situations(scope: Scope, text: str | None) -> tuple[str, ...]:
     out = []
