@@ -6,10 +6,11 @@ from typing import Any, Final
 
 from bot.context import AppContext
 from bot.rules.checks.common import Modifier
-from bot.rules.combat.state import signal
+from bot.rules.combat.state import Combatant, signal, take_action
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     OTHER_RULESETS,
+    Doc,
     FightOutcome,
     FightRefusal,
     RollNote,
@@ -24,7 +25,7 @@ from bot.services.fights._core import (
 from bot.services.fights.destiny import offer_lines
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import engaged_terms
-from bot.services.fights.rounds import _actor, _spend, _turn_line
+from bot.services.fights.rounds import _actor, _spend, _turn_line, at_round_start
 from bot.services.fights.specials import manoeuvre
 from bot.ui.reply import Colour, Reply
 
@@ -130,7 +131,11 @@ async def take_simple_action(
                 typed=parse_dice(dice, option="dice"),
             )
             lines.extend(said)
-        _updated, notes = _spend(scope, doc, c, action)
+        if action == "preparer_parade" and _announced_early(doc, c):
+            doc.state = doc.state.put(take_action(scope.tables, c, action))  # his slot comes later
+            notes: list[str] = []
+        else:
+            _updated, notes = _spend(scope, doc, c, action)
         if action == "viser":
             doc.data.setdefault("aim", {})[c.id] = option or "precision"
         if action == "feinter" and result.get("feint", {}).get("won"):
@@ -151,6 +156,13 @@ async def take_simple_action(
         return outcome(scope, doc, reply)
 
     return await run(ctx, caller, work)
+
+
+def _announced_early(doc: Doc, c: Combatant) -> bool:
+    """A parry prepared at the start of the round, before the fighter's slot (seed l. 991); on his
+    own slot it is an ordinary action that passes the turn."""
+    slot = doc.state.current_slot
+    return at_round_start(doc) and slot is not None and slot.combatant != c.id
 
 
 def _d100(scope: Scope, value: int | None) -> int:

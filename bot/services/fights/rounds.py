@@ -40,7 +40,7 @@ from bot.services.fights.registry import system_of
 from bot.services.fights.roster import _armour_maluses, _carry_penalty
 from bot.services.fights.sides import gm_on_a_pc_turn, which_fighter_refusal
 from bot.services.fights.waiting import (
-    acted,
+    own_action_taken,
     pending_lines,
     posture_buttons,
     posture_round,
@@ -511,8 +511,20 @@ async def set_posture(
 
 
 def _locked(doc: Doc, c: Combatant) -> bool:
-    """A fighter who has acted this round keeps his posture until the next."""
-    return running(doc) and acted(c)
+    """A fighter who has taken an action of his own this round keeps his posture until the next; one
+    who only defended still chooses it (reading: the defences made before use the posture in force)."""
+    return running(doc) and own_action_taken(c)
+
+
+def at_round_start(doc: Doc) -> bool:
+    """Nobody has taken an action of his own yet this round (the time to announce a prepared parry,
+    seed l. 991: « Cette action doit être annoncée au début du round »)."""
+    return (
+        running(doc)
+        and doc.state.turn == 0
+        and not doc.data.get("slot_done")
+        and not any(own_action_taken(x) for x in doc.state.combatants)
+    )
 
 
 def _which_fighter(
