@@ -55,3 +55,31 @@ async def test_a_stunning_blow_then_a_shield_bash(emu: E2E) -> None:
 
     await gm.slash("combat fin", channel=thread)
     await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")
+
+
+async def test_a_parry_prepared_at_the_start_of_the_round(emu: E2E) -> None:
+    """Bruno announces a prepared parry before his slot, parries the Orc with it (no reactive
+    −10 %), then still chooses his posture; his slot passes (his A is spent)."""
+    gm, bob = emu.user("gm"), emu.user("bob")
+    await bob.slash("perso creer", nom="Bruno", caracs="CC:45 CT:40 F:40 E:40 Ag:45 Int:31 FM:29 Soc:33")
+    await bob.slash("perso equiper", arme="Epée")
+    opened = await gm.slash("combat ouvrir", nom="Garde")
+    await opened.wait_followup()
+    thread = emu.thread("Garde")
+    await bob.slash("combat ajouter", qui="Bruno", channel=thread)
+    await gm.slash("combat ajouter", qui="Orque", cc=50, ag=30, camp="orques", channel=thread)
+    await next_round(gm, thread, des="Orque: 10 10 10; Bruno: 1 1 1")
+    prepared = await bob.slash("combat action", action="preparer_parade", channel=thread)
+    assert "Bruno : préparer une parade." in prepared.embed["description"]
+    await gm.slash("combat posture", posture="normale", qui="Orque", channel=thread)
+    attack = await gm.slash("combat attaque", cible="Bruno", jet=20, zone="bras", degats="1", channel=thread)
+    assert "parer, esquiver ou encaisser" in attack.embed["description"]
+    parried = await bob.slash("combat defense", choix="parer", jet=20, contrecoup=5, channel=thread)
+    text = parried.embed["description"]
+    assert "Bruno pare (parade préparée, Epée)" in text and "parade réactive" not in text
+    assert "Bruno ne peut pas agir : son créneau passe." in text
+    posture = await bob.slash("combat posture", posture="prudente", channel=thread)
+    assert "Bruno : posture prudente." in posture.embed["description"]
+
+    await gm.slash("combat fin", channel=thread)
+    await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")
