@@ -15,7 +15,7 @@ from bot.db.characters import (
 )
 from bot.db.fight_models import Fight
 from bot.rules.combat.effects import Condition, EffectApplication, apply_mechanics
-from bot.rules.combat.state import Combatant, apply_effects
+from bot.rules.combat.state import ACTS_LAST, Combatant, apply_effects, put_last
 from bot.rules.combat.tables import Mechanic
 from bot.rules.renove.attack import AttackResult
 from bot.rules.renove.damage import (
@@ -284,6 +284,21 @@ def _apply_critical(
     return _application_lines(scope, doc, victim, application, payload)
 
 
+def _acts_last(scope: Scope, doc: Doc, victim: Combatant, application: EffectApplication) -> list[str]:
+    """Head criticals 1-2, « Les actions se feront en dernier ce round et le suivant »: the victim's
+    slots still to come this round go after everyone's, and next round's too (a condition of 2
+    rounds, counted at each end of round)."""
+    if not any(e.kind == "gm_ruling" and e.params.get("code") == ACTS_LAST for e in application.events):
+        return []
+    c = doc.state.get(victim.id)
+    if c.has("dead"):
+        return []
+    late = Condition(ACTS_LAST, application.source, remaining=2, unit="round")
+    doc.state = doc.state.put(replace(c, conditions=(*c.conditions, late)))
+    doc.state = replace(doc.state, order=put_last(doc.state.order, doc.state.turn, {c.id}))
+    return [scope.words.t("combat.acts_last.applied", name=c.name)]
+
+
 def _application_lines(
     scope: Scope, doc: Doc, victim: Combatant, application: EffectApplication, payload: dict[str, Any]
 ) -> list[str]:
@@ -330,7 +345,9 @@ def _application_lines(
     for condition in application.conditions:
         lines.append("• " + w.condition(condition))
     for event in application.events:
-        lines.append("• " + w.t(f"combat.event.{event.kind}", name=victim.name))
+        if not (event.kind == "gm_ruling" and event.params.get("code") == ACTS_LAST):
+            lines.append("• " + w.t(f"combat.event.{event.kind}", name=victim.name))
+    lines.extend("• " + line for line in _acts_last(scope, doc, victim, application))
     if doc.state.get(victim.id).has("dead"):
         lines.append(w.t("combat.effect.dead", name=victim.name))
     for proposal in application.proposals:
