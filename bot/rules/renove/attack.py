@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from bot.rules.checks.common import CheckResult, Modifier
 from bot.rules.combat.basics import Refusal, RefusedError, mod
@@ -209,6 +209,17 @@ def attack_refusal(tables: CombatTables, request: AttackRequest) -> Refusal | No
     elif request.opponent_cc is None:
         return Refusal("combat.refusal.melee_needs_opponent_cc")
     return None
+
+
+CHARGE_REACH: Final = (1, 3)  # « Cible entre M et M*3 mètres » (seed l. 986), in multiples of M
+
+
+def charge_reach(movement: int) -> tuple[int, int] | None:
+    """The distances (m) a charge may cover with ``movement`` (M), or None when M is unknown."""
+    if movement <= 0:
+        return None
+    low, high = CHARGE_REACH
+    return low * movement, high * movement
 
 
 def attack_modifiers(

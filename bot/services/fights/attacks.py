@@ -10,7 +10,7 @@ from bot.context import AppContext
 from bot.rules.combat.basics import Refusal, RefusedError, mod
 from bot.rules.combat.state import Combatant, can_act
 from bot.rules.random_source import RandomSource
-from bot.rules.renove.attack import resolve_attack
+from bot.rules.renove.attack import charge_reach, resolve_attack
 from bot.rules.sheets import fold
 from bot.services.caller import Caller
 from bot.services.fights._core import (
@@ -121,6 +121,8 @@ async def attack(
             raise RefusedError(refusal)
         if data.special == SHIELD_BASH_ID:
             return await _shield_bash(scope, doc, c, foe, wid, data)
+        if data.charge:
+            _check_charge_distance(scope, c, data.distance)
         ranged = weapon.kind == "ranged"
         aim = doc.data.get("aim", {}).get(c.id)
         feint_won = doc.data.get("feint", {}).get(c.id) == foe.id
@@ -360,6 +362,18 @@ def _check_typed(scope: Scope, doc: Doc, data: AttackInput) -> None:
         parse_dice(text, option=option, sides=100, limit=60)
     if doc.row.ruleset not in OTHER_RULESETS:
         _situations(scope, data.situation)
+
+
+def _check_charge_distance(scope: Scope, c: Combatant, distance: float | None) -> None:
+    """A charge at a typed distance must cover M to 3 M metres (seed l. 986); without a distance
+    typed, or without M, the GM's word stands."""
+    reach = charge_reach(c.stat("M"))
+    if distance is None or reach is None or reach[0] <= distance <= reach[1]:
+        return
+    text = f"{distance:g}" if scope.words.en else f"{distance:g}".replace(".", ",")
+    raise FightRefusal(
+        "combat.error.charge_distance", name=c.name, distance=text, low=reach[0], high=reach[1]
+    )
 
 
 def special_id(scope: Scope, text: str) -> str:

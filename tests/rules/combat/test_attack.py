@@ -13,6 +13,7 @@ from bot.rules.renove.attack import (
     DodgeRequest,
     ParryRequest,
     attack_modifiers,
+    charge_reach,
     resolve_attack,
     resolve_dodge,
     resolve_parry,
@@ -320,3 +321,9 @@ def test_each_extra_attack_is_at_minus_10_not_cumulative(
     assert sum(m.value for m in items if m.label.endswith(".extra_attack")) == malus
     result = resolve_attack(tables, request, attack_roll=10)
     assert sum(m.value for m in result.parry_modifiers if m.label.endswith("extra_attack_defence")) == defence
+
+
+@pytest.mark.parametrize(("movement", "reach"), [(4, (4, 12)), (5, (5, 15)), (0, None)])
+def test_the_charge_reach_is_m_to_3_m(movement: int, reach: tuple[int, int] | None) -> None:
+    """« Cible entre M et M*3 mètres » (seed l. 986); without M the GM decides."""
+    assert charge_reach(movement) == reach
