@@ -77,4 +77,5 @@ def test_a_pending_attack_is_taken_before_the_new_round_in_english() -> None:
     records = console_records(ENGLISH, locale="en")
     assert_no_errors(records)
     [started] = texts(records, "!click Start round 2")
-    assert started.index("Orc is stunned for 4 rounds.") < started.index("End of round 1.") < started.index("**Albert**")
+    stunned, ended = started.index("Orc is stunned for 4 rounds."), started.index("End of round 1.")
+    assert stunned < ended < started.index("**Albert**")
