@@ -127,3 +127,32 @@ def test_special_actions_in_english() -> None:
     manoeuvre = next(t for c, t in replies if c == "/combat action")
     assert "Albert pushes Goblin back 6 m." in manoeuvre
     assert "Ag test not to fall: Ag 30 · manoeuvre +20 = **50 %**" in manoeuvre
+
+
+UNDO = """
+@alice /perso creer nom:Albert caracs:"CC:50 CT:40 F:45 E:40 Ag:40 Int:31 FM:29 Soc:33"
+@alice /perso modifier talents:"Coups assommants"
+@alice /perso equiper arme:Gourdin
+/combat ouvrir nom:Duel
+@alice /combat ajouter qui:Albert
+/combat ajouter qui:Orque cc:50 ag:30 camp:orques
+/combat round des:"Albert: 10 10 10; Orque: 1 1 1"
+@alice /combat posture posture:normale
+@alice /combat attaque cible:Orque jet:20 speciale:"Coup assommant" effets:"30 60" durees:4
+!click Encaisser
+/combat annuler
+/combat voir
+/combat annuler
+"""
+
+
+def test_undoing_a_stunning_blow() -> None:
+    """The stun is « la défense d'Orque » for /combat annuler: undone, the Orc is no longer stunned
+    and the attack waits for his defence again; undone again, the attack itself."""
+    records = console_records(UNDO)
+    assert_no_errors(records)
+    undone = [t for c, t in by_command(records) if c == "/combat annuler"]
+    assert "Annulé : la défense d'Orque (action n° 6)." in undone[0]
+    assert "Annulé : l'attaque d'Albert sur Orque (action n° 5)." in undone[1]
+    tracker = next(t for c, t in by_command(records) if c == "/combat voir")
+    assert "sonné" not in tracker and "Orque doit se défendre contre Albert" in tracker
