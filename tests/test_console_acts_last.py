@@ -85,6 +85,10 @@ def test_acting_last_in_french() -> None:
     assert round_1 == ["Orque", "Bruno", "Albert"]
     assert round_2 == ["Bruno", "Orque", "Albert"]  # initiative 70, 60, 33: Albert still last
     assert "agit en dernier · 1 round" in texts(records, "/combat voir")[1]
+    assert (
+        "Albert agit en dernier ce round (critique) : ses créneaux viennent après ceux de tous."
+        in (texts(records, "/combat round")[1])
+    )
 
 
 def test_acting_last_in_english() -> None:

@@ -12,7 +12,15 @@ from bot.context import AppContext
 from bot.rules.combat.common import start_round_with
 from bot.rules.combat.effects import Condition
 from bot.rules.combat.initiative import Slot, roll_initiative
-from bot.rules.combat.state import Combatant, choose_posture, end_round, next_turn, start_round, take_action
+from bot.rules.combat.state import (
+    ACTS_LAST,
+    Combatant,
+    choose_posture,
+    end_round,
+    next_turn,
+    start_round,
+    take_action,
+)
 from bot.rules.combat.tables import CombatTables
 from bot.services.caller import Caller
 from bot.services.fights import destiny
@@ -375,6 +383,11 @@ async def new_round(
                 )
             )
         doc.state = start_round(doc.state, results)
+        lines.extend(
+            scope.t("combat.acts_last.round", name=c.name)
+            for c in doc.state.combatants
+            if c.has(ACTS_LAST) and not c.has("dead")
+        )
         doc.data["round_over"] = False
         doc.data["slot_done"] = False
         doc.data["aim"] = {}
