@@ -2,7 +2,7 @@
 by a GM and two players, in French and in English, every die typed: a Coup assommant gets through
 (no damage, F against E, stunned 4 rounds, counted down at the end of the round), a Désarmement
 (opposed Ag, the weapon dropped), a Frappe de bouclier (opposed CC +10 %, its −20 % on the next
-attack's parry), a Manœuvrer (opposed CC, pushed °R × 2 m, Ag +20 % not to fall)."""
+attack's parry, the shield's own A leaving Albert his slot to attack), a Manœuvrer (opposed CC, pushed °R × 2 m, Ag +20 % not to fall)."""
 
 from __future__ import annotations
 
@@ -35,10 +35,10 @@ FRENCH = """
 /combat voir
 @alice /combat posture posture:normale
 @alice /combat attaque cible:Gobelin jet:25 speciale:"Frappe de bouclier" effets:48
-@bob /combat posture posture:normale
-@bob /combat attaque cible:Gobelin jet:20 degats:1
-/combat defense choix:parer jet:40
+@alice /combat attaque cible:Gobelin jet:20 degats:1 critique:5
+/combat defense choix:parer jet:40 contrecoup:10
 /combat round des:"Albert: 10 10 10; Bruno: 5 5 5; Orque: 1 1 1; Gobelin: 2 2 2"
+!click Lancer le round 3
 @alice /combat posture posture:normale
 @alice /combat action action:manoeuvrer cible:Gobelin jet:15 jet_cible:40 des:62
 """
@@ -102,6 +102,7 @@ def test_special_actions_in_french() -> None:
     before, after = [t for c, t in replies if c == "/combat voir"]
     assert "sonné · 4 round" in before and "sonné · 3 round" in after  # counted at the round's end
     bash = next(t for c, t in replies if c == "/combat attaque" and "Frappe de bouclier" in t)
+    assert "▶ Au tour d'**Albert**." in bash  # the shield's own A: his slot stays for his attack
     assert "Albert : CC 50 · Frappe de bouclier +10 = **60 %**" in bash
     assert "Prochaine attaque contre Gobelin : -20 % pour la parer ou l'esquiver." in bash
     assert "Test de CC" not in bash  # not an attack

@@ -303,7 +303,8 @@ async def _shield_bash(
     extra = [((mod("armour_malus", v),) if v else ()) + engaged_terms(x) for v, x in worn]
     before = c
     after, _ = _spend(scope, doc, c, "action_speciale", advance=False)
-    doc.state = doc.state.put(spend_shield_a(before, after))
+    spent, shield_a = spend_shield_a(before, after)
+    doc.state = doc.state.put(spent)
     lines, result = bash(
         scope,
         doc,
@@ -315,7 +316,8 @@ async def _shield_bash(
         extra_b=extra[1],
     )
     new_event(scope, doc, "action", c.id, {"action": "action_speciale", "target": foe.id, "special": result})
-    lines.extend(_pass_turn(scope, doc))
+    if not shield_a:  # the shield's own A leaves the slot to the fighter's attack
+        lines.extend(_pass_turn(scope, doc))
     turn = _turn_line(scope, doc)
     if turn:
         lines.append(turn)

@@ -143,14 +143,16 @@ def carried_shield(scope: Scope, c: Combatant) -> str | None:
 SHIELD_BASH_ID = rules.SHIELD_BASH
 
 
-def spend_shield_a(before: Combatant, after: Combatant) -> Combatant:
+def spend_shield_a(before: Combatant, after: Combatant) -> tuple[Combatant, bool]:
     """« avec l'A du bouclier »: the shield held as a second weapon gives its own A; the bash takes it
-    when it is still there, leaving the fighter's other A untouched (reading), and is no attack (no
-    extra-attack malus on the next ones)."""
-    acts = after.actions
-    if before.off_hand is not None and not before.actions.second_weapon_used:
+    while it is unused — the fighter keeps his slot and his A for an attack (reading) — else an
+    ordinary A, and the turn passes. The bash is no attack: no extra-attack malus on the next ones.
+    Returns the fighter and whether the shield's A was used."""
+    acts = replace(after.actions, attacks_made=before.actions.attacks_made)
+    shield_a = before.off_hand is not None and not before.actions.second_weapon_used
+    if shield_a:
         acts = replace(acts, used=before.actions.used, second_weapon_used=True)
-    return replace(after, actions=replace(acts, attacks_made=before.actions.attacks_made))
+    return replace(after, actions=acts), shield_a
 
 
 def bash(
