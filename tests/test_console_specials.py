@@ -2,7 +2,8 @@
 by a GM and two players, in French and in English, every die typed: a Coup assommant gets through
 (no damage, F against E, stunned 4 rounds, counted down at the end of the round), a Désarmement
 (opposed Ag, the weapon dropped), a Frappe de bouclier (opposed CC +10 %, its −20 % on the next
-attack's parry, the shield's own A leaving Albert his slot to attack), a Manœuvrer (opposed CC, pushed °R × 2 m, Ag +20 % not to fall)."""
+attack's parry, the shield's own A leaving Albert his slot to attack), a Manœuvrer (opposed CC,
+pushed °R × 2 m, Ag +20 % not to fall)."""
 
 from __future__ import annotations
 
