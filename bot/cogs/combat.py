@@ -772,6 +772,7 @@ class CombatCog(commands.Cog):
         target="Feint: against whom",
         roll="Feint: your d100",
         target_roll="Feint: the opponent's d100",
+        dice="Manoeuvre: more d100s typed (the rerolls, then the fall test)",
     )
     @app_commands.choices(aim=AIMS)
     async def action(
@@ -783,6 +784,7 @@ class CombatCog(commands.Cog):
         target: app_commands.Range[str, 1, 80] | None = None,
         roll: app_commands.Range[int, 0, 100] | None = None,
         target_roll: app_commands.Range[int, 0, 100] | None = None,
+        dice: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
         result = take_simple_action(
             ctx_of(interaction),
@@ -793,6 +795,7 @@ class CombatCog(commands.Cog):
             target=target,
             roll=roll,
             target_roll=target_roll,
+            dice=dice,
         )
         await settle(interaction, result)
 

@@ -61,7 +61,10 @@ async def test_the_next_player_is_pinged_once_the_defence_is_answered(emu: E2E) 
     passed = await skip_turn(gm, thread)
     assert passed.message is not None and not passed.content
     assert passed.embed["description"].split("\n") == ["Grimli passe son tour.", "▶ Au tour de **Gobelin**."]
-    await emu.emu.wait_until(lambda: pinned_lines()[0] == "**⏳ Au tour de Gobelin**", what="the tracker")
+    # the goblin's dodge did not fix his posture (« A chaque nouveau round, il faut choisir une posture »)
+    await emu.emu.wait_until(
+        lambda: pinned_lines()[0] == "**⏳ Gobelin choisit sa posture (c'est son tour)**", what="the tracker"
+    )
 
     ended = await gm.slash("combat fin", channel=thread)
     assert "Tours" in ended.embed["title"]

@@ -180,3 +180,56 @@ def test_attack_roll_classes_match_the_100_rolls(
         k = None if not res.hit else (res.zone, res.natural, res.cannot_parry)
         full[k] = full.get(k, 0) + 1
     assert fast == full
+
+
+@pytest.mark.parametrize(
+    ("talents", "attack", "parry_against", "even_with_ag"),
+    [
+        # A mail shirt (chemise de mailles: body covered, arms covered in full): -5 Ag, -5 CC/CT
+        # (seed l. 773-777). Attack 50 - 5 = 45 %: 01 + 44 rolls parried at 50 %; parrying at 45 %:
+        # 01 + 49 rolls parried at 45 % … P(not parried) 55 %. Initiative 3d20 + Ag 65.
+        (
+            (),
+            Fraction(1, 100) + Fraction(44, 100) * Fraction(1, 2),
+            Fraction(1, 100) + Fraction(49, 100) * Fraction(55, 100),
+            65,
+        ),
+        # Robuste cancels 5 Ag and 5 CC (l. 1293-1295): as if unarmoured.
+        (("robuste",), Fraction(51, 200), Fraction(51, 200), 70),
+    ],
+)
+def test_the_armours_wearing_maluses_apply_in_a_duel(
+    tables: CombatTables,
+    talents: tuple[str, ...],
+    attack: Fraction,
+    parry_against: Fraction,
+    even_with_ag: int,
+) -> None:
+    from bot.rules.renove.damage import build_armour
+
+    mail = build_armour(tables, ["maille_chemise"])
+    stats = {"CC": 50, "F": 30, "E": 30, "Ag": 70, "A": 1, "BF": 6, "BE": 6, "FM": 30}
+    worn = Fighter("Albert", stats, PLAIN, mail, frozenset(talents))
+    bare = Fighter("Orque", {**stats, "Ag": even_with_ag}, PLAIN)
+    attacking = DuelSimulator(tables, worn, bare, Options(one_sided=True))
+    assert attacking.hit_probability(0) == attack
+    defending = DuelSimulator(tables, bare, worn, Options(one_sided=True))
+    assert defending.hit_probability(0) == parry_against
+    # the initiative follows the Ag malus: 3d20 + 65 against 3d20 + 65 is even
+    assert attacking._first == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    ("value", "out"), [(1, False), (7, False), (8, True), (12, True), (13, True), (15, True)]
+)
+def test_mort_subite_replaces_the_critical_tables_effects(
+    tables: CombatTables, value: int, out: bool
+) -> None:
+    """Seed l. 1305-1310: an NPC under Mort subite fights on (1-7: no effect of the table at all),
+    flees (8-12) or dies (13-15) — out of the duel either way."""
+    npc = fighter("b", 30, npc=True)
+    sim = DuelSimulator(tables, fighter("a", 30), npc, Options(mort_subite=True))
+    pairs = sim.critical_effect(1, (), value, "tete").pairs()
+    assert pairs == [(1.0, (sim.dead_id,) if out else ())]
+    plain = DuelSimulator(tables, fighter("a", 30), npc, Options(mort_subite=False))
+    assert plain.critical_effect(1, (), 7, "tete").pairs() != [(1.0, ())]  # the table applies without it

@@ -228,8 +228,11 @@ async def test_mort_subite_for_an_npc(ctx: AppContext, d100: int, damage: int) -
     text = taken.reply.description or ""
     assert LINES[outcome].format(value=value, name="Gobelin 2") in text
     victim = await combatant(ctx, "gobelin-2")
-    killed_by_table = any(m["type"] == "death" for m in mechanics("tranchantes", "corps", value))
-    assert ("dead" in kinds(victim)) == (outcome == "dies" or killed_by_table)
+    # the band replaces the critical table's effects (seed l. 1305-1310): no narration, no condition
+    # of the table, dead only in the 13-15 band
+    assert ("dead" in kinds(victim)) == (outcome == "dies")
+    assert set(kinds(victim)) <= {"dead"} and "effects" not in result
+    assert "> " not in text
     assert taken.tracker is not None
     names = [f.name for f in taken.tracker.fields]
     assert ("💀 ~~Gobelin 2~~ · Bande 2" in names) == (outcome == "dies")

@@ -482,7 +482,7 @@ class TickResult:
         }
 
 
-_COMBAT_ONLY = frozenset({"modifier", "halve", "no_action", "lose_time", "stunned"})
+_COMBAT_ONLY = frozenset({"modifier", "halve", "no_action", "lose_time", "stunned", "acts_last"})
 TICK_EVENTS = ("end_of_round", "end_of_combat", "treated", "healed", "stands_up")
 
 

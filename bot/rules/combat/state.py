@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Final
 
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.effects import Condition, EffectApplication, TickResult, current, tick
@@ -291,14 +291,30 @@ class FightState:
         )
 
 
+ACTS_LAST: Final = "acts_last"  # « Les actions se feront en dernier ce round et le suivant »
+
+
+def put_last(order: tuple[Slot, ...], turn: int, late: set[str]) -> tuple[Slot, ...]:
+    """The slots after ``turn`` of the fighters in ``late`` moved to the end, in their own order
+    (the others keep theirs): head criticals 1-2 « Les actions se feront en dernier »."""
+    done, rest = order[: turn + 1], order[turn + 1 :]
+    return (
+        done
+        + tuple(s for s in rest if s.combatant not in late)
+        + tuple(s for s in rest if s.combatant in late)
+    )
+
+
 def start_round(state: FightState, initiative: Iterable[InitiativeResult]) -> FightState:
-    """Next round: new order from ``initiative``, actions reset (a reactive parry's debt is paid)."""
+    """Next round: new order from ``initiative``, actions reset (a reactive parry's debt is paid);
+    a fighter who acts last (:data:`ACTS_LAST`) has his slots after everyone's."""
     results = list(initiative)
     combatants = tuple(
         replace(c, actions=RoundActions(used=c.actions.debt), posture_option=c.posture_option)
         for c in state.combatants
     )
-    return FightState(state.round + 1, combatants, order_slots(results), 0)
+    late = {c.id for c in combatants if c.has(ACTS_LAST)}
+    return FightState(state.round + 1, combatants, put_last(order_slots(results), -1, late), 0)
 
 
 def next_turn(state: FightState) -> FightState:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from bot.rules.checks.common import CheckResult, Modifier
 from bot.rules.combat.basics import Refusal, RefusedError, mod
@@ -27,6 +27,7 @@ from bot.rules.combat.dicefeed import d
 from bot.rules.combat.tables import CombatTables, NaturalRoll, RangeBand, Weapon
 from bot.rules.random_source import RandomSource
 from bot.rules.renove import checks as renove
+from bot.rules.renove.specials import talent_refusal
 
 # --- combat WS ---------------------------------------------------------------------------------
 
@@ -113,6 +114,7 @@ class AttackRequest:
     feint_won: bool = False
     talents: frozenset[str] = frozenset()
     extra: tuple[Modifier, ...] = ()
+    defence_extra: tuple[Modifier, ...] = ()  # on the parry and the dodge (a shield bash taken)
 
     @property
     def ranged(self) -> bool:
@@ -190,6 +192,9 @@ def attack_refusal(tables: CombatTables, request: AttackRequest) -> Refusal | No
         return Refusal(
             "combat.refusal.special_needs_weapon", (("special", request.special), ("weapon", weapon.id))
         )
+    needs_talent = talent_refusal(tables, request.special, request.talents, ranged=request.ranged)
+    if needs_talent is not None:
+        return needs_talent
     if request.special == "coup_perforant" and request.special_k < 1:
         return Refusal("combat.refusal.bad_k", (("k", request.special_k),))
     if weapon.damage is None and not weapon.combines and "immobilisante" not in weapon.attributes:
@@ -204,6 +209,17 @@ def attack_refusal(tables: CombatTables, request: AttackRequest) -> Refusal | No
     elif request.opponent_cc is None:
         return Refusal("combat.refusal.melee_needs_opponent_cc")
     return None
+
+
+CHARGE_REACH: Final = (1, 3)  # « Cible entre M et M*3 mètres » (seed l. 986), in multiples of M
+
+
+def charge_reach(movement: int) -> tuple[int, int] | None:
+    """The distances (m) a charge may cover with ``movement`` (M), or None when M is unknown."""
+    if movement <= 0:
+        return None
+    low, high = CHARGE_REACH
+    return low * movement, high * movement
 
 
 def attack_modifiers(
@@ -281,13 +297,19 @@ def _defence_terms(
             dodge.append(mod(f"aim.{request.aim}.defence", value))
     if request.special:
         for m in tables.special_actions[request.special].get("effects", ()):
-            if m.get("type") == "modifier" and m.get("who") in ("defender", "opponent"):
+            if (
+                m.get("type") == "modifier"
+                and m.get("who") in ("defender", "opponent")
+                and m.get("scope") != "defence_against_next_attack"  # a later attack's (shield bash)
+            ):
                 scope = m.get("stat")
                 term = mod(f"special.{request.special}.defence", int(m["value"]))
                 if scope in ("parry", "parry_dodge"):
                     parry.append(term)
                 if scope in ("dodge", "parry_dodge"):
                     dodge.append(term)
+    parry.extend(request.defence_extra)
+    dodge.extend(request.defence_extra)
     return tuple(parry), tuple(dodge)
 
 

@@ -24,7 +24,10 @@ Duel model (readings; the seed describes fights, not duels):
   (suicidaire: no defence; défensive: no attack, +20 parry …).
 * Every successful parry rolls the side-effect table; its ``take_damage`` share becomes a critical
   on the defender (on the attacked zone). Knock-backs, falls, dropped weapons and shield PV are not
-  modelled; armour is not worn during a duel; Percutante stays active (Épuisante not counted).
+  modelled; Percutante stays active (Épuisante not counted).
+* Armour protects as in a fight and its wearing maluses apply as in a fight
+  (:func:`bot.rules.renove.armour.maluses`, Robuste cancelling its part): the Ag malus on the
+  initiative and the dodge, the CC malus on the attacks and the parries, after the combat WS.
 * A fighter is out when dead or unconscious, when a death timer counted in rounds runs out (nobody
   treats him during a duel) and, with Mort subite (NPCs only, optional), when he flees or dies.
   Lost rounds, "aucune action possible" and stuns stop attacks but not defences (core ``can_act``).
@@ -44,6 +47,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final, TypeVar
 
+from bot.rules.checks.common import Modifier
 from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.effects import ROUND_UNITS, Condition, EffectApplication, resolve_pending, tick
 from bot.rules.combat.effects import apply_mechanics as core_apply_mechanics
@@ -52,6 +56,7 @@ from bot.rules.combat.state import Combatant, can_act
 from bot.rules.combat.tables import CombatTables, CriticalEntry, Mechanic
 from bot.rules.random_source import RandomSource
 from bot.rules.renove import checks as renove
+from bot.rules.renove.armour import ArmourMaluses, maluses, wearing_cancels
 from bot.rules.renove.attack import (
     AttackRequest,
     AttackResult,
@@ -462,6 +467,10 @@ class DuelSimulator:
         self._entries: dict[tuple[int, int, str], tuple[CriticalEntry, set[str]]] = {}
         self._quiet_next: dict[int, int] = {}
         self.dead_id = self._cid(Condition("dead", "simulation", until="permanent"))
+        self._worn: tuple[ArmourMaluses, ...] = tuple(
+            maluses(tables.armour, f.armour, wearing_cancels(tables.talent_effects, f.talents))
+            for f in self.fighters
+        )
         self.start: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
         self._first = self._first_striker()
 
@@ -658,8 +667,9 @@ class DuelSimulator:
             self._effects[fast] = dist
             return dist
         npc = self.options.mort_subite and self.fighters[victim].npc
-        if npc and mort_subite(self.tables, value).outcome != "fights_on":
-            dist = _Dist([(1.0, (self.dead_id,))])
+        if npc:  # the band replaces the table's effects: fights on unharmed, or out (flees, dies)
+            out = mort_subite(self.tables, value).outcome != "fights_on"
+            dist = _Dist([(1.0, (self.dead_id,) if out else ())])
         else:
             characteristics = self.fighters[victim].characteristics
             shared = (id(self.tables), entry.source, tuple(sorted(characteristics.items())), projection)
@@ -685,6 +695,11 @@ class DuelSimulator:
     def _opponent_cc(self, cc: int) -> int:
         return cc if self.options.combat_ws else self.tables.ws_constant
 
+    def _worn_cc(self, side: int) -> tuple[Modifier, ...]:
+        """The CC malus of the side's armour, a test modifier after the combat WS (as in a fight)."""
+        value = self._worn[side].cc
+        return (Modifier("combat.modifier.armour_malus", value),) if value else ()
+
     def _signatures(self, side: int, ea: _Eff, eb: _Eff, k: int) -> list[tuple[int, AttackResult | None]]:
         """The 100 attack rolls grouped by what the rest depends on (None: a miss)."""
         key = (side, ea.cc, ea.posture, eb.cc, k)
@@ -700,6 +715,7 @@ class DuelSimulator:
             posture_option=f.posture_option if ea.posture == f.posture else None,
             attack_number=k,
             talents=f.talents,
+            extra=self._worn_cc(side),
         )
         try:
             target = attack_modifiers(self.tables, request)[0]
@@ -760,6 +776,7 @@ class DuelSimulator:
             weapon=self.tables.weapon(d.weapon),
             posture=eb.posture,
             talents=d.talents,
+            extra=self._worn_cc(1 - side),
         )
         result = resolve_parry(self.tables, res, request, parry_roll=50)
         value = None
@@ -777,7 +794,10 @@ class DuelSimulator:
         if key in self._defence:
             return self._defence[key]
         result = resolve_dodge(
-            self.tables, res, DodgeRequest(ag=eb.ag, has_skill=True, posture=eb.posture), dodge_roll=50
+            self.tables,
+            res,
+            DodgeRequest(ag=eb.ag + self._worn[1 - side].ag, has_skill=True, posture=eb.posture),
+            dodge_roll=50,
         )
         value = None
         if result.refusal is None and result.check is not None:
@@ -1041,7 +1061,9 @@ class DuelSimulator:
         a, b = self.fighters
         da = _initiative_distribution(self.tables, a.talents)
         db = _initiative_distribution(self.tables, b.talents)
-        ag_a, ag_b = int(a.characteristics.get("Ag", 0)), int(b.characteristics.get("Ag", 0))
+        # initiative follows the Ag, its armour malus included (seed l. 50-51)
+        ag_a = int(a.characteristics.get("Ag", 0)) + self._worn[0].initiative
+        ag_b = int(b.characteristics.get("Ag", 0)) + self._worn[1].initiative
         p = 0.0
         for ta, wa in da.items():
             for tb, wb in db.items():

@@ -6,10 +6,11 @@ from typing import Any, Final
 
 from bot.context import AppContext
 from bot.rules.checks.common import Modifier
-from bot.rules.combat.state import signal
+from bot.rules.combat.state import Combatant, signal, take_action
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     OTHER_RULESETS,
+    Doc,
     FightOutcome,
     FightRefusal,
     RollNote,
@@ -18,11 +19,14 @@ from bot.services.fights._core import (
     fight_here,
     new_event,
     outcome,
+    parse_dice,
     run,
 )
 from bot.services.fights.destiny import offer_lines
 from bot.services.fights.registry import system_of
-from bot.services.fights.rounds import _actor, _spend, _turn_line
+from bot.services.fights.roster import engaged_terms
+from bot.services.fights.rounds import _actor, _spend, _turn_line, at_round_start
+from bot.services.fights.specials import manoeuvre
 from bot.ui.reply import Colour, Reply
 
 SIMPLE_ACTIONS: Final = (
@@ -50,6 +54,7 @@ async def take_simple_action(
     target: str | None = None,
     roll: int | None = None,
     target_roll: int | None = None,
+    dice: str | None = None,
 ) -> FightOutcome:
     """Aim (``option`` precision|puissance), feint (opposed CC against ``target``), manoeuvre,
     prepare a parry, position, draw/reload … — refused with the core's reason when not allowed."""
@@ -77,19 +82,22 @@ async def take_simple_action(
             ws_a, ws_b = doc.state.combat_ws(c.id, foe.id, scope.tables)
             from bot.rules.renove import checks as renove
 
+            mine_terms, theirs_terms = engaged_terms(c), engaged_terms(foe)
             mine = renove.result_from_roll(
-                ws_a,
+                ws_a + sum(m.value for m in mine_terms),
                 (
                     Modifier("combat.modifier.cc", c.stat("CC")),
                     Modifier("combat.modifier.combat_ws_adjustment", ws_a - c.stat("CC")),
+                    *mine_terms,
                 ),
                 _d100(scope, roll),
             )
             theirs = renove.result_from_roll(
-                ws_b,
+                ws_b + sum(m.value for m in theirs_terms),
                 (
                     Modifier("combat.modifier.cc", foe.stat("CC")),
                     Modifier("combat.modifier.combat_ws_adjustment", ws_b - foe.stat("CC")),
+                    *theirs_terms,
                 ),
                 _d100(scope, target_roll),
             )
@@ -107,7 +115,27 @@ async def take_simple_action(
             scope.rolls.append(
                 RollNote("combat.feint", "1d100", mine.roll, {"fight_id": doc.row.id, **result})
             )
-        _updated, notes = _spend(scope, doc, c, action)
+        if action == "manoeuvrer":
+            if not target:
+                raise FightRefusal("combat.error.manoeuvre_needs_target")
+            foe = doc.find(target)
+            if foe.id == c.id:
+                raise FightRefusal("combat.error.self_attack")
+            said, result["manoeuvre"] = manoeuvre(
+                scope,
+                doc,
+                c,
+                foe,
+                roll=d100_or_none(roll),
+                target_roll=d100_or_none(target_roll),
+                typed=parse_dice(dice, option="dice"),
+            )
+            lines.extend(said)
+        if action == "preparer_parade" and _announced_early(doc, c):
+            doc.state = doc.state.put(take_action(scope.tables, c, action))  # his slot comes later
+            notes: list[str] = []
+        else:
+            _updated, notes = _spend(scope, doc, c, action)
         if action == "viser":
             doc.data.setdefault("aim", {})[c.id] = option or "precision"
         if action == "feinter" and result.get("feint", {}).get("won"):
@@ -128,6 +156,13 @@ async def take_simple_action(
         return outcome(scope, doc, reply)
 
     return await run(ctx, caller, work)
+
+
+def _announced_early(doc: Doc, c: Combatant) -> bool:
+    """A parry prepared at the start of the round, before the fighter's slot (seed l. 991); on his
+    own slot it is an ordinary action that passes the turn."""
+    slot = doc.state.current_slot
+    return at_round_start(doc) and slot is not None and slot.combatant != c.id
 
 
 def _d100(scope: Scope, value: int | None) -> int:

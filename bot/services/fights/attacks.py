@@ -7,10 +7,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.context import AppContext
-from bot.rules.combat.basics import RefusedError
-from bot.rules.combat.state import can_act
+from bot.rules.combat.basics import Refusal, RefusedError, mod
+from bot.rules.combat.state import Combatant, can_act
 from bot.rules.random_source import RandomSource
-from bot.rules.renove.attack import resolve_attack
+from bot.rules.renove.attack import charge_reach, resolve_attack
+from bot.rules.sheets import fold
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     OTHER_RULESETS,
@@ -31,10 +32,10 @@ from bot.services.fights._core import (
     run,
 )
 from bot.services.fights.destiny import merge_rows, offer_lines
-from bot.services.fights.hits import _pick_weapon, _request, _resolve_hit, _situations
+from bot.services.fights.hits import _pick_weapon, _request, _resolve_hit, _situations, with_shield_bearer
 from bot.services.fights.npc_defence import defence_buttons, mode_of, pick
 from bot.services.fights.registry import system_of
-from bot.services.fights.roster import _armour_maluses
+from bot.services.fights.roster import _armour_maluses, engaged_terms
 from bot.services.fights.rounds import _actor, _pass_turn, _spend, _turn_line
 from bot.services.fights.sides import (
     ask_friendly_fire,
@@ -43,6 +44,7 @@ from bot.services.fights.sides import (
     gm_on_a_pc_turn,
     take_ask,
 )
+from bot.services.fights.specials import SHIELD_BASH_ID, bash, bashed_modifier, carried_shield, spend_shield_a
 from bot.ui.reply import Button, Colour, Reply
 
 
@@ -105,14 +107,22 @@ async def attack(
         foe = doc.find(data.target)
         if foe.id == c.id:
             raise FightRefusal("combat.error.self_attack")
+        if data.special:
+            data = replace(data, special=special_id(scope, data.special))
         if foe.has("dead"):
             raise FightRefusal("combat.error.target_dead", name=foe.name)
         wid = _pick_weapon(scope, c, data.weapon)
+        if data.special == SHIELD_BASH_ID and not data.weapon:
+            wid = carried_shield(scope, c) or wid
         weapon = scope.tables.weapons[wid]
         action = "charger" if data.charge else ("action_speciale" if data.special else "attaquer")
         refusal = can_act(scope.tables, c, action)
         if refusal:
             raise RefusedError(refusal)
+        if data.special == SHIELD_BASH_ID:
+            return await _shield_bash(scope, doc, c, foe, wid, data)
+        if data.charge:
+            _check_charge_distance(scope, c, data.distance)
         ranged = weapon.kind == "ranged"
         aim = doc.data.get("aim", {}).get(c.id)
         feint_won = doc.data.get("feint", {}).get(c.id) == foe.id
@@ -137,6 +147,12 @@ async def attack(
         armour_malus = _armour_maluses(scope, c).of("CT" if ranged else "CC")
         if armour_malus:
             request_data["armour_malus"] = armour_malus
+        if ranged:
+            request_data["situation"] = with_shield_bearer(scope, foe, request_data["situation"])
+        request_data.update(bashed_modifier(doc, foe))
+        engaged = engaged_terms(c)
+        if engaged:
+            request_data["engaged"] = [[m.label, m.value] for m in engaged]
         if data.zone is not None and data.zone not in scope.tables.hit_location.reachable(99):
             raise FightRefusal("combat.error.bad_zone")
         result = resolve_attack(
@@ -273,6 +289,50 @@ async def attack(
     return await run(ctx, caller, work, rng=rng)
 
 
+async def _shield_bash(
+    scope: Scope, doc: Doc, c: Combatant, foe: Combatant, wid: str, data: AttackInput
+) -> FightOutcome:
+    """Frappe de bouclier (seed l. 1206-1208): no attack roll, no damage; an opposed CC test at
+    +10 % with the shield's A. ``jet:`` is the basher's d100, ``effets:`` the foe's then the rerolls."""
+    if SHIELD_BASH_ID not in scope.tables.weapons[wid].special_actions:
+        raise RefusedError(
+            Refusal("combat.refusal.special_needs_weapon", (("special", SHIELD_BASH_ID), ("weapon", wid)))
+        )
+    w = scope.words
+    worn = [(_armour_maluses(scope, x).cc, x) for x in (c, foe)]
+    extra = [((mod("armour_malus", v),) if v else ()) + engaged_terms(x) for v, x in worn]
+    before = c
+    after, _ = _spend(scope, doc, c, "action_speciale", advance=False)
+    spent, shield_a = spend_shield_a(before, after)
+    doc.state = doc.state.put(spent)
+    lines, result = bash(
+        scope,
+        doc,
+        c,
+        foe,
+        first_roll=d100_or_none(data.roll),
+        typed=parse_dice(data.effects, option="effects"),
+        extra_a=extra[0],
+        extra_b=extra[1],
+    )
+    new_event(scope, doc, "action", c.id, {"action": "action_speciale", "target": foe.id, "special": result})
+    if not shield_a:  # the shield's own A leaves the slot to the fighter's attack
+        lines.extend(_pass_turn(scope, doc))
+    turn = _turn_line(scope, doc)
+    if turn:
+        lines.append(turn)
+    doc.save()
+    reply = Reply(
+        title=f"🛡️ {c.name} → {foe.name} ({w.weapon(wid)}) · "
+        + w.entry_name("special_actions", SHIELD_BASH_ID),
+        description="\n".join(lines)[:4000],
+        colour=Colour.SUCCESS if result["won"] else Colour.FAILURE,
+        result={"special": result, "attacker": c.id, "target": foe.id},
+        kind="combat.special",
+    )
+    return outcome(scope, doc, reply)
+
+
 def before_attack(
     scope: Scope, doc: Doc, data: AttackInput, *, confirmed: bool
 ) -> AttackInput | FightOutcome:
@@ -304,6 +364,28 @@ def _check_typed(scope: Scope, doc: Doc, data: AttackInput) -> None:
         parse_dice(text, option=option, sides=100, limit=60)
     if doc.row.ruleset not in OTHER_RULESETS:
         _situations(scope, data.situation)
+
+
+def _check_charge_distance(scope: Scope, c: Combatant, distance: float | None) -> None:
+    """A charge at a typed distance must cover M to 3 M metres (seed l. 986); without a distance
+    typed, or without M, the GM's word stands."""
+    reach = charge_reach(c.stat("M"))
+    if distance is None or reach is None or reach[0] <= distance <= reach[1]:
+        return
+    text = f"{distance:g}" if scope.words.en else f"{distance:g}".replace(".", ",")
+    raise FightRefusal(
+        "combat.error.charge_distance", name=c.name, distance=text, low=reach[0], high=reach[1]
+    )
+
+
+def special_id(scope: Scope, text: str) -> str:
+    """A special action typed by its id, French or English name (case and accents folded)."""
+    wanted = fold(text).replace("_", " ")
+    for sid, entry in scope.tables.special_actions.items():
+        names = (sid, entry.get("name") or "", entry.get("name_en") or "")
+        if wanted in (fold(str(n)).replace("_", " ") for n in names):
+            return sid
+    raise FightRefusal("combat.error.unknown_special", name=text[:40])
 
 
 def _mention(doc: Doc, cid: str) -> str:

@@ -15,7 +15,7 @@ from bot.db.characters import (
 )
 from bot.db.fight_models import Fight
 from bot.rules.combat.effects import Condition, EffectApplication, apply_mechanics
-from bot.rules.combat.state import Combatant, apply_effects
+from bot.rules.combat.state import ACTS_LAST, Combatant, apply_effects, put_last
 from bot.rules.combat.tables import Mechanic
 from bot.rules.renove.attack import AttackResult
 from bot.rules.renove.damage import (
@@ -238,10 +238,31 @@ def _critical(
             kind=w.t(f"combat.kind.{crit.entry.kind}"),
             zone=w.zone(zone),
         ),
-        f"> {w.narration(crit.entry.narration)}",
     ]
+    if crit.mort_subite is not None:  # the band replaces the table's effects (seed l. 1305-1310)
+        lines.extend(_mort_subite(scope, doc, defender, crit, payload))
+        return lines
+    lines.append(f"> {w.narration(crit.entry.narration)}")
     lines.extend(_apply_critical(scope, doc, defender, crit, hand, payload))
     return lines
+
+
+def _mort_subite(
+    scope: Scope, doc: Doc, victim: Combatant, crit: CriticalResult, payload: dict[str, Any]
+) -> list[str]:
+    """Mort subite (an NPC, the fight's option): « il subit un effet selon la gravité du critique » —
+    fights on, tries to flee, or dies; the critical table's effect is not applied."""
+    assert crit.mort_subite is not None
+    payload["mort_subite"] = crit.mort_subite.outcome
+    line = scope.words.t(
+        f"combat.mort_subite.{crit.mort_subite.outcome}", name=victim.name, value=crit.value.value
+    )
+    c = doc.state.get(victim.id)
+    if crit.mort_subite.outcome == "dies" and not c.has("dead"):
+        doc.state = doc.state.put(
+            replace(c, conditions=(*c.conditions, Condition("dead", "mort_subite", until="permanent")))
+        )
+    return [line]
 
 
 def _apply_critical(
@@ -252,7 +273,6 @@ def _apply_critical(
     hand: Mapping[str, Any],
     payload: dict[str, Any],
 ) -> list[str]:
-    w = scope.words
     application = apply_mechanics(
         crit.entry.mechanics,
         victim.current_characteristics(),
@@ -265,17 +285,22 @@ def _apply_critical(
     lines = _application_lines(scope, doc, victim, application, payload)
     entry = crit.entry
     lines.extend(after_critical(scope, doc, victim.id, entry.kind, entry.zone, entry.value, application))
-    if crit.mort_subite is not None:
-        payload["mort_subite"] = crit.mort_subite.outcome
-        lines.append(
-            w.t(f"combat.mort_subite.{crit.mort_subite.outcome}", name=victim.name, value=crit.value.value)
-        )
-        if crit.mort_subite.outcome == "dies" and not doc.state.get(victim.id).has("dead"):
-            c = doc.state.get(victim.id)
-            doc.state = doc.state.put(
-                replace(c, conditions=(*c.conditions, Condition("dead", "mort_subite", until="permanent")))
-            )
     return lines
+
+
+def _acts_last(scope: Scope, doc: Doc, victim: Combatant, application: EffectApplication) -> list[str]:
+    """Head criticals 1-2, « Les actions se feront en dernier ce round et le suivant »: the victim's
+    slots still to come this round go after everyone's, and next round's too (a condition of 2
+    rounds, counted at each end of round)."""
+    if not any(e.kind == "gm_ruling" and e.params.get("code") == ACTS_LAST for e in application.events):
+        return []
+    c = doc.state.get(victim.id)
+    if c.has("dead"):
+        return []
+    late = Condition(ACTS_LAST, application.source, remaining=2, unit="round")
+    doc.state = doc.state.put(replace(c, conditions=(*c.conditions, late)))
+    doc.state = replace(doc.state, order=put_last(doc.state.order, doc.state.turn, {c.id}))
+    return [scope.words.t("combat.acts_last.applied", name=c.name)]
 
 
 def _application_lines(
@@ -324,7 +349,9 @@ def _application_lines(
     for condition in application.conditions:
         lines.append("• " + w.condition(condition))
     for event in application.events:
-        lines.append("• " + w.t(f"combat.event.{event.kind}", name=victim.name))
+        if not (event.kind == "gm_ruling" and event.params.get("code") == ACTS_LAST):
+            lines.append("• " + w.t(f"combat.event.{event.kind}", name=victim.name))
+    lines.extend("• " + line for line in _acts_last(scope, doc, victim, application))
     if doc.state.get(victim.id).has("dead"):
         lines.append(w.t("combat.effect.dead", name=victim.name))
     for proposal in application.proposals:

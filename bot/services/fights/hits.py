@@ -21,6 +21,7 @@ from bot.rules.renove.attack import (
     resolve_parry,
 )
 from bot.rules.renove.damage import roll_damage_die
+from bot.rules.renove.specials import deals_damage
 from bot.rules.sheets import fold
 from bot.services.fights._core import (
     DefenceRolls,
@@ -38,7 +39,22 @@ from bot.services.fights.roster import (
     _list,
     _resolve_weapon,
     _with_carry,
+    engaged_terms,
 )
+from bot.services.fights.specials import instead_of_damage
+
+SHIELD_BEARER: Final = "ct_cible_avec_bouclier"  # « Tirer sur une cible possédant un bouclier » −10
+SHIELD_COVER: Final = "malus_tir_bouclier"  # the Bouclier's attribute (seed l. 296-297)
+
+
+def with_shield_bearer(scope: Scope, target: Combatant, situations: list[str]) -> list[str]:
+    """A shot at a fighter carrying a shield with the attribute « Malus de -10 % CT pour tirer sur
+    quelqu'un possédant un bouclier » takes the situation of l. 1392 (−10 % CT), once even when
+    the shooter also typed it; another shield (a Rondache) only when the GM types it."""
+    covered = any(SHIELD_COVER in scope.tables.weapons[w].attributes for w in target.weapons)
+    if covered and SHIELD_BEARER in scope.tables.situation and SHIELD_BEARER not in situations:
+        return [*situations, SHIELD_BEARER]
+    return situations
 
 
 def _situations(scope: Scope, text: str | None) -> tuple[str, ...]:
@@ -90,8 +106,15 @@ def _request(scope: Scope, data: Mapping[str, Any]) -> AttackRequest:
         special_k=int(data.get("special_k", 1)),
         feint_won=bool(data.get("feint_won", False)),
         talents=frozenset(data.get("talents", ())),
-        extra=(mod("armour_malus", int(data["armour_malus"])),) if data.get("armour_malus") else (),
+        extra=((mod("armour_malus", int(data["armour_malus"])),) if data.get("armour_malus") else ())
+        + tuple(Modifier(str(label), int(value)) for label, value in data.get("engaged", ())),
+        defence_extra=_bashed(data),
     )
+
+
+def _bashed(data: Mapping[str, Any]) -> tuple[Modifier, ...]:
+    """A shield bash taken: its malus on the parry and the dodge of this attack."""
+    return (mod("shield_bashed", int(data["shield_bashed"])),) if data.get("shield_bashed") else ()
 
 
 def _replay_attack(scope: Scope, pending: Mapping[str, Any]) -> AttackResult:
@@ -170,7 +193,8 @@ def _parry_setup(
         reactive=reactive,
         talents=defender.talents,
         situation=_defence_situations(scope, defender, situation),
-        extra=tuple(m for m in (_armour_modifier(scope, defender, "CC"),) if m is not None),
+        extra=tuple(m for m in (_armour_modifier(scope, defender, "CC"),) if m is not None)
+        + engaged_terms(defender),
     )
     return defender, mode, pw, request
 
@@ -183,7 +207,7 @@ def _dodge_request(scope: Scope, doc: Doc, defender: Combatant, situation: str |
         has_skill=_has_dodge(defender),
         posture=defender.posture,
         situation=_defence_situations(scope, defender, situation),
-        extra=_dodge_mastery(doc, defender),
+        extra=_dodge_mastery(doc, defender) + engaged_terms(defender),
     )
 
 
@@ -284,6 +308,13 @@ def _resolve_hit(
     if defence is not None and defence.success and defence.kind == "dodge":
         lines.append(w.t("combat.defence.dodged"))  # no damage: the damage die is not rolled
         new_event(scope, doc, "defence", pending["defender"], payload)
+        return lines
+    if not deals_damage(tables, pending["request"].get("special")):
+        if defence is not None and defence.success:  # parried: the blow did nothing (reading)
+            lines.append(w.t("combat.special.parried"))
+            new_event(scope, doc, "defence", pending["defender"], payload)
+            return lines
+        lines.extend(instead_of_damage(scope, doc, pending, attack_result, weapon, payload))
         return lines
     die = roll_damage_die(
         tables, weapon, attack_result, rng=scope.rng, damage_dice=hand.get("damage") or None

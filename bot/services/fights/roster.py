@@ -339,6 +339,17 @@ def _armour_modifier(scope: Scope, c: Combatant, stat: str) -> Modifier | None:
     return Modifier("combat.modifier.armour_malus", value) if value else None
 
 
+def engaged_terms(c: Combatant) -> tuple[Modifier, ...]:
+    """« Les actions engagées se feront à -10 % » (head 8 criticals, seed l. 2696, 2993, 3262) and
+    every other ``all_tests`` modifier: a term on every test the fighter engages — attack, parry,
+    dodge, feint, manoeuvre, shield bash — after the combat WS, like the other test modifiers."""
+    return tuple(
+        Modifier(f"combat.condition.{x.source}", int(x.value))
+        for x in c.conditions
+        if x.kind == "modifier" and x.stat == "all_tests" and x.value
+    )
+
+
 def _with_carry(check: Any, carry: Modifier | None, *more: Modifier | None) -> Any:
     """A defence check computed on the reduced Ag, itemised: its first term (Ag) split in two (or
     more: the carry penalty, the armour's malus)."""

@@ -12,7 +12,15 @@ from bot.context import AppContext
 from bot.rules.combat.common import start_round_with
 from bot.rules.combat.effects import Condition
 from bot.rules.combat.initiative import Slot, roll_initiative
-from bot.rules.combat.state import Combatant, choose_posture, end_round, next_turn, start_round, take_action
+from bot.rules.combat.state import (
+    ACTS_LAST,
+    Combatant,
+    choose_posture,
+    end_round,
+    next_turn,
+    start_round,
+    take_action,
+)
 from bot.rules.combat.tables import CombatTables
 from bot.services.caller import Caller
 from bot.services.fights import destiny
@@ -40,7 +48,7 @@ from bot.services.fights.registry import system_of
 from bot.services.fights.roster import _armour_maluses, _carry_penalty
 from bot.services.fights.sides import gm_on_a_pc_turn, which_fighter_refusal
 from bot.services.fights.waiting import (
-    acted,
+    own_action_taken,
     pending_lines,
     posture_buttons,
     posture_round,
@@ -375,6 +383,11 @@ async def new_round(
                 )
             )
         doc.state = start_round(doc.state, results)
+        lines.extend(
+            scope.t("combat.acts_last.round", name=c.name)
+            for c in doc.state.combatants
+            if c.has(ACTS_LAST) and not c.has("dead")
+        )
         doc.data["round_over"] = False
         doc.data["slot_done"] = False
         doc.data["aim"] = {}
@@ -514,8 +527,20 @@ async def set_posture(
 
 
 def _locked(doc: Doc, c: Combatant) -> bool:
-    """A fighter who has acted this round keeps his posture until the next."""
-    return running(doc) and acted(c)
+    """A fighter who has taken an action of his own this round keeps his posture until the next; one
+    who only defended still chooses it (reading: the defences made before use the posture in force)."""
+    return running(doc) and own_action_taken(c)
+
+
+def at_round_start(doc: Doc) -> bool:
+    """Nobody has taken an action of his own yet this round (the time to announce a prepared parry,
+    seed l. 991: « Cette action doit être annoncée au début du round »)."""
+    return (
+        running(doc)
+        and doc.state.turn == 0
+        and not doc.data.get("slot_done")
+        and not any(own_action_taken(x) for x in doc.state.combatants)
+    )
 
 
 def _which_fighter(

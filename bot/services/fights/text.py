@@ -159,6 +159,8 @@ class Words:
             return self.entry_name("special_actions", str(value))
         if key == "weapon":
             return self.weapon(str(value))
+        if key == "talent":
+            return self.entry_name("talents", str(value))
         if key == "id":
             return self.entry_name("combat_modifiers", str(value))
         if isinstance(value, Term):

@@ -61,6 +61,7 @@ NAMED: Final = frozenset(
         "area",
         "defence",
         "hit",
+        "special",  # a non-damaging special action's test in place of the damage (.specials)
         "round",
         "round_end",
         "posture",
@@ -297,7 +298,7 @@ def describe(scope: Scope, action: FightAction, events: Sequence[FightEvent], na
         return scope.t("combat.undo.what.attack", of=who, target=name(payload.get("target")))
     if main.kind == "correct":
         return scope.t("combat.undo.what.correct", of=who, field=str(payload.get("field", "?")))
-    if main.kind == "hit":
+    if main.kind in ("hit", "special"):
         return scope.t("combat.undo.what.defence", of=who)
     kind = "manoeuvre" if main.kind in ("grapple", "mount", "off_hand", "hero_point") else main.kind
     return scope.t(f"combat.undo.what.{kind}", of=who)

@@ -78,12 +78,25 @@ def acted(c: Combatant) -> bool:
     )
 
 
+DEFENDING: Final = frozenset({"esquiver", "parade_reactive", "preparer_parade"})
+
+
+def own_action_taken(c: Combatant) -> bool:
+    """``c`` took an action of his own this round (an attack, a special action, a feint, an aim …).
+    Defending — a dodge, a reactive parry, a parry prepared or made — is not one (seed l. 965: « A
+    chaque nouveau round, il faut choisir une posture »; l. 991: the prepared parry is announced at
+    the start of the round, with the posture)."""
+    acts = c.actions
+    return bool(acts.attacks_made or any(k not in DEFENDING for k in acts.kinds_used))
+
+
 def posture_shown(doc: Doc, c: Combatant) -> bool:
-    """Whether the tracker shows ``c``'s posture: chosen for this round, or fixed by acting."""
+    """Whether the tracker shows ``c``'s posture: chosen for this round, or fixed by acting (an
+    action of his own: a defence leaves it to choose)."""
     if c.has("dead"):
         return False
     chosen = doc.data.get("postures") or {}
-    return chosen.get(c.id) == posture_round(doc) or (running(doc) and acted(c))
+    return chosen.get(c.id) == posture_round(doc) or (running(doc) and own_action_taken(c))
 
 
 def must_choose(doc: Doc, c: Combatant) -> bool:

@@ -12,6 +12,8 @@ from bot.rules.renove.attack import (
     AttackRequest,
     DodgeRequest,
     ParryRequest,
+    attack_modifiers,
+    charge_reach,
     resolve_attack,
     resolve_dodge,
     resolve_parry,
@@ -304,3 +306,24 @@ def test_seed_probability_of_a_hit_not_parried_at_cc_30_vs_30(tables: CombatTabl
     assert p_unparried == Fraction(51, 200)
     assert Fraction(1, 2) * Fraction(1, 2) == Fraction(1, 4)  # the seed's figure, ignoring 01
     assert p_unparried - Fraction(1, 100) * Fraction(1, 2) == Fraction(1, 4)
+
+
+@pytest.mark.parametrize(
+    ("number", "malus", "defence"), [(1, 0, 0), (2, -10, 10), (3, -10, 10), (4, -10, 10)]
+)
+def test_each_extra_attack_is_at_minus_10_not_cumulative(
+    tables: CombatTables, number: int, malus: int, defence: int
+) -> None:
+    """« -10 % CC par attaque supplémentaire et +10 % pour parer/esquiver ces attaques » (l. 981):
+    read (RULES.md, combat_actions.json notes) as −10 % on each attack after the first, not −10, −20 …"""
+    request = AttackRequest(weapon=tables.weapon("epee"), base=50, opponent_cc=50, attack_number=number)
+    _, items, _, _ = attack_modifiers(tables, request)
+    assert sum(m.value for m in items if m.label.endswith(".extra_attack")) == malus
+    result = resolve_attack(tables, request, attack_roll=10)
+    assert sum(m.value for m in result.parry_modifiers if m.label.endswith("extra_attack_defence")) == defence
+
+
+@pytest.mark.parametrize(("movement", "reach"), [(4, (4, 12)), (5, (5, 15)), (0, None)])
+def test_the_charge_reach_is_m_to_3_m(movement: int, reach: tuple[int, int] | None) -> None:
+    """« Cible entre M et M*3 mètres » (seed l. 986); without M the GM decides."""
+    assert charge_reach(movement) == reach
