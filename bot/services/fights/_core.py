@@ -26,7 +26,7 @@ from bot.db.fight_models import Fight, FightEvent
 from bot.db.repositories import ServerConfig, get_server_config
 from bot.rules.checks.common import DiceError
 from bot.rules.combat.basics import RefusedError
-from bot.rules.combat.state import Combatant, FightState
+from bot.rules.combat.state import Combatant, FightState, has_second_weapon
 from bot.rules.combat.tables import REQUIRED_TABLES, CombatTables, TableError
 from bot.rules.grammar import InputError, parse_rolls
 from bot.rules.random_source import RandomSource
@@ -411,6 +411,9 @@ def tracker_of(scope: Scope, doc: Doc) -> Reply:
         closed=doc.row.status != "open",
         waiting=waiting(scope.words, doc),
         postures=frozenset(c.id for c in doc.state.combatants if posture_shown(doc, c)),
+        second_weapon=frozenset(
+            c.id for c in doc.state.combatants if ruleset == "renove" and has_second_weapon(scope.tables, c)
+        ),
         buttons=buttons,
         selects=selects,
     )

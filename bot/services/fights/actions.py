@@ -22,7 +22,7 @@ from bot.services.fights._core import (
 )
 from bot.services.fights.destiny import offer_lines
 from bot.services.fights.registry import system_of
-from bot.services.fights.rounds import _actor, _spend, _turn_line
+from bot.services.fights.rounds import _actor, _spend, _turn_line, second_weapon_buttons
 from bot.ui.reply import Colour, Reply
 
 SIMPLE_ACTIONS: Final = (
@@ -121,7 +121,7 @@ async def take_simple_action(
         reply = Reply(
             description="\n".join([head, *lines, *notes, *offered, _turn_line(scope, doc)]).strip(),
             colour=Colour.INFO,
-            buttons=destiny_rows,
+            buttons=(*destiny_rows, *second_weapon_buttons(scope, doc))[:5],
             kind="combat.action",
             result=result,
         )

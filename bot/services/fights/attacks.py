@@ -35,7 +35,7 @@ from bot.services.fights.hits import _pick_weapon, _request, _resolve_hit, _situ
 from bot.services.fights.npc_defence import defence_buttons, mode_of, pick
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import _armour_maluses
-from bot.services.fights.rounds import _actor, _pass_turn, _spend, _turn_line
+from bot.services.fights.rounds import _actor, _pass_turn, _spend, _turn_line, second_weapon_buttons
 from bot.services.fights.sides import (
     ask_friendly_fire,
     ask_which_fighter,
@@ -251,7 +251,7 @@ async def attack(
         lines.extend(_pass_turn(scope, doc))
         offered, destiny_rows = await offer_lines(scope, doc)  # a PC killed without a defence
         lines.extend(offered)
-        buttons = merge_rows(destiny_rows, buttons)
+        buttons = merge_rows(destiny_rows, buttons, second_weapon_buttons(scope, doc))
         turn = _turn_line(scope, doc)
         if turn:
             lines.append(turn)

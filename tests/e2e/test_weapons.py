@@ -1,0 +1,42 @@
+"""Issue #19's weapon rules through the real bot: Élise's dagger (her second weapon) attacks in the slot
+her sword's attack left open, then the turn passes; the end archives the thread."""
+
+from __future__ import annotations
+
+from .harness import E2E
+
+DICE = "Élise: 20 20 20; Bandit: 1 1 1"
+
+
+async def test_the_second_weapons_attack_is_accepted(emu: E2E) -> None:
+    gm, alice = emu.user("gm"), emu.user("alice")
+    await alice.slash("perso creer", nom="Élise", caracs="CC:40 CT:30 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33")
+    await alice.slash("perso equiper", arme="epee, dague")
+    opened = await gm.slash("combat ouvrir", nom="Ruelle")
+    await opened.wait_followup()
+    thread = emu.thread("Ruelle")
+    await alice.slash("combat ajouter", qui="Élise", channel=thread)
+    await gm.slash(
+        "combat ajouter",
+        qui="Bandit",
+        cc=50,
+        f=35,
+        caracs="E:30",
+        armes="epee",
+        camp="Bandits",
+        channel=thread,
+    )
+    await gm.slash("combat round", des=DICE, channel=thread)
+
+    sword = await alice.slash("combat attaque", cible="Bandit", arme="epee", jet=95, channel=thread)
+    assert sword.embed["title"] == "⚔️ Élise → Bandit (Epée)"
+    assert "Élise a encore l'A de sa seconde arme" in sword.embed["description"]
+    dagger = await alice.slash("combat attaque", cible="Bandit", arme="dague", jet=95, channel=thread)
+    assert not dagger.ephemeral and dagger.embed["title"] == "⚔️ Élise → Bandit (Dague)"
+    assert "main non directrice -20 = **10 %**" in dagger.embed["description"]
+    assert "▶ Au tour de **Bandit**." in dagger.embed["description"]
+    third = await alice.slash("combat attaque", cible="Bandit", jet=95, channel=thread)
+    assert third.ephemeral and "Plus d'attaque disponible ce round." in third.embed["description"]
+
+    await gm.slash("combat fin", channel=thread)
+    await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")

@@ -1,0 +1,166 @@
+"""Issue #19's weapon rules in fights (renove): the second weapon's A, the Double attribute, the
+polearms' profiles, aiming across rounds.
+
+Every die is typed by hand (the bot's random source raises if it is asked for one); the expected
+modifiers come from the data tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.context import AppContext
+from bot.data_loading import load_all
+from bot.db.characters import new_row
+from bot.rules.sheets import SheetData, validate_characteristics
+from bot.services.caller import Caller
+from bot.services.fights import attacks as fights_attacks
+from bot.services.fights._core import FightOutcome
+from bot.services.fights.attacks import AttackInput
+from bot.services.fights.opening import add_combatants, open_fight
+from bot.services.fights.rounds import keep_second_a
+
+from .fight_context import ctx, next_round, ok
+
+__all__ = ["ctx"]
+
+GUILD, CHANNEL = 801, 43
+GM = Caller(user_id=3, guild_id=GUILD, channel_id=CHANNEL, locale="fr", manage_guild=True)
+ALICE = Caller(user_id=1, guild_id=GUILD, channel_id=CHANNEL, locale="fr")
+BOB = Caller(user_id=2, guild_id=GUILD, channel_id=CHANNEL, locale="fr")
+ALICE_EN = Caller(user_id=1, guild_id=GUILD, channel_id=CHANNEL, locale="en")
+STATS = {"CC": 45, "CT": 40, "F": 35, "E": 40, "Ag": 38, "Int": 30, "FM": 30, "Soc": 33, "A": 1, "M": 4}
+DOCS = {name: table.document for name, table in load_all().items()}
+MISS = 95  # above every CC of these tests, below the fumble band: a plain miss, no defence asked
+
+
+class NoDice:
+    """Every die is entered by hand: the bot must not roll."""
+
+    def randint(self, a: int, b: int) -> int:
+        raise AssertionError(f"unexpected bot roll d{b}")
+
+
+def weapon_doc(wid: str) -> dict[str, Any]:
+    for table in ("weapons_melee", "weapons_ranged"):
+        for e in DOCS[table]["entries"]:
+            if e["id"] == wid:
+                return dict(e)
+    raise KeyError(wid)
+
+
+async def character(ctx: AppContext, name: str, weapons: tuple[str, ...], **stats: int) -> None:
+    data = SheetData(
+        name=name,
+        ruleset="renove",
+        characteristics=validate_characteristics("renove", {**STATS, **stats}),
+        weapons=list(weapons),
+    )
+    async with ctx.sessions.begin() as session:
+        session.add(new_row(GUILD, ALICE.user_id, data))
+
+
+async def albert_first(ctx: AppContext, weapons: tuple[str, ...], **stats: int) -> int:
+    """Alice's Albert (A 1 unless said) and a quick goblin; round 1 started, Albert's slot first."""
+    await character(ctx, "Albert", weapons, **stats)
+    fight_id = int(ok(await open_fight(ctx, GM, name="Duel"))["fight_id"])
+    ok(await add_combatants(ctx, ALICE, who="Albert"))
+    ok(await add_combatants(ctx, GM, who="gobelin"))
+    ok(await next_round(ctx, GM, dice="Albert: 20 20 20; Gobelin: 1 1 1"))
+    return fight_id
+
+
+async def swing(ctx: AppContext, weapon: str | None, caller: Caller = ALICE, **kw: Any) -> FightOutcome:
+    return await fights_attacks.attack(
+        ctx,
+        caller,
+        AttackInput(target="Gobelin", weapon=weapon, roll=kw.pop("roll", MISS), **kw),
+        rng=NoDice(),
+    )
+
+
+def description(outcome: FightOutcome) -> str:
+    return outcome.reply.description or ""
+
+
+# -- 2. the second weapon's A, the Double attribute --------------------------------------------
+
+
+async def test_the_second_weapons_attack_is_accepted_in_the_same_slot(ctx: AppContext) -> None:
+    await albert_first(ctx, ("epee", "dague"))
+    first = await swing(ctx, "Épée")
+    assert "Albert a encore l'A de sa seconde arme" in description(first), description(first)
+    assert "Au tour de **Gobelin**" not in description(first)  # the slot is still Albert's
+    second = await swing(ctx, "dague")
+    text = description(second)
+    assert not second.reply.is_error, text
+    assert "Dague" in (second.reply.title or "")
+    # the dagger is not Equilibrée: the off hand's −20 CC (seed l. 1018) is itemised
+    assert "equilibree" not in weapon_doc("dague")["attributes"]
+    assert "main non directrice -20" in text.split("\n")[0], text
+    assert "seconde arme" not in text  # the extra A is spent: the turn passes to the goblin
+    third = await swing(ctx, "Épée")
+    assert third.reply.is_error and "Plus d'attaque disponible ce round" in description(third)
+
+
+async def test_without_a_second_weapon_the_turn_passes(ctx: AppContext) -> None:
+    await albert_first(ctx, ("epee",))
+    first = await swing(ctx, "Épée")
+    assert "seconde arme" not in description(first)
+    again = await swing(ctx, "Épée")
+    assert again.reply.is_error and "Plus d'attaque disponible ce round" in description(again)
+
+
+async def test_the_quarterstaffs_double_attribute_gives_its_a(ctx: AppContext) -> None:
+    assert "double" in weapon_doc("baton")["attributes"]
+    await albert_first(ctx, ("baton",))
+    first = await swing(ctx, None)
+    assert "Albert a encore l'A que donne son arme Double (Bâton)" in description(first)
+    second = await swing(ctx, None)
+    assert not second.reply.is_error, description(second)
+    assert "Bâton" in (second.reply.title or "")
+    # Equilibrée: no off-hand malus on the Double weapon's A
+    assert "main non directrice" not in description(second).split("\n")[0]
+
+
+async def test_with_two_a_the_second_weapon_waits_for_the_last_slot(ctx: AppContext) -> None:
+    await albert_first(ctx, ("epee", "dague"), A=2)
+    first = await swing(ctx, "Épée")
+    assert "seconde arme" not in description(first)  # his second slot is still to come
+    # Albert's slots I = 98 and I/2 = 49 both come before the goblin's (3 + Ag)
+    second = await swing(ctx, "Épée")
+    assert "Albert a encore l'A de sa seconde arme" in description(second)
+    third = await swing(ctx, "Dague")
+    assert not third.reply.is_error, description(third)
+
+
+async def test_the_second_weapon_line_in_english(ctx: AppContext) -> None:
+    await albert_first(ctx, ("epee", "dague"))
+    first = await swing(ctx, "Épée", ALICE_EN)
+    assert "Albert still has the second weapon's A" in description(first), description(first)
+    second = await swing(ctx, "Dague", ALICE_EN)
+    assert not second.reply.is_error and "Dagger" in (second.reply.title or "")
+
+
+async def test_keeping_the_second_weapons_a_to_parry_passes_the_slot(ctx: AppContext) -> None:
+    fight_id = await albert_first(ctx, ("epee", "dague"))
+    first = await swing(ctx, "Épée")
+    [[keep]] = first.reply.buttons
+    assert keep.label == "Garder l'A pour parer" and keep.custom_id == f"melee:fight:{fight_id}:keep:1:0"
+    here = (1, 0)
+    refused = await keep_second_a(ctx, BOB, fight_id=fight_id, here=here)
+    assert refused.reply.is_error and "Albert" in (refused.reply.description or "")
+    kept = await keep_second_a(ctx, ALICE, fight_id=fight_id, here=here)
+    text = description(kept)
+    assert not kept.reply.is_error, text
+    assert text.startswith("Albert garde son A supplémentaire pour parer : son créneau passe.")
+    assert "Au tour de **Gobelin**" in text
+    again = await keep_second_a(ctx, ALICE, fight_id=fight_id, here=here)
+    assert again.reply.is_error  # the button is stale once used
+
+
+async def test_a_shield_does_not_hold_the_turn(ctx: AppContext) -> None:
+    await albert_first(ctx, ("epee", "bouclier"))
+    first = await swing(ctx, "Épée")
+    assert "seconde arme" not in description(first) and not first.reply.buttons
+    assert "Au tour de **Gobelin**" in description(first)

@@ -1,0 +1,108 @@
+"""Issue #19's weapon rules through the console, a GM and two players, in French and in English.
+
+The second weapon's A: Élise (épée and dague) attacks with her sword, her slot waits for the dagger's A,
+and the dagger's attack is accepted (with the off hand's −20 CC); Grimli's quarterstaff (Double) gives
+its A the same way; a third attack is refused; next round Élise keeps her dagger's A to parry
+(« Garder l'A pour parer »)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .console_script import answers, console_records
+
+DICE = "Élise: 20 20 20; Grimli: 15 15 15; Bandit: 1 1 1"
+SECOND_FR = f"""
+/combat ouvrir nom:Embuscade
+@alice /perso creer nom:Élise caracs:"CC:40 CT:30 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33"
+@alice /perso equiper arme:"epee, dague"
+@bob /perso creer nom:Grimli caracs:"CC:35 CT:30 F:40 E:45 Ag:30 Int:28 FM:33 Soc:25"
+@bob /perso equiper arme:baton
+@alice /combat ajouter qui:Élise
+@bob /combat ajouter qui:Grimli
+/combat ajouter qui:Bandit cc:50 f:35 caracs:E:30 armes:epee camp:Bandits
+/combat round des:"{DICE}"
+@alice /combat attaque cible:Bandit arme:epee jet:95
+@alice /combat attaque cible:Bandit arme:dague jet:95
+@bob /combat attaque cible:Bandit jet:95
+@bob /combat attaque cible:Bandit jet:96
+@bob /combat attaque cible:Bandit jet:95
+/combat suivant
+!click "Passer le tour de Bandit"
+/combat round des:"{DICE}"
+@alice /combat attaque cible:Bandit arme:epee jet:95
+@alice !click "Garder l'A pour parer"
+/combat fin
+"""
+SECOND_EN = f"""
+/combat open name:Ambush
+@alice /character create name:Élise stats:"CC:40 CT:30 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33"
+@alice /character equip weapon:"epee, dague"
+@bob /character create name:Grimli stats:"CC:35 CT:30 F:40 E:45 Ag:30 Int:28 FM:33 Soc:25"
+@bob /character equip weapon:baton
+@alice /combat add who:Élise
+@bob /combat add who:Grimli
+/combat add who:Bandit ws:50 s:35 stats:E:30 weapons:epee side:Bandits
+/combat round dice:"{DICE}"
+@alice /combat attack target:Bandit weapon:epee roll:95
+@alice /combat attack target:Bandit weapon:dague roll:95
+@bob /combat attack target:Bandit roll:95
+@bob /combat attack target:Bandit roll:96
+@bob /combat attack target:Bandit roll:95
+/combat next
+!click "Skip Bandit's turn"
+/combat round dice:"{DICE}"
+@alice /combat attack target:Bandit weapon:epee roll:95
+@alice !click "Keep the A to parry"
+/combat end
+"""
+
+
+def texts(records: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for r in records:
+        if r.get("command"):
+            parts = [str(e.get(k) or "") for e in r.get("embeds", []) for k in ("title", "description")]
+            out.append("\n".join([*parts, str(r.get("error") or "")]))
+    return out
+
+
+def attacks(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r["result"] for r in answers(records, ("/combat",)) if "attack" in (r.get("result") or {})]
+
+
+def check_second_weapon(records: list[dict[str, Any]]) -> None:
+    done = attacks(records)
+    pairs = [(a["attacker"], a["target"]) for a in done]
+    assert pairs == [("elise", "bandit")] * 2 + [("grimli", "bandit")] * 2 + [("elise", "bandit")]
+    elise_sword, elise_dagger, grimli_1, grimli_2, _ = (a["attack"]["check"] for a in done)
+    [kept] = [r["result"] for r in answers(records, ("!click",)) if "kept" in (r.get("result") or {})]
+    assert kept["kept"] == "elise"
+    assert elise_sword["target"] == 40  # CC 40, (50 − 50) = 0
+    assert elise_dagger["target"] == 40 - 10 - 20  # the extra attack, the off hand (not Equilibrée)
+    assert grimli_1["target"] == 35 and grimli_2["target"] == 35 - 10  # the staff is Equilibrée
+
+
+def test_the_second_weapon_in_french() -> None:
+    records = console_records(SECOND_FR, locale="fr")
+    check_second_weapon(records)
+    said = texts(records)
+    joined = "\n".join(said)
+    assert "⚔️ Élise → Bandit (Dague)" in joined
+    assert "Élise a encore l'A de sa seconde arme, pour une attaque ou une feinte sur ce créneau" in joined
+    assert "Grimli a encore l'A que donne son arme Double (Bâton)" in joined
+    assert "main non directrice -20" in joined
+    assert "Plus d'attaque disponible ce round." in said[-7]
+    assert "Élise garde son A supplémentaire pour parer : son créneau passe." in said[-2]
+    assert "Au tour de **Grimli**" in said[-2]
+    assert "Ce n'est pas à" not in joined
+
+
+def test_the_second_weapon_in_english() -> None:
+    records = console_records(SECOND_EN, locale="en")
+    check_second_weapon(records)
+    joined = "\n".join(texts(records))
+    assert "⚔️ Élise → Bandit (Dagger)" in joined
+    assert "Élise still has the second weapon's A, for an attack or a feint in this slot" in joined
+    assert "Grimli still has the extra A of the Double weapon (Quarterstaff)" in joined
+    assert "Élise keeps the extra A to parry: the slot passes." in joined
