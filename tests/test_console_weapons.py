@@ -106,3 +106,68 @@ def test_the_second_weapon_in_english() -> None:
     assert "Élise still has the second weapon's A, for an attack or a feint in this slot" in joined
     assert "Grimli still has the extra A of the Double weapon (Quarterstaff)" in joined
     assert "Élise keeps the extra A to parry: the slot passes." in joined
+
+
+POLEARMS_FR = """
+/combat ouvrir nom:Pont
+@alice /perso creer nom:Élise caracs:"CC:40 CT:30 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33"
+@alice /perso equiper arme:hallebarde
+@bob /perso creer nom:Grimli caracs:"CC:35 CT:30 F:40 E:45 Ag:30 Int:28 FM:33 Soc:25"
+@bob /perso equiper arme:"hache d'armes"
+@alice /combat ajouter qui:Élise
+@bob /combat ajouter qui:Grimli
+/combat ajouter qui:Bandit cc:50 f:35 caracs:E:30 armes:epee camp:Bandits defense:manuel
+/combat round des:"Élise: 20 20 20; Grimli: 15 15 15; Bandit: 1 1 1"
+@alice /combat attaque cible:Bandit jet:20
+@alice /combat attaque cible:Bandit arme:"Hallebarde (pique)" jet:20 degats:4 critique:80 effets:33
+/combat defense choix:encaisser
+@bob /combat attaque cible:Bandit arme:"Hache d'armes (marteau)" jet:95
+/combat fin
+"""
+POLEARMS_EN = """
+/combat open name:Bridge
+@alice /character create name:Élise stats:"CC:40 CT:30 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33"
+@alice /character equip weapon:hallebarde
+@bob /character create name:Grimli stats:"CC:35 CT:30 F:40 E:45 Ag:30 Int:28 FM:33 Soc:25"
+@bob /character equip weapon:"hache d'armes"
+@alice /combat add who:Élise
+@bob /combat add who:Grimli
+/combat add who:Bandit ws:50 s:35 stats:E:30 weapons:epee side:Bandits defence:manuel
+/combat round dice:"Élise: 20 20 20; Grimli: 15 15 15; Bandit: 1 1 1"
+@alice /combat attack target:Bandit roll:20
+@alice /combat attack target:Bandit weapon:"Halberd (pike)" roll:20 damage:4 critical:80 effects:33
+/combat defend choice:encaisser
+@bob /combat attack target:Bandit weapon:"Poleaxe (hammer)" roll:95
+/combat end
+"""
+
+
+def check_polearms(records: list[dict[str, Any]]) -> None:
+    done = attacks(records)
+    requests = [a for a in done if "attack" in a]
+    assert [a["attacker"] for a in requests] == ["elise", "grimli"]
+    [hit] = [r["result"] for r in answers(records, ("/combat",)) if "damage" in (r.get("result") or {})]
+    # the pike's profile: BF − 1 (the long axe would be BF + 2), the die 4, BF 6, the bandit's BE 6
+    assert hit["damage"]["total"] == 4 + 6 - 1 - 6
+
+
+def test_the_polearms_profiles_in_french() -> None:
+    records = console_records(POLEARMS_FR, locale="fr")
+    check_polearms(records)
+    joined = "\n".join(texts(records))
+    assert (
+        "Précisez le profil de l'arme Hallebarde : « Hallebarde (hache) » ou « Hallebarde (pique) » "
+        "(option `arme:`)." in joined
+    )
+    assert "⚔️ Élise → Bandit · Hallebarde (pique)" in joined
+    assert "⚔️ Grimli → Bandit · Hache d’armes (marteau)" in joined
+    assert "hallebarde_armes_d_hast" not in joined and "hache_de_bataille_longue" not in joined
+
+
+def test_the_polearms_profiles_in_english() -> None:
+    records = console_records(POLEARMS_EN, locale="en")
+    check_polearms(records)
+    joined = "\n".join(texts(records))
+    assert "Say which profile of the Halberd: « Halberd (axe) » or « Halberd (pike) »" in joined
+    assert "⚔️ Élise → Bandit · Halberd (pike)" in joined
+    assert "⚔️ Grimli → Bandit · Poleaxe (hammer)" in joined

@@ -40,3 +40,36 @@ async def test_the_second_weapons_attack_is_accepted(emu: E2E) -> None:
 
     await gm.slash("combat fin", channel=thread)
     await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")
+
+
+async def test_the_halberd_attacks_as_a_pike(emu: E2E) -> None:
+    gm, alice = emu.user("gm"), emu.user("alice")
+    await alice.slash("perso creer", nom="Élise", caracs="CC:40 CT:30 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33")
+    await alice.slash("perso equiper", arme="hallebarde")
+    opened = await gm.slash("combat ouvrir", nom="Pont")
+    await opened.wait_followup()
+    thread = emu.thread("Pont")
+    await alice.slash("combat ajouter", qui="Élise", channel=thread)
+    await gm.slash(
+        "combat ajouter",
+        qui="Bandit",
+        cc=50,
+        f=35,
+        caracs="E:30",
+        armes="epee",
+        camp="Bandits",
+        channel=thread,
+    )
+    await gm.slash("combat round", des=DICE, channel=thread)
+
+    asked = await alice.slash("combat attaque", cible="Bandit", jet=95, channel=thread)
+    assert (
+        asked.ephemeral and "« Hallebarde (hache) » ou « Hallebarde (pique) »" in asked.embed["description"]
+    )
+    pike = await alice.slash(
+        "combat attaque", cible="Bandit", arme="Hallebarde (pique)", jet=95, channel=thread
+    )
+    assert not pike.ephemeral and pike.embed["title"] == "⚔️ Élise → Bandit · Hallebarde (pique)"
+
+    await gm.slash("combat fin", channel=thread)
+    await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")

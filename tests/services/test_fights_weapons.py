@@ -9,16 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from sqlalchemy import select
+
 from bot.context import AppContext
 from bot.data_loading import load_all
 from bot.db.characters import new_row
+from bot.db.fight_models import FightEvent
+from bot.rules.combat.tables import CombatTables
 from bot.rules.sheets import SheetData, validate_characteristics
+from bot.services import simulation
 from bot.services.caller import Caller
 from bot.services.fights import attacks as fights_attacks
 from bot.services.fights._core import FightOutcome
 from bot.services.fights.attacks import AttackInput
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.rounds import keep_second_a
+from bot.services.fights.text import Words
 
 from .fight_context import ctx, next_round, ok
 
@@ -31,6 +38,7 @@ BOB = Caller(user_id=2, guild_id=GUILD, channel_id=CHANNEL, locale="fr")
 ALICE_EN = Caller(user_id=1, guild_id=GUILD, channel_id=CHANNEL, locale="en")
 STATS = {"CC": 45, "CT": 40, "F": 35, "E": 40, "Ag": 38, "Int": 30, "FM": 30, "Soc": 33, "A": 1, "M": 4}
 DOCS = {name: table.document for name, table in load_all().items()}
+TABLES = CombatTables.from_documents(DOCS)
 MISS = 95  # above every CC of these tests, below the fumble band: a plain miss, no defence asked
 
 
@@ -164,3 +172,108 @@ async def test_a_shield_does_not_hold_the_turn(ctx: AppContext) -> None:
     first = await swing(ctx, "Épée")
     assert "seconde arme" not in description(first) and not first.reply.buttons
     assert "Au tour de **Gobelin**" in description(first)
+
+
+# -- 7. the polearms' profiles -----------------------------------------------------------------
+
+
+HALBERD = "hallebarde_armes_d_hast"
+
+
+async def stored_request(ctx: AppContext, fight_id: int) -> dict[str, Any]:
+    """The last attack's request as the fight's log stored it."""
+    async with ctx.sessions() as session:
+        rows = await session.execute(
+            select(FightEvent.payload)
+            .where(FightEvent.fight_id == fight_id, FightEvent.kind == "attack")
+            .order_by(FightEvent.seq.desc())
+        )
+        return dict(rows.scalars().first()["request"])
+
+
+async def test_the_halberd_attacks_as_a_pike(ctx: AppContext) -> None:
+    assert weapon_doc(HALBERD)["combines"] == ["hache_de_bataille_longue", "pique"]
+    await albert_first(ctx, (HALBERD,))
+    blow = await swing(ctx, "Hallebarde (pique)", roll=5, damage="4")
+    text = description(blow)
+    assert not blow.reply.is_error, text
+    assert blow.reply.title == "⚔️ Albert → Gobelin · Hallebarde (pique)"
+    assert "hallebarde_armes_d_hast" not in text and "pique " not in text
+    # the pike's profile: Rapide, Offensive, Précise; its damage BF − 1 (not the axe's BF + 2)
+    assert weapon_doc("pique")["damage"] == {"base": "BF", "modifier": -1}
+
+
+@pytest.mark.parametrize(
+    ("typed", "profile"),
+    [
+        ("Hallebarde (pique)", "pique"),
+        ("hallebarde (HACHE)", "hache_de_bataille_longue"),
+        ("Hallebarde pique", "pique"),
+        ("pique", "pique"),
+        ("Hallebarde/Armes d'Hast (hache)", "hache_de_bataille_longue"),
+    ],
+)
+async def test_the_profile_is_read_from_what_is_typed(ctx: AppContext, typed: str, profile: str) -> None:
+    fight_id = await albert_first(ctx, (HALBERD,))
+    ok(await swing(ctx, typed))
+    stored = await stored_request(ctx, fight_id)
+    assert stored["weapon"] == profile and stored["carried"] == HALBERD
+
+
+async def test_a_halberd_without_profile_is_refused_with_its_choices(ctx: AppContext) -> None:
+    await albert_first(ctx, (HALBERD,))
+    refused = await swing(ctx, None)
+    assert refused.reply.is_error
+    assert description(refused) == (
+        "Précisez le profil de l'arme Hallebarde : « Hallebarde (hache) » ou « Hallebarde (pique) » "
+        "(option `arme:`)."
+    )
+    wrong = await swing(ctx, "Hallebarde (marteau)")
+    assert wrong.reply.is_error and "« Hallebarde (pique) »" in description(wrong)
+    english = await swing(ctx, None, ALICE_EN)
+    assert description(english) == (
+        "Say which profile of the Halberd: « Halberd (axe) » or « Halberd (pike) » (the `weapon:` option)."
+    )
+
+
+async def test_the_poleaxe_attacks_as_a_hammer_in_english(ctx: AppContext) -> None:
+    fight_id = await albert_first(ctx, ("hache_d_armes",))
+    blow = await swing(ctx, "Poleaxe (hammer)", ALICE_EN)
+    assert not blow.reply.is_error, description(blow)
+    assert blow.reply.title == "⚔️ Albert → Gobelin · Poleaxe (hammer)"
+    assert (await stored_request(ctx, fight_id))["weapon"] == "marteau_de_guerre_long"
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [
+        ("fr", "Choisissez le profil d'arme : Hache de bataille longue ou Pique."),
+        ("en", "Pick the weapon profile: Great axe or Pike."),
+    ],
+)
+async def test_the_rules_refusal_names_the_profiles(ctx: AppContext, locale: str, expected: str) -> None:
+    words = Words(ctx, locale, DOCS)
+    params = {"weapons": ",".join(weapon_doc(HALBERD)["combines"])}
+    assert words.refusal("combat.refusal.pick_combined_profile", params) == expected
+
+
+@pytest.mark.parametrize(
+    ("typed", "weapon"),
+    [
+        ("arme=hallebarde(pique)", "pique"),
+        ("arme=hallebarde:hache", "hache_de_bataille_longue"),
+        ("arme=hallebarde", "hache_de_bataille_longue"),  # alone: its first profile (reading)
+        ("arme=hache_d_armes(marteau)", "marteau_de_guerre_long"),
+        ("arme=epee", "epee"),
+    ],
+)
+def test_simulate_reads_the_polearms_profile(typed: str, weapon: str) -> None:
+    fighter = simulation.parse_profile(TABLES, f"CC=45 F=35 E=40 {typed}", "A")
+    assert fighter.weapon == weapon
+
+
+def test_simulate_refuses_an_unknown_profile() -> None:
+    with pytest.raises(simulation.SimulationRefusal):
+        simulation.parse_profile(TABLES, "CC=45 arme=hallebarde(marteau)", "A")
+    with pytest.raises(simulation.SimulationRefusal):
+        simulation.parse_profile(TABLES, "CC=45 arme=epee(pique)", "A")

@@ -31,8 +31,10 @@ from bot.services.fights._core import (
     run,
 )
 from bot.services.fights.destiny import merge_rows, offer_lines
-from bot.services.fights.hits import _pick_weapon, _request, _resolve_hit, _situations
+from bot.services.fights.hits import _request, _resolve_hit, _situations
 from bot.services.fights.npc_defence import defence_buttons, mode_of, pick
+from bot.services.fights.profiles import attack_weapon
+from bot.services.fights.profiles import label as profile_label
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import _armour_maluses
 from bot.services.fights.rounds import _actor, _pass_turn, _spend, _turn_line, second_weapon_buttons
@@ -107,7 +109,8 @@ async def attack(
             raise FightRefusal("combat.error.self_attack")
         if foe.has("dead"):
             raise FightRefusal("combat.error.target_dead", name=foe.name)
-        wid = _pick_weapon(scope, c, data.weapon)
+        held = attack_weapon(scope, c, data.weapon)
+        wid = held.profile
         weapon = scope.tables.weapons[wid]
         action = "charger" if data.charge else ("action_speciale" if data.special else "attaquer")
         refusal = can_act(scope.tables, c, action)
@@ -126,13 +129,14 @@ async def attack(
             "situation": list(_situations(scope, data.situation)),
             "aim": aim,
             "charge": data.charge,
-            "off_hand": c.off_hand == wid,
+            "off_hand": c.off_hand == held.carried,
             "distance": data.distance,
             "into_melee": data.into_melee,
             "special": data.special,
             "special_k": data.k,
             "feint_won": feint_won,
             "talents": sorted(c.talents),
+            **({"carried": held.carried} if held.combined else {}),
         }
         armour_malus = _armour_maluses(scope, c).of("CT" if ranged else "CC")
         if armour_malus:
@@ -259,7 +263,9 @@ async def attack(
         special = f" · {w.entry_name('special_actions', data.special)}" if data.special else ""
         charge = f" · {w.t('combat.action.charger')}" if data.charge else ""
         reply = Reply(
-            title=f"⚔️ {c.name} → {foe.name} ({w.weapon(wid)}){special}{charge}",
+            title=f"⚔️ {c.name} → {foe.name} · {profile_label(w, held)}{special}{charge}"
+            if held.combined
+            else f"⚔️ {c.name} → {foe.name} ({w.weapon(wid)}){special}{charge}",
             description="\n".join(lines)[:4000],
             colour=Colour.SUCCESS if result.hit else Colour.FAILURE,
             buttons=buttons,

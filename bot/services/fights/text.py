@@ -157,6 +157,8 @@ class Words:
             return self.entry_name("special_actions", str(value))
         if key == "weapon":
             return self.weapon(str(value))
+        if key == "weapons":  # a combined weapon's profiles
+            return f" {self.t('combat.word.or')} ".join(self.weapon(w) for w in str(value).split(","))
         if key == "id":
             return self.entry_name("combat_modifiers", str(value))
         if isinstance(value, Term):
