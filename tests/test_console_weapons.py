@@ -171,3 +171,64 @@ def test_the_polearms_profiles_in_english() -> None:
     assert "Say which profile of the Halberd: « Halberd (axe) » or « Halberd (pike) »" in joined
     assert "⚔️ Élise → Bandit · Halberd (pike)" in joined
     assert "⚔️ Grimli → Bandit · Poleaxe (hammer)" in joined
+
+
+AIM_FR = """
+/combat ouvrir nom:Colline
+@alice /perso creer nom:Élise caracs:"CC:40 CT:40 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33"
+@alice /perso equiper arme:"arc court"
+@bob /perso creer nom:Grimli caracs:"CC:35 CT:30 F:40 E:45 Ag:30 Int:28 FM:33 Soc:25"
+@bob /perso equiper arme:epee
+@alice /combat ajouter qui:Élise
+@bob /combat ajouter qui:Grimli
+/combat ajouter qui:Bandit cc:50 f:35 caracs:E:30 armes:epee camp:Bandits
+/combat round des:"Élise: 20 20 20; Grimli: 15 15 15; Bandit: 1 1 1"
+@alice /combat attaque cible:Bandit distance:46 jet:10
+@alice /combat action action:viser visee:precision
+@bob /combat attaque cible:Bandit jet:95
+/combat suivant
+!click "Passer le tour de Bandit"
+/combat round des:"Élise: 20 20 20; Grimli: 15 15 15; Bandit: 1 1 1"
+@alice /combat attaque cible:Bandit distance:46 jet:95
+/combat fin
+"""
+AIM_EN = """
+/combat open name:Hill
+@alice /character create name:Élise stats:"CC:40 CT:40 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33"
+@alice /character equip weapon:"arc court"
+@bob /character create name:Grimli stats:"CC:35 CT:30 F:40 E:45 Ag:30 Int:28 FM:33 Soc:25"
+@bob /character equip weapon:epee
+@alice /combat add who:Élise
+@bob /combat add who:Grimli
+/combat add who:Bandit ws:50 s:35 stats:E:30 weapons:epee side:Bandits
+/combat round dice:"Élise: 20 20 20; Grimli: 15 15 15; Bandit: 1 1 1"
+@alice /combat attack target:Bandit distance:46 roll:10
+@alice /combat action action:viser aim:precision
+@bob /combat attack target:Bandit roll:95
+/combat next
+!click "Skip Bandit's turn"
+/combat round dice:"Élise: 20 20 20; Grimli: 15 15 15; Bandit: 1 1 1"
+@alice /combat attack target:Bandit distance:46 roll:95
+/combat end
+"""
+
+
+def check_aim(records: list[dict[str, Any]]) -> None:
+    [shot] = [a for a in attacks(records) if a["attacker"] == "elise"]
+    # round 2: CT 40, the aim of round 1 +10, beyond long range (36 m) −30
+    assert shot["attack"]["check"]["target"] == 40 + 10 - 30
+    assert shot["attack"]["range_band"] == "hors_portee"
+
+
+def test_an_aim_lasts_into_the_next_round_in_french() -> None:
+    records = console_records(AIM_FR, locale="fr")
+    check_aim(records)
+    said = texts(records)
+    assert "Au-delà de la portée longue, il faut viser d'abord." in said[9]
+    assert "visée (précision) +10 · portée > max -30 = **20 %**" in "\n".join(said)
+
+
+def test_an_aim_lasts_into_the_next_round_in_english() -> None:
+    records = console_records(AIM_EN, locale="en")
+    check_aim(records)
+    assert "Beyond long range you must aim first." in texts(records)[9]

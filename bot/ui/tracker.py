@@ -52,6 +52,7 @@ class TrackerView:
     waiting: tuple[str, ...] = ()
     postures: frozenset[str] = frozenset()  # the fighters whose posture is shown (chosen this round)
     second_weapon: frozenset[str] = frozenset()  # the fighters a second (or Double) weapon gives an A
+    aims: Mapping[str, str] = field(default_factory=dict)  # fighter → aim option, until his next attack
     buttons: tuple[tuple[Button, ...], ...] = ()
     selects: tuple[Select, ...] = ()
 
@@ -118,6 +119,8 @@ def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: 
             total=c.attacks + second,
         )
     ]
+    if c.id in view.aims:
+        state.append(words.t(f"combat.aim.{view.aims[c.id]}"))  # until his next attack
     if acts.parry_prepared and not acts.parried:
         state.append(words.t("combat.tracker.parry_ready"))
     if acts.debt:

@@ -4,6 +4,7 @@ her sword's attack left open, then the turn passes; the end archives the thread.
 from __future__ import annotations
 
 from .harness import E2E
+from .turns import next_round, skip_turn
 
 DICE = "Élise: 20 20 20; Bandit: 1 1 1"
 
@@ -70,6 +71,37 @@ async def test_the_halberd_attacks_as_a_pike(emu: E2E) -> None:
         "combat attaque", cible="Bandit", arme="Hallebarde (pique)", jet=95, channel=thread
     )
     assert not pike.ephemeral and pike.embed["title"] == "⚔️ Élise → Bandit · Hallebarde (pique)"
+
+    await gm.slash("combat fin", channel=thread)
+    await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")
+
+
+async def test_an_archer_aims_in_round_1_and_shoots_beyond_long_range_in_round_2(emu: E2E) -> None:
+    gm, alice = emu.user("gm"), emu.user("alice")
+    await alice.slash("perso creer", nom="Élise", caracs="CC:40 CT:40 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33")
+    await alice.slash("perso equiper", arme="arc court")
+    opened = await gm.slash("combat ouvrir", nom="Colline")
+    await opened.wait_followup()
+    thread = emu.thread("Colline")
+    await alice.slash("combat ajouter", qui="Élise", channel=thread)
+    await gm.slash(
+        "combat ajouter",
+        qui="Bandit",
+        cc=50,
+        f=35,
+        caracs="E:30",
+        armes="epee",
+        camp="Bandits",
+        channel=thread,
+    )
+    await gm.slash("combat round", des=DICE, channel=thread)
+    aimed = await alice.slash("combat action", action="viser", visee="precision", channel=thread)
+    assert not aimed.ephemeral
+    await skip_turn(gm, thread)
+    await next_round(gm, thread, des=DICE)
+    shot = await alice.slash("combat attaque", cible="Bandit", distance=46, jet=95, channel=thread)
+    assert not shot.ephemeral, shot.embed
+    assert "visée (précision) +10 · portée > max -30 = **20 %**" in shot.embed["description"]
 
     await gm.slash("combat fin", channel=thread)
     await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")

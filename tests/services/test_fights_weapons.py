@@ -22,12 +22,14 @@ from bot.services import simulation
 from bot.services.caller import Caller
 from bot.services.fights import attacks as fights_attacks
 from bot.services.fights._core import FightOutcome
+from bot.services.fights.actions import take_simple_action
 from bot.services.fights.attacks import AttackInput
+from bot.services.fights.ending import show
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.rounds import keep_second_a
 from bot.services.fights.text import Words
 
-from .fight_context import ctx, next_round, ok
+from .fight_context import ctx, next_round, ok, skip_turn
 
 __all__ = ["ctx"]
 
@@ -277,3 +279,45 @@ def test_simulate_refuses_an_unknown_profile() -> None:
         simulation.parse_profile(TABLES, "CC=45 arme=hallebarde(marteau)", "A")
     with pytest.raises(simulation.SimulationRefusal):
         simulation.parse_profile(TABLES, "CC=45 arme=epee(pique)", "A")
+
+
+# -- 5. aiming lasts until the next attack -----------------------------------------------------
+
+
+def band(band_id: str) -> dict[str, Any]:
+    return next(e for e in DOCS["range_bands"]["entries"] if e["id"] == band_id)
+
+
+async def test_an_archer_aims_in_round_1_and_shoots_beyond_long_range_in_round_2(ctx: AppContext) -> None:
+    bow = weapon_doc("arc_court")
+    beyond = bow["range"]["long"] + 10  # 46 m for the short bow (18/36)
+    assert band("hors_portee")["aim_required"]
+    await albert_first(ctx, ("arc_court",))
+    refused = await swing(ctx, "arc court", distance=beyond)
+    assert (
+        refused.reply.is_error
+        and description(refused) == "Au-delà de la portée longue, il faut viser d'abord."
+    )
+    ok(await take_simple_action(ctx, ALICE, action="viser", option="precision"))
+    assert "visée (précision)" in tracker_text(await show(ctx, GM))  # the tracker keeps it in view
+    ok(await skip_turn(ctx, GM))  # the goblin's slot: round 1 is over
+    ok(await next_round(ctx, GM, dice="Albert: 20 20 20; Gobelin: 1 1 1"))
+    shot = await swing(ctx, "arc court", distance=beyond)
+    text = description(shot)
+    assert not shot.reply.is_error, text
+    aim = TABLES.aim_options["precision"]["attack"]
+    first = text.split("\n")[0]
+    assert (
+        f"visée (précision) +{aim}" in first and f"portée > max {band('hors_portee')['ct_modifier']}" in first
+    )
+    # the aim is spent by that attack: the next round, beyond long range is refused again
+    ok(await skip_turn(ctx, GM))
+    ok(await next_round(ctx, GM, dice="Albert: 20 20 20; Gobelin: 1 1 1"))
+    again = await swing(ctx, "arc court", distance=beyond)
+    assert again.reply.is_error and "il faut viser d'abord" in description(again)
+    assert "visée (précision)" not in tracker_text(await show(ctx, GM))
+
+
+def tracker_text(outcome: FightOutcome) -> str:
+    reply = outcome.reply
+    return "\n".join([reply.description or "", *(f"{f.name} {f.value}" for f in reply.fields)])

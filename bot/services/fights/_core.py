@@ -411,6 +411,7 @@ def tracker_of(scope: Scope, doc: Doc) -> Reply:
         closed=doc.row.status != "open",
         waiting=waiting(scope.words, doc),
         postures=frozenset(c.id for c in doc.state.combatants if posture_shown(doc, c)),
+        aims={str(k): str(v) for k, v in (doc.data.get("aim") or {}).items()} if ruleset == "renove" else {},
         second_weapon=frozenset(
             c.id for c in doc.state.combatants if ruleset == "renove" and has_second_weapon(scope.tables, c)
         ),

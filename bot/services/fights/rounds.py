@@ -387,7 +387,7 @@ async def new_round(
         doc.state = start_round(doc.state, results)
         doc.data["round_over"] = False
         doc.data["slot_done"] = False
-        doc.data["aim"] = {}
+        # an aim lasts until the next attack (seed l. 987 « à l'attaque suivante »), across rounds
         doc.data["feint"] = {}
         # a posture is chosen each round: who has not chosen one for this round is in the normal one
         chosen = doc.data.setdefault("postures", {})
