@@ -232,3 +232,91 @@ def test_an_aim_lasts_into_the_next_round_in_english() -> None:
     records = console_records(AIM_EN, locale="en")
     check_aim(records)
     assert "Beyond long range you must aim first." in texts(records)[9]
+
+
+NET_DICE = "Élise: 20 20 20; Grimli: 15 15 15; Bandit: 1 1 1"
+NET_FR = f"""
+/combat ouvrir nom:Arène
+@alice /perso creer nom:Élise caracs:"CC:40 CT:40 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33"
+@alice /perso equiper arme:filet
+@bob /perso creer nom:Grimli caracs:"CC:35 CT:30 F:40 E:45 Ag:30 Int:28 FM:33 Soc:25"
+@bob /perso equiper arme:epee
+@alice /combat ajouter qui:Élise
+@bob /combat ajouter qui:Grimli
+/combat ajouter qui:Bandit cc:50 f:35 ag:40 caracs:E:30 armes:epee camp:Bandits defense:manuel
+/combat round des:"{NET_DICE}"
+@alice /combat attaque cible:Bandit distance:4 jet:10
+/combat defense choix:encaisser
+@bob /combat attaque cible:Bandit jet:95
+/combat round des:"{NET_DICE}"
+@alice /combat attaque cible:Bandit distance:4 jet:95
+@bob /combat attaque cible:Bandit jet:95
+/combat attaque cible:Grimli jet:20
+/combat action action:se_liberer jet:60
+/combat round des:"{NET_DICE}"
+@alice /combat attaque cible:Bandit distance:4 jet:95
+@bob /combat attaque cible:Bandit jet:95
+/combat action action:se_liberer jet:10
+/combat fin
+"""
+NET_EN = f"""
+/combat open name:Arena
+@alice /character create name:Élise stats:"CC:40 CT:40 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33"
+@alice /character equip weapon:filet
+@bob /character create name:Grimli stats:"CC:35 CT:30 F:40 E:45 Ag:30 Int:28 FM:33 Soc:25"
+@bob /character equip weapon:epee
+@alice /combat add who:Élise
+@bob /combat add who:Grimli
+/combat add who:Bandit ws:50 s:35 ag:40 stats:E:30 weapons:epee side:Bandits defence:manuel
+/combat round dice:"{NET_DICE}"
+@alice /combat attack target:Bandit distance:4 roll:10
+/combat defend choice:encaisser
+@bob /combat attack target:Bandit roll:95
+/combat round dice:"{NET_DICE}"
+@alice /combat attack target:Bandit distance:4 roll:95
+@bob /combat attack target:Bandit roll:95
+/combat attack target:Grimli roll:20
+/combat action action:se_liberer roll:60
+/combat round dice:"{NET_DICE}"
+@alice /combat attack target:Bandit distance:4 roll:95
+@bob /combat attack target:Bandit roll:95
+/combat action action:se_liberer roll:10
+/combat end
+"""
+
+
+def check_net(records: list[dict[str, Any]]) -> None:
+    done = [r["result"] for r in answers(records, ("/combat",)) if r.get("result")]
+    [caught] = [r for r in done if "captured" in r]
+    assert caught["captured"] == {"weapon": "filet", "escape": -10} and "damage" not in caught
+    escapes = [r["capture"] for r in done if "capture" in r]
+    # Ag 40, the net is Piégeant −10: 30 %; 60 fails, 10 frees
+    assert [(e["escape"]["target"], e["escape"]["roll"], e["freed"]) for e in escapes] == [
+        (30, 60, False),
+        (30, 10, True),
+    ]
+
+
+def test_a_net_captures_in_french() -> None:
+    records = console_records(NET_FR, locale="fr")
+    check_net(records)
+    joined = "\n".join(texts(records))
+    assert (
+        "Bandit est capturé (Filet) : il perd ce round, puis devra se libérer (test d'Ag -10) avant d'agir."
+        in joined
+    )
+    assert "Bandit ne peut pas agir : son créneau passe." in joined
+    assert "Capturé : il faut d'abord se libérer (/combat action action:se_liberer)." in joined
+    assert "Bandit reste pris." in joined and "Bandit se libère." in joined
+    assert "deals no damage" not in joined
+
+
+def test_a_net_captures_in_english() -> None:
+    records = console_records(NET_EN, locale="en")
+    check_net(records)
+    joined = "\n".join(texts(records))
+    assert (
+        "Bandit is caught (Net): loses this round, then must break free (Ag test -10) before acting."
+        in joined
+    )
+    assert "Bandit is still caught." in joined and "Bandit breaks free." in joined

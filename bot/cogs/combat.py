@@ -108,6 +108,7 @@ ACTIONS = [
     _choice("Reload", "recharger", "recharger"),
     _choice("Draw / pick up", "prendre_objet", "prendre_objet"),
     _choice("Stand up", "se_relever", "se_relever"),
+    _choice("Break free", "se_liberer", "se_liberer"),
     _choice("Disengage", "desengagement", "desengagement"),
 ]
 AIMS = [_choice("Precision", "precision", "precision"), _choice("Power", "puissance", "puissance")]

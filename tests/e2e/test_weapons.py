@@ -105,3 +105,41 @@ async def test_an_archer_aims_in_round_1_and_shoots_beyond_long_range_in_round_2
 
     await gm.slash("combat fin", channel=thread)
     await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")
+
+
+async def test_a_net_captures_the_bandit_who_then_breaks_free(emu: E2E) -> None:
+    gm, alice = emu.user("gm"), emu.user("alice")
+    await alice.slash("perso creer", nom="Élise", caracs="CC:40 CT:40 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33")
+    await alice.slash("perso equiper", arme="filet")
+    opened = await gm.slash("combat ouvrir", nom="Arène")
+    await opened.wait_followup()
+    thread = emu.thread("Arène")
+    await alice.slash("combat ajouter", qui="Élise", channel=thread)
+    await gm.slash(
+        "combat ajouter",
+        qui="Bandit",
+        cc=50,
+        f=35,
+        ag=40,
+        caracs="E:30",
+        armes="epee",
+        camp="Bandits",
+        defense="manuel",
+        channel=thread,
+    )
+    await gm.slash("combat round", des=DICE, channel=thread)
+    thrown = await alice.slash("combat attaque", cible="Bandit", distance=4, jet=10, channel=thread)
+    assert not thrown.ephemeral
+    took = await gm.click("Encaisser", message=thrown.message)
+    assert "Bandit est capturé (Filet)" in took.embed["description"], took.embed
+    await next_round(gm, thread, des=DICE)
+    await skip_turn(gm, thread)
+    refused = await gm.slash("combat attaque", cible="Élise", jet=5, channel=thread)
+    assert refused.ephemeral and refused.embed["description"].startswith(
+        "Capturé : il faut d'abord se libérer"
+    )
+    freed = await gm.slash("combat action", action="se_liberer", jet=10, channel=thread)
+    assert "Bandit se libère." in freed.embed["description"]
+
+    await gm.slash("combat fin", channel=thread)
+    await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from bot.context import AppContext
 from bot.data_loading import load_all
 from bot.db.characters import new_row
-from bot.db.fight_models import FightEvent
+from bot.db.fight_models import Fight, FightEvent
 from bot.rules.combat.tables import CombatTables
 from bot.rules.sheets import SheetData, validate_characteristics
 from bot.services import simulation
@@ -24,6 +24,7 @@ from bot.services.fights import attacks as fights_attacks
 from bot.services.fights._core import FightOutcome
 from bot.services.fights.actions import take_simple_action
 from bot.services.fights.attacks import AttackInput
+from bot.services.fights.defence import defend
 from bot.services.fights.ending import show
 from bot.services.fights.opening import add_combatants, open_fight
 from bot.services.fights.rounds import keep_second_a
@@ -321,3 +322,58 @@ async def test_an_archer_aims_in_round_1_and_shoots_beyond_long_range_in_round_2
 def tracker_text(outcome: FightOutcome) -> str:
     reply = outcome.reply
     return "\n".join([reply.description or "", *(f"{f.name} {f.value}" for f in reply.fields)])
+
+
+# -- 4. Immobilisante: the net captures ---------------------------------------------------------
+
+
+async def albert_and_a_manual_goblin(ctx: AppContext, weapons: tuple[str, ...]) -> int:
+    await character(ctx, "Albert", weapons)
+    fight_id = int(ok(await open_fight(ctx, GM, name="Arène"))["fight_id"])
+    ok(await add_combatants(ctx, ALICE, who="Albert"))
+    ok(await add_combatants(ctx, GM, who="gobelin", defence="manuel"))
+    ok(await next_round(ctx, GM, dice="Albert: 20 20 20; Gobelin: 1 1 1"))
+    return fight_id
+
+
+async def test_a_net_captures_without_damage_and_the_goblin_breaks_free(ctx: AppContext) -> None:
+    assert weapon_doc("filet")["damage"] is None and "piegeant" in weapon_doc("filet")["attributes"]
+    fight_id = await albert_and_a_manual_goblin(ctx, ("filet",))
+    thrown = ok(await swing(ctx, "filet", roll=10, distance=4))
+    assert thrown["pending"]
+    took = await defend(ctx, GM, choice="encaisser", fight_id=fight_id, seq=int(thrown["seq"]), rng=NoDice())
+    text = description(took)
+    assert not took.reply.is_error, text
+    assert "Gobelin est capturé (Filet) : il perd ce round, puis devra se libérer (test d'Ag -10)" in text
+    assert "damage" not in (took.reply.result or {})  # no damage: « weapon 'filet' deals no damage » is gone
+    shown = tracker_text(await show(ctx, GM))
+    assert "capturé · jusqu'à se libérer" in shown and "Attente" not in shown
+    # round 2: the goblin may not attack, only break free; Ag − 10 (Piégeant)
+    ok(await next_round(ctx, GM, dice="Albert: 20 20 20; Gobelin: 1 1 1"))
+    ok(await skip_turn(ctx, GM))  # Albert's slot
+    blow = await fights_attacks.attack(ctx, GM, AttackInput(target="Albert", roll=5), rng=NoDice())
+    assert blow.reply.is_error
+    assert description(blow) == "Capturé : il faut d'abord se libérer (/combat action action:se_liberer)."
+    goblin_ag = await goblin_stat(ctx, fight_id, "Ag")
+    failed = await take_simple_action(ctx, GM, action="se_liberer", roll=goblin_ag - 10 + 1)
+    assert "Gobelin reste pris." in description(failed), description(failed)
+    assert f"Ag {goblin_ag} · arme Piégeant/Légère -10 = **{goblin_ag - 10} %**" in description(failed)
+    ok(await next_round(ctx, GM, dice="Albert: 20 20 20; Gobelin: 1 1 1"))
+    ok(await skip_turn(ctx, GM))
+    freed = await take_simple_action(ctx, GM, action="se_liberer", roll=goblin_ag - 10)
+    assert "Gobelin se libère." in description(freed), description(freed)
+    assert "capturé" not in tracker_text(await show(ctx, GM))
+
+
+async def goblin_stat(ctx: AppContext, fight_id: int, stat: str) -> int:
+    async with ctx.sessions() as session:
+        fight = await session.get(Fight, fight_id)
+        assert fight is not None
+        goblin = next(c for c in fight.state["fight"]["combatants"] if c["name"] == "Gobelin")
+        return int(goblin["characteristics"][stat])
+
+
+async def test_breaking_free_when_not_caught_is_refused(ctx: AppContext) -> None:
+    await albert_first(ctx, ("epee",))
+    refused = await take_simple_action(ctx, ALICE, action="se_liberer", roll=10)
+    assert refused.reply.is_error and description(refused) == "Albert n'est pas capturé."

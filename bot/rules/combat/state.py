@@ -173,6 +173,8 @@ def can_act(tables: CombatTables, combatant: Combatant, action: str) -> Refusal 
             return Refusal("combat.refusal.no_action")
         if lost_round:
             return Refusal("combat.refusal.lost_round")
+    if combatant.has("captured") and action not in DEFENCES and action != "se_liberer":
+        return Refusal("combat.refusal.captured")
     acts = combatant.actions
     if acts.charged and spec.category != "free":
         return Refusal("combat.refusal.charged")

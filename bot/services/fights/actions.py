@@ -20,6 +20,7 @@ from bot.services.fights._core import (
     outcome,
     run,
 )
+from bot.services.fights.capture import escape
 from bot.services.fights.destiny import offer_lines
 from bot.services.fights.registry import system_of
 from bot.services.fights.rounds import _actor, _spend, _turn_line, second_weapon_buttons
@@ -107,7 +108,12 @@ async def take_simple_action(
             scope.rolls.append(
                 RollNote("combat.feint", "1d100", mine.roll, {"fight_id": doc.row.id, **result})
             )
+        if action == "se_liberer" and not any(x.kind == "captured" for x in c.conditions):
+            raise FightRefusal("combat.capture.not_captured", name=c.name)
         _updated, notes = _spend(scope, doc, c, action)
+        if action == "se_liberer":  # caught by a net, a lasso …: the Ag test
+            escaped, result["capture"] = escape(scope, doc, doc.state.get(c.id), _d100(scope, roll))
+            lines.extend(escaped)
         if action == "viser":
             doc.data.setdefault("aim", {})[c.id] = option or "precision"
         if action == "feinter" and result.get("feint", {}).get("won"):

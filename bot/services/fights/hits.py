@@ -20,6 +20,7 @@ from bot.rules.renove.attack import (
     resolve_dodge,
     resolve_parry,
 )
+from bot.rules.renove.capture import captures
 from bot.rules.renove.damage import roll_damage_die
 from bot.rules.sheets import fold
 from bot.services.fights._core import (
@@ -31,6 +32,7 @@ from bot.services.fights._core import (
     d100_or_none,
     new_event,
 )
+from bot.services.fights.capture import capture_lines
 from bot.services.fights.damage import _damage, _parry_consequences
 from bot.services.fights.roster import (
     _armour_modifier,
@@ -285,6 +287,12 @@ def _resolve_hit(
         lines.append(w.t("combat.defence.dodged"))  # no damage: the damage die is not rolled
         new_event(scope, doc, "defence", pending["defender"], payload)
         return lines
+    captured = capture_lines(scope, doc, pending, weapon, defence, payload)
+    if captures(tables, weapon) and weapon.damage is None:  # a net, bolas, a lasso: no damage
+        lines.extend(captured or ())
+        new_event(scope, doc, "hit" if captured else "defence", pending["defender"], payload)
+        return lines
+    lines.extend(captured or ())
     die = roll_damage_die(
         tables, weapon, attack_result, rng=scope.rng, damage_dice=hand.get("damage") or None
     )
