@@ -320,3 +320,81 @@ def test_a_net_captures_in_english() -> None:
         in joined
     )
     assert "Bandit is still caught." in joined and "Bandit breaks free." in joined
+
+
+JAM_DICE = "Élise: 20 20 20; Grimli: 10 10 10; Brute: 1 1 1"
+JAM_FR = f"""
+/combat ouvrir nom:Mine
+@alice /perso creer nom:Élise caracs:"CC:40 CT:40 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33"
+@alice /perso equiper arme:arquebuse
+@bob /perso creer nom:Grimli caracs:"CC:35 CT:30 F:40 E:45 Ag:30 Int:28 FM:33 Soc:25"
+@bob /perso equiper arme:epee
+@alice /combat ajouter qui:Élise
+@bob /combat ajouter qui:Grimli
+/combat ajouter qui:Brute cc:50 f:35 be:2 caracs:E:20 armes:morgenstern camp:Brutes
+/combat round des:"{JAM_DICE}"
+@alice /combat attaque cible:Brute distance:10 jet:97
+@bob /combat attaque cible:Brute jet:95
+/combat attaque cible:Grimli jet:20 degats:"2 4" critique:10 effets:90
+@bob /combat defense choix:encaisser
+/combat round des:"{JAM_DICE}"
+@alice /combat attaque cible:Brute distance:10 jet:20
+@alice /combat action action:recharger
+@alice /combat attaque cible:Brute distance:10 jet:95
+/combat attaque cible:Grimli jet:20 degats:"2 4" critique:10 effets:90
+@bob /combat defense choix:encaisser
+/combat fin
+"""
+JAM_EN = f"""
+/combat open name:Mine
+@alice /character create name:Élise stats:"CC:40 CT:40 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33"
+@alice /character equip weapon:arquebuse
+@bob /character create name:Grimli stats:"CC:35 CT:30 F:40 E:45 Ag:30 Int:28 FM:33 Soc:25"
+@bob /character equip weapon:epee
+@alice /combat add who:Élise
+@bob /combat add who:Grimli
+/combat add who:Brute ws:50 s:35 tb:2 stats:E:20 weapons:morgenstern side:Brutes
+/combat round dice:"{JAM_DICE}"
+@alice /combat attack target:Brute distance:10 roll:97
+@bob /combat attack target:Brute roll:95
+/combat attack target:Grimli roll:20 damage:"2 4" critical:10 effects:90
+@bob /combat defend choice:encaisser
+/combat round dice:"{JAM_DICE}"
+@alice /combat attack target:Brute distance:10 roll:20
+@alice /combat action action:recharger
+@alice /combat attack target:Brute distance:10 roll:95
+/combat attack target:Grimli roll:20 damage:"2 4" critical:10 effects:90
+@bob /combat defend choice:encaisser
+/combat end
+"""
+
+
+def check_jam(records: list[dict[str, Any]]) -> None:
+    dice = [
+        r["result"]["damage_die"]
+        for r in answers(records, ("/combat",))
+        if "damage_die" in (r.get("result") or {})
+    ]
+    # round 1: Percutante, 2d10 keep the best (2, 4 → 4); round 2: BE 2 / 2 = 1 round, one d10 (2)
+    assert [(d["expression"], d["kept"]) for d in dice] == [("2d10kh1", 4), ("1d10", 2)]
+
+
+def test_an_arquebus_jams_and_the_morgenstern_tires_in_french() -> None:
+    records = console_records(JAM_FR, locale="fr")
+    check_jam(records)
+    joined = "\n".join(texts(records))
+    assert (
+        "Peu fiable (96-98) : l'arme d'Élise (Arquebuse) s'enraye ; il faut la désenrayer avant de tirer à "
+        "nouveau (recharger : /combat action action:recharger)." in joined
+    )
+    assert "L'arme d'Élise (Arquebuse) est enrayée ou coincée : il faut d'abord la dégager" in joined
+    assert "L'arme d'Élise (Arquebuse) est de nouveau utilisable." in joined
+    assert "Épuisante (Morgenstern) : Percutante ne joue plus après le round 1 (BE 2 / 2" in joined
+
+
+def test_an_arquebus_jams_and_the_morgenstern_tires_in_english() -> None:
+    records = console_records(JAM_EN, locale="en")
+    check_jam(records)
+    joined = "\n".join(texts(records))
+    assert "Unreliable (96-98): Élise's Handgun jams; clear it before shooting again" in joined
+    assert "Tiring (Morning star): Impact stops working after round 1 (TB 2 / 2, rounded down)" in joined

@@ -24,6 +24,7 @@ from bot.services.fights.capture import escape
 from bot.services.fights.destiny import offer_lines
 from bot.services.fights.registry import system_of
 from bot.services.fights.rounds import _actor, _spend, _turn_line, second_weapon_buttons
+from bot.services.fights.weapon_effects import clear_jam
 from bot.ui.reply import Colour, Reply
 
 SIMPLE_ACTIONS: Final = (
@@ -111,6 +112,7 @@ async def take_simple_action(
         if action == "se_liberer" and not any(x.kind == "captured" for x in c.conditions):
             raise FightRefusal("combat.capture.not_captured", name=c.name)
         _updated, notes = _spend(scope, doc, c, action)
+        lines.extend(clear_jam(scope, doc, c, action))  # a jammed or stuck weapon (Peu fiable)
         if action == "se_liberer":  # caught by a net, a lasso …: the Ag test
             escaped, result["capture"] = escape(scope, doc, doc.state.get(c.id), _d100(scope, roll))
             lines.extend(escaped)

@@ -45,6 +45,7 @@ from bot.services.fights.sides import (
     gm_on_a_pc_turn,
     take_ask,
 )
+from bot.services.fights.weapon_effects import malfunction_lines, refuse_jammed
 from bot.ui.reply import Button, Colour, Reply
 
 
@@ -110,6 +111,7 @@ async def attack(
         if foe.has("dead"):
             raise FightRefusal("combat.error.target_dead", name=foe.name)
         held = attack_weapon(scope, c, data.weapon)
+        refuse_jammed(scope, doc, c, held.carried)
         wid = held.profile
         weapon = scope.tables.weapons[wid]
         action = "charger" if data.charge else ("action_speciale" if data.special else "attaquer")
@@ -252,6 +254,7 @@ async def attack(
             lines.append(w.t("combat.attack.missed", name=foe.name))
         for note in result.notes:
             lines.append(w.t(note))
+        lines.extend(malfunction_lines(scope, doc, c, held.carried, weapon, result.check.roll))
         lines.extend(_pass_turn(scope, doc))
         offered, destiny_rows = await offer_lines(scope, doc)  # a PC killed without a defence
         lines.extend(offered)

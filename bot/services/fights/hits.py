@@ -22,6 +22,7 @@ from bot.rules.renove.attack import (
 )
 from bot.rules.renove.capture import captures
 from bot.rules.renove.damage import roll_damage_die
+from bot.rules.renove.weapon_effects import percutante_active
 from bot.rules.sheets import fold
 from bot.services.fights._core import (
     DefenceRolls,
@@ -41,6 +42,7 @@ from bot.services.fights.roster import (
     _resolve_weapon,
     _with_carry,
 )
+from bot.services.fights.weapon_effects import tiring_line
 
 
 def _situations(scope: Scope, text: str | None) -> tuple[str, ...]:
@@ -293,8 +295,16 @@ def _resolve_hit(
         new_event(scope, doc, "hit" if captured else "defence", pending["defender"], payload)
         return lines
     lines.extend(captured or ())
+    percutante = percutante_active(tables, weapon, attacker.stat("BE"), doc.state.round)
+    if not percutante:
+        lines.append(tiring_line(scope, attacker, weapon))
     die = roll_damage_die(
-        tables, weapon, attack_result, rng=scope.rng, damage_dice=hand.get("damage") or None
+        tables,
+        weapon,
+        attack_result,
+        rng=scope.rng,
+        damage_dice=hand.get("damage") or None,
+        percutante_active=percutante,
     )
     payload["damage_die"] = die.to_dict()
     scope.rolls.append(
