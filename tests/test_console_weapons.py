@@ -398,3 +398,58 @@ def test_an_arquebus_jams_and_the_morgenstern_tires_in_english() -> None:
     joined = "\n".join(texts(records))
     assert "Unreliable (96-98): Élise's Handgun jams; clear it before shooting again" in joined
     assert "Tiring (Morning star): Impact stops working after round 1 (TB 2 / 2, rounded down)" in joined
+
+
+TALENTS_FR = """
+/combat ouvrir nom:Cour
+@alice /perso creer nom:Élise caracs:"CC:40 CT:40 F:35 E:40 Ag:55 Int:31 FM:29 Soc:33"
+@alice /perso modifier talents:"COMBATTANT VIREVOLTANT, coups precis"
+@alice /perso equiper arme:rapiere
+@bob /perso creer nom:Grimli caracs:"CC:35 CT:30 F:40 E:45 Ag:30 Int:28 FM:33 Soc:25"
+@bob /perso equiper arme:epee
+@alice /combat ajouter qui:Élise
+@bob /combat ajouter qui:Grimli
+/combat ajouter qui:Bandit cc:50 f:35 caracs:E:30 armes:epee camp:Bandits defense:manuel
+/combat round des:"Élise: 20 20 20; Grimli: 10 10 10; Bandit: 1 1 1"
+@alice /combat attaque cible:Bandit jet:25 degats:5 critique:10 effets:90
+/combat defense choix:encaisser
+/combat fin
+"""
+TALENTS_EN = """
+/combat open name:Yard
+@alice /character create name:Élise stats:"CC:40 CT:40 F:35 E:40 Ag:55 Int:31 FM:29 Soc:33"
+@alice /character edit talents:"whirling fighter, STRIKE TO INJURE"
+@alice /character equip weapon:rapiere
+@bob /character create name:Grimli stats:"CC:35 CT:30 F:40 E:45 Ag:30 Int:28 FM:33 Soc:25"
+@bob /character equip weapon:epee
+@alice /combat add who:Élise
+@bob /combat add who:Grimli
+/combat add who:Bandit ws:50 s:35 stats:E:30 weapons:epee side:Bandits defence:manuel
+/combat round dice:"Élise: 20 20 20; Grimli: 10 10 10; Bandit: 1 1 1"
+@alice /combat attack target:Bandit roll:25 damage:5 critical:10 effects:90
+/combat defend choice:encaisser
+/combat end
+"""
+
+
+def check_talents(records: list[dict[str, Any]]) -> None:
+    [attack] = attacks(records)
+    # CC 40 against 50: 40 %; 25 → 1 °R, Coups précis +1 → 2: the arm is reachable
+    assert attack["attack"]["location_degrees"] == 2 and attack["attack"]["zone"] == "bras"
+    [hit] = [r["result"] for r in answers(records, ("/combat",)) if "damage" in (r.get("result") or {})]
+    # die 5 + BA 8 (Ag 55 → 5, +3) − 1 (rapier) − BE 6 + 1 (Vicelarde, no armour)
+    assert hit["damage"]["total"] == 5 + 8 - 1 - 6 + 1
+
+
+def test_talents_by_name_in_french() -> None:
+    records = console_records(TALENTS_FR, locale="fr")
+    check_talents(records)
+    joined = "\n".join(texts(records))  # « COMBATTANT VIREVOLTANT, coups precis » were recognised
+    assert "Coups précis +1 = **2**" in joined
+    assert "dé 5 · BA 8 · Rapière/Sabre -1" in joined
+
+
+def test_talents_by_name_in_english() -> None:
+    records = console_records(TALENTS_EN, locale="en")
+    check_talents(records)
+    assert "AB 8" in "\n".join(texts(records))

@@ -377,3 +377,31 @@ async def test_breaking_free_when_not_caught_is_refused(ctx: AppContext) -> None
     await albert_first(ctx, ("epee",))
     refused = await take_simple_action(ctx, ALICE, action="se_liberer", roll=10)
     assert refused.reply.is_error and description(refused) == "Albert n'est pas capturé."
+
+
+# -- 12. Combattant virevoltant, Coups précis by name -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("weapon", "stat"),
+    [
+        ("rapiere_sabre", "BA"),  # « Rapière/Sabre » is the seed's Rapière
+        ("fleuret", "BA"),
+        ("epee_courte_glaive", "BA"),  # « Epée courte/Glaive »
+        ("baton", "BA"),
+        ("epee", "BF"),
+        ("dague", "BF"),
+    ],
+)
+def test_combattant_virevoltant_uses_the_ba_with_its_weapons(weapon: str, stat: str) -> None:
+    from bot.rules.combat.state import Combatant
+    from bot.services.fights.damage import damage_bonus, damage_bonus_stat
+
+    assert weapon in TABLES.weapons, sorted(w for w in TABLES.weapons if w.startswith(weapon[:4]))
+    fighter = Combatant(
+        "e", "Élise", {"BF": 6, "BA": 8}, weapons=(weapon,), talents=frozenset({"combattant_virevoltant"})
+    )
+    assert damage_bonus_stat(fighter, TABLES.weapons[weapon]) == stat
+    assert damage_bonus(fighter, TABLES.weapons[weapon]) == (8 if stat == "BA" else 6)
+    plain = Combatant("e", "Élise", {"BF": 6, "BA": 8}, weapons=(weapon,))
+    assert damage_bonus_stat(plain, TABLES.weapons[weapon]) == "BF"
