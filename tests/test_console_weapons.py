@@ -15,7 +15,7 @@ DICE = "Élise: 20 20 20; Grimli: 15 15 15; Bandit: 1 1 1"
 SECOND_FR = f"""
 /combat ouvrir nom:Embuscade
 @alice /perso creer nom:Élise caracs:"CC:40 CT:30 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33"
-@alice /perso equiper arme:"epee, dague"
+@alice /perso equiper arme:epee main_gauche:dague
 @bob /perso creer nom:Grimli caracs:"CC:35 CT:30 F:40 E:45 Ag:30 Int:28 FM:33 Soc:25"
 @bob /perso equiper arme:baton
 @alice /combat ajouter qui:Élise
@@ -37,7 +37,7 @@ SECOND_FR = f"""
 SECOND_EN = f"""
 /combat open name:Ambush
 @alice /character create name:Élise stats:"CC:40 CT:30 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33"
-@alice /character equip weapon:"epee, dague"
+@alice /character equip weapon:epee off_hand:dague
 @bob /character create name:Grimli stats:"CC:35 CT:30 F:40 E:45 Ag:30 Int:28 FM:33 Soc:25"
 @bob /character equip weapon:baton
 @alice /combat add who:Élise

@@ -734,6 +734,7 @@ class SheetData:
     is_npc: bool = False
     profile: dict[str, Any] = field(default_factory=lambda: Profile().to_dict())
     wounds: dict[str, Any] = field(default_factory=empty_record)
+    off_hand: str | None = None  # the weapon held in the off hand, as the player said (seed l. 1015)
 
 
 def export_document(data: SheetData) -> dict[str, Any]:

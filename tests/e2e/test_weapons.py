@@ -12,7 +12,7 @@ DICE = "Élise: 20 20 20; Bandit: 1 1 1"
 async def test_the_second_weapons_attack_is_accepted(emu: E2E) -> None:
     gm, alice = emu.user("gm"), emu.user("alice")
     await alice.slash("perso creer", nom="Élise", caracs="CC:40 CT:30 F:35 E:40 Ag:35 Int:31 FM:29 Soc:33")
-    await alice.slash("perso equiper", arme="epee, dague")
+    await alice.slash("perso equiper", arme="epee", main_gauche="dague")
     opened = await gm.slash("combat ouvrir", nom="Ruelle")
     await opened.wait_followup()
     thread = emu.thread("Ruelle")

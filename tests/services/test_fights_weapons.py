@@ -14,12 +14,15 @@ from sqlalchemy import select
 
 from bot.context import AppContext
 from bot.data_loading import load_all
+from bot.db import characters as repo
 from bot.db.characters import new_row
 from bot.db.fight_models import Fight, FightEvent
+from bot.db.models import Character
 from bot.rules.combat.tables import CombatTables
 from bot.rules.sheets import SheetData, validate_characteristics
 from bot.services import simulation
 from bot.services.caller import Caller
+from bot.services.characters import equip_character
 from bot.services.fights import attacks as fights_attacks
 from bot.services.fights._core import FightOutcome
 from bot.services.fights.actions import take_simple_action
@@ -27,6 +30,7 @@ from bot.services.fights.attacks import AttackInput
 from bot.services.fights.defence import defend
 from bot.services.fights.ending import show
 from bot.services.fights.opening import add_combatants, open_fight
+from bot.services.fights.roster import NpcStats
 from bot.services.fights.rounds import keep_second_a
 from bot.services.fights.text import Words
 
@@ -61,11 +65,14 @@ def weapon_doc(wid: str) -> dict[str, Any]:
 
 
 async def character(ctx: AppContext, name: str, weapons: tuple[str, ...], **stats: int) -> None:
+    """A sheet; its second one-handed melee weapon (a dagger) said to be in the off hand."""
+    off_hand = "dague" if "dague" in weapons[1:] else None
     data = SheetData(
         name=name,
         ruleset="renove",
         characteristics=validate_characteristics("renove", {**STATS, **stats}),
         weapons=list(weapons),
+        off_hand=off_hand,
     )
     async with ctx.sessions.begin() as session:
         session.add(new_row(GUILD, ALICE.user_id, data))
@@ -405,3 +412,68 @@ def test_combattant_virevoltant_uses_the_ba_with_its_weapons(weapon: str, stat: 
     assert damage_bonus(fighter, TABLES.weapons[weapon]) == (8 if stat == "BA" else 6)
     plain = Combatant("e", "Élise", {"BF": 6, "BA": 8}, weapons=(weapon,))
     assert damage_bonus_stat(plain, TABLES.weapons[weapon]) == "BF"
+
+
+# -- 11. the second weapon's hand --------------------------------------------------------------
+
+
+async def sheet_of(ctx: AppContext, name: str) -> Any:
+    async with ctx.sessions() as session:
+        row = (await session.execute(select(Character).where(Character.name == name))).scalar_one()
+        return repo.to_sheet(row)
+
+
+async def test_the_off_hand_is_the_one_the_player_says(ctx: AppContext) -> None:
+    await character(ctx, "Albert", ("epee",))
+    said = await equip_character(ctx, ALICE, name="Albert", off_hand="dague")
+    assert not said.is_error, said.description
+    assert "**Ajout** : Dague" in (said.description or "") and "**Main gauche** : Dague" in (
+        said.description or ""
+    )
+    assert (await sheet_of(ctx, "Albert")).equipment["off_hand"] == ["dague"]
+    # a two-handed weapon never goes in the off hand
+    assert weapon_doc("hache_de_bataille_longue")["two_handed"]
+    refused = await equip_character(ctx, ALICE, name="Albert", off_hand="hache de bataille longue")
+    assert refused.is_error
+    assert refused.description == (
+        "Hache de bataille longue est une arme à deux mains : elle ne se tient pas dans la main gauche."
+    )
+    # taking the dagger off empties the off hand; « aucune » too
+    ok_reply = await equip_character(ctx, ALICE, name="Albert", remove="dague")
+    assert not ok_reply.is_error and "off_hand" not in (await sheet_of(ctx, "Albert")).equipment
+    await equip_character(ctx, ALICE, name="Albert", off_hand="dague")
+    cleared = await equip_character(ctx, ALICE, name="Albert", off_hand="aucune")
+    assert not cleared.is_error and "off_hand" not in (await sheet_of(ctx, "Albert")).equipment
+
+
+async def test_a_spare_weapon_is_not_a_second_weapon_held(ctx: AppContext) -> None:
+    await character(ctx, "Albert", ("epee", "hache"))  # nothing said: the axe is a spare
+    await albert_fight(ctx)
+    first = await swing(ctx, None)
+    assert "seconde arme" not in description(first) and "Epée" in (first.reply.title or "")
+    assert "Au tour de **Gobelin**" in description(first)
+
+
+async def test_a_quick_npcs_two_handed_second_weapon_is_not_in_the_off_hand(ctx: AppContext) -> None:
+    ok(await open_fight(ctx, GM, name="Pont"))
+    added = ok(
+        await add_combatants(ctx, GM, who="Garde", stats=NpcStats(cc=40, f=35, e=30, weapons="epee, dague"))
+    )
+    other = ok(
+        await add_combatants(
+            ctx, GM, who="Soudard", stats=NpcStats(cc=40, f=35, e=30, weapons="epee, hallebarde")
+        )
+    )
+    del added, other
+    async with ctx.sessions() as session:
+        fight = (await session.execute(select(Fight))).scalar_one()
+        by_name = {c["name"]: c for c in fight.state["fight"]["combatants"]}
+    assert by_name["Garde"]["off_hand"] == "dague"
+    assert by_name["Soudard"]["off_hand"] is None
+
+
+async def albert_fight(ctx: AppContext) -> None:
+    ok(await open_fight(ctx, GM, name="Duel"))
+    ok(await add_combatants(ctx, ALICE, who="Albert"))
+    ok(await add_combatants(ctx, GM, who="gobelin"))
+    ok(await next_round(ctx, GM, dice="Albert: 20 20 20; Gobelin: 1 1 1"))

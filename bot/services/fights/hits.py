@@ -69,7 +69,7 @@ def _pick_weapon(scope: Scope, c: Combatant, text: str | None) -> str:
         if wid not in c.weapons:
             raise FightRefusal("combat.error.weapon_not_carried", name=c.name, weapon=scope.words.weapon(wid))
         return wid
-    for wid in c.weapons:
+    for wid in sorted(c.weapons, key=lambda w: w == c.off_hand):  # the main hand's weapon first
         weapon = scope.tables.weapons[wid]
         if weapon.damage is not None and scope.tables.shield_for(wid).pv is None:
             return wid
