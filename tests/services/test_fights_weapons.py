@@ -477,3 +477,20 @@ async def albert_fight(ctx: AppContext) -> None:
     ok(await add_combatants(ctx, ALICE, who="Albert"))
     ok(await add_combatants(ctx, GM, who="gobelin"))
     ok(await next_round(ctx, GM, dice="Albert: 20 20 20; Gobelin: 1 1 1"))
+
+
+def test_the_off_hand_survives_an_export_and_an_import() -> None:
+    from bot.rules.sheets import export_document, read_document
+
+    data = SheetData(
+        "Albert",
+        "renove",
+        validate_characteristics("renove", STATS),
+        weapons=["epee", "dague"],
+        off_hand="dague",
+    )
+    document = export_document(data)
+    assert document["equipment"]["off_hand"] == "dague"
+    assert read_document(document).off_hand == "dague"
+    document["equipment"]["off_hand"] = "hache"  # not carried: dropped, not refused
+    assert read_document(document).off_hand is None
