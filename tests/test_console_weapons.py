@@ -453,3 +453,57 @@ def test_talents_by_name_in_english() -> None:
     records = console_records(TALENTS_EN, locale="en")
     check_talents(records)
     assert "AB 8" in "\n".join(texts(records))
+
+
+BOW_FR = """
+/combat ouvrir nom:Haie
+@alice /perso creer nom:Élise caracs:"CC:40 CT:40 F:15 E:40 Ag:35 Int:31 FM:29 Soc:33"
+@alice /perso equiper arme:"arc court"
+@bob /perso creer nom:Grimli caracs:"CC:35 CT:30 F:25 E:45 Ag:30 Int:28 FM:33 Soc:25"
+@bob /perso equiper arme:"arc court"
+@alice /combat ajouter qui:Élise
+@bob /combat ajouter qui:Grimli
+/combat ajouter qui:Bandit cc:50 f:35 caracs:E:30 armes:epee camp:Bandits
+/combat round des:"Élise: 20 20 20; Grimli: 15 15 15; Bandit: 1 1 1"
+@alice /combat attaque cible:Bandit distance:10 jet:95
+/combat suivant
+!click "Passer le tour d'Élise"
+@bob /combat action action:viser visee:precision
+@bob /combat attaque cible:Bandit distance:10 jet:95
+/combat fin
+"""
+BOW_EN = """
+/combat open name:Hedge
+@alice /character create name:Élise stats:"CC:40 CT:40 F:15 E:40 Ag:35 Int:31 FM:29 Soc:33"
+@alice /character equip weapon:"arc court"
+@bob /character create name:Grimli stats:"CC:35 CT:30 F:25 E:45 Ag:30 Int:28 FM:33 Soc:25"
+@bob /character equip weapon:"arc court"
+@alice /combat add who:Élise
+@bob /combat add who:Grimli
+/combat add who:Bandit ws:50 s:35 stats:E:30 weapons:epee side:Bandits
+/combat round dice:"Élise: 20 20 20; Grimli: 15 15 15; Bandit: 1 1 1"
+@alice /combat attack target:Bandit distance:10 roll:95
+/combat next
+!click "Skip Élise's turn"
+@bob /combat action action:viser aim:precision
+@bob /combat attack target:Bandit distance:10 roll:95
+/combat end
+"""
+
+
+def test_a_bow_asks_for_its_bf_in_french() -> None:
+    records = console_records(BOW_FR, locale="fr")
+    assert [a["attacker"] for a in attacks(records)] == ["grimli"]  # Élise (BF 4) could not draw
+    joined = "\n".join(texts(records))
+    assert (
+        "Élise n'a pas la force de bander cet arc (Arc court) : il faut un BF d'au moins 5 (BF 4)." in joined
+    )
+    assert "Viser avec cet arc (Arc court) demande un BF supérieur à 5 : Grimli a BF 5." in joined
+
+
+def test_a_bow_asks_for_its_bf_in_english() -> None:
+    records = console_records(BOW_EN, locale="en")
+    assert [a["attacker"] for a in attacks(records)] == ["grimli"]
+    joined = "\n".join(texts(records))
+    assert "Élise lacks the strength to draw this bow (Short bow): it takes SB 5 or more (SB 4)." in joined
+    assert "Aiming with this bow (Short bow) takes an SB above 5: Grimli has SB 5." in joined

@@ -494,3 +494,25 @@ def test_the_off_hand_survives_an_export_and_an_import() -> None:
     assert read_document(document).off_hand == "dague"
     document["equipment"]["off_hand"] = "hache"  # not carried: dropped, not refused
     assert read_document(document).off_hand is None
+
+
+# -- 14. the bow's BF ---------------------------------------------------------------------------
+
+
+async def test_a_bow_asks_for_the_archers_bf(ctx: AppContext) -> None:
+    assert weapon_doc("arc_court")["damage"] == {"base": "fixed", "value": 5}
+    await albert_first(ctx, ("arc_court",), F=25)  # BF 2 + 3 (playable race) = 5: shoots, cannot aim
+    aim = await take_simple_action(ctx, ALICE, action="viser", option="precision")
+    assert aim.reply.is_error
+    assert description(aim) == "Viser avec cet arc (Arc court) demande un BF supérieur à 5 : Albert a BF 5."
+    shot = await swing(ctx, "arc court", distance=10)
+    assert not shot.reply.is_error, description(shot)
+
+
+async def test_a_weak_archer_cannot_draw_the_bow(ctx: AppContext) -> None:
+    await albert_first(ctx, ("arc_court",), F=15)  # BF 1 + 3 = 4
+    shot = await swing(ctx, "arc court", distance=10)
+    assert shot.reply.is_error
+    assert description(shot) == (
+        "Albert n'a pas la force de bander cet arc (Arc court) : il faut un BF d'au moins 5 (BF 4)."
+    )

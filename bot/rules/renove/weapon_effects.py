@@ -9,8 +9,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from bot.rules.combat.tables import CombatTables, Weapon
 
@@ -70,3 +71,34 @@ def malfunction(tables: CombatTables, weapon: Weapon, roll: int) -> Malfunction 
                         band.get("zone"),
                     )
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class BowStrength:
+    """Arcs (seed l. 244-245): « Il faut avoir un BF égal à celui d'un Arc pour l'utiliser, et supérieur
+    pour Viser » — the bow's BF is its damage value (weapon_groups.json ``force_des_arcs``)."""
+
+    groups: frozenset[str]
+
+    def bow_bf(self, weapon: Weapon) -> int | None:
+        """The BF a bow asks for, None for any other weapon."""
+        if weapon.group not in self.groups or weapon.damage is None or weapon.damage.base != "fixed":
+            return None
+        return weapon.damage.value
+
+    def may_shoot(self, weapon: Weapon, bf: int) -> bool:
+        need = self.bow_bf(weapon)
+        return need is None or bf >= need
+
+    def may_aim(self, weapon: Weapon, bf: int) -> bool:
+        need = self.bow_bf(weapon)
+        return need is None or bf > need
+
+
+def bow_strength(weapon_groups: Mapping[str, Any]) -> BowStrength:
+    """The bow rule of the ``weapon_groups`` document (no rule: no bow asks for anything)."""
+    for rule in weapon_groups.get("rules", ()) or ():
+        effect = rule.get("effect") or {}
+        if effect.get("type") == "strength_requirement":
+            return BowStrength(frozenset(str(g) for g in effect.get("groups", ())))
+    return BowStrength(frozenset())

@@ -126,7 +126,7 @@ class Scope:
 
 _BASE_TABLES: dict[int, CombatTables] = {}
 _GUILD_TABLES: dict[int, tuple[tuple[Any, ...], CombatTables, dict[str, Any]]] = {}
-TEXT_TABLES: Final = ("talents", "creatures_bf")
+TEXT_TABLES: Final = ("talents", "creatures_bf", "weapon_groups")
 
 
 async def tables_for(

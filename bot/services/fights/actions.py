@@ -22,9 +22,10 @@ from bot.services.fights._core import (
 )
 from bot.services.fights.capture import escape
 from bot.services.fights.destiny import offer_lines
+from bot.services.fights.hits import _pick_weapon
 from bot.services.fights.registry import system_of
 from bot.services.fights.rounds import _actor, _spend, _turn_line, second_weapon_buttons
-from bot.services.fights.weapon_effects import clear_jam
+from bot.services.fights.weapon_effects import clear_jam, refuse_weak_bow
 from bot.ui.reply import Colour, Reply
 
 SIMPLE_ACTIONS: Final = (
@@ -72,6 +73,7 @@ async def take_simple_action(
             aim = option or "precision"
             if aim not in scope.tables.aim_options:
                 raise FightRefusal("combat.error.bad_aim")
+            refuse_weak_bow(scope, c, scope.tables.weapons[_pick_weapon(scope, c, None)], aiming=True)
         if action == "feinter":
             if not target:
                 raise FightRefusal("combat.error.feint_needs_target")

@@ -45,7 +45,7 @@ from bot.services.fights.sides import (
     gm_on_a_pc_turn,
     take_ask,
 )
-from bot.services.fights.weapon_effects import malfunction_lines, refuse_jammed
+from bot.services.fights.weapon_effects import malfunction_lines, refuse_jammed, refuse_weak_bow
 from bot.ui.reply import Button, Colour, Reply
 
 
@@ -114,6 +114,7 @@ async def attack(
         refuse_jammed(scope, doc, c, held.carried)
         wid = held.profile
         weapon = scope.tables.weapons[wid]
+        refuse_weak_bow(scope, c, weapon)
         action = "charger" if data.charge else ("action_speciale" if data.special else "attaquer")
         refusal = can_act(scope.tables, c, action)
         if refusal:

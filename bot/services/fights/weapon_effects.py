@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.rules.combat.state import Combatant
 from bot.rules.combat.tables import Weapon
-from bot.rules.renove.weapon_effects import malfunction, percutante_rounds
+from bot.rules.renove.weapon_effects import bow_strength, malfunction, percutante_rounds
 from bot.services.fights._core import Doc, FightRefusal, Scope
 from bot.services.fights.waiting import said
 
@@ -71,3 +71,20 @@ def clear_jam(scope: Scope, doc: Doc, c: Combatant, action: str) -> list[str]:
         return []
     carried = str(jammed.pop(c.id))
     return [said(scope.words, "combat.weapon.cleared", c.name, weapon=scope.words.weapon(carried))]
+
+
+def refuse_weak_bow(scope: Scope, c: Combatant, weapon: Weapon, *, aiming: bool = False) -> None:
+    """A bow asks for a BF equal to its own to shoot, above it to aim (seed l. 244-245)."""
+    rule = bow_strength(scope.words.docs.get("weapon_groups") or {})
+    need = rule.bow_bf(weapon)
+    if need is None:
+        return
+    bf = c.stat("BF")
+    if aiming and not rule.may_aim(weapon, bf):
+        raise FightRefusal(
+            "combat.weapon.bow_aim", name=c.name, weapon=scope.words.weapon(weapon.id), bf=bf, need=need
+        )
+    if not aiming and not rule.may_shoot(weapon, bf):
+        raise FightRefusal(
+            "combat.weapon.bow_draw", name=c.name, weapon=scope.words.weapon(weapon.id), bf=bf, need=need
+        )

@@ -52,3 +52,23 @@ def test_percutante_without_epuisante_has_no_limit(tables: CombatTables) -> None
     arquebus = tables.weapons["arquebuse"]
     assert percutante_rounds(tables, arquebus.attributes, 2) is None
     assert percutante_active(tables, arquebus, 2, 99)
+
+
+@pytest.mark.parametrize(
+    ("weapon", "bf", "shoot", "aim"),
+    [
+        ("arc_court", 4, False, False),  # the short bow's BF is its damage, 5
+        ("arc_court", 5, True, False),  # « égal … pour l'utiliser »
+        ("arc_court", 6, True, True),  # « supérieur pour Viser »
+        ("arc_long", 6, True, False),
+        ("arc_long", 7, True, True),
+        ("arbalete_a_levier", 1, True, True),  # not a bow
+    ],
+)
+def test_a_bow_asks_for_its_bf(tables: CombatTables, weapon: str, bf: int, shoot: bool, aim: bool) -> None:
+    from bot.data_loading import load_all
+    from bot.rules.renove.weapon_effects import bow_strength
+
+    rule = bow_strength(load_all()["weapon_groups"].document)
+    w = tables.weapons[weapon]
+    assert (rule.may_shoot(w, bf), rule.may_aim(w, bf)) == (shoot, aim)
