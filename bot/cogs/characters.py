@@ -232,12 +232,14 @@ class CharactersCog(commands.Cog):
         weapon="Weapons from the tables, separated by commas",
         armour="Armour pieces from the tables, separated by commas",
         remove="Items to take off, separated by commas",
+        off_hand="The weapon held in the off hand (« none »: none; other weapons are spares)",
     )
     @app_commands.autocomplete(
         character=character_autocomplete,
         weapon=weapon_autocomplete,
         armour=armour_autocomplete,
         remove=equipped_autocomplete,
+        off_hand=weapon_autocomplete,
     )
     async def equip(
         self,
@@ -246,6 +248,7 @@ class CharactersCog(commands.Cog):
         weapon: app_commands.Range[str, 1, EQUIP_MAX] | None = None,
         armour: app_commands.Range[str, 1, EQUIP_MAX] | None = None,
         remove: app_commands.Range[str, 1, EQUIP_MAX] | None = None,
+        off_hand: app_commands.Range[str, 1, EQUIP_MAX] | None = None,
     ) -> None:
         reply = await service.equip_character(
             ctx_of(interaction),
@@ -254,6 +257,7 @@ class CharactersCog(commands.Cog):
             weapon=weapon,
             armour=armour,
             remove=remove,
+            off_hand=off_hand,
         )
         await send_reply(interaction, reply)
 

@@ -41,7 +41,7 @@ from bot.services.fights.npc_defence import set_npc_defence
 from bot.services.fights.opening import abandon, add_combatants, attach_thread, open_fight, remove_combatant
 from bot.services.fights.phone import attack_button, choose_target
 from bot.services.fights.roster import NpcStats
-from bot.services.fights.rounds import advance, new_round, set_posture
+from bot.services.fights.rounds import advance, keep_second_a, new_round, set_posture
 from bot.services.fights.sides import set_side
 from bot.services.fights.systems import d20 as d20_fight
 from bot.services.fights.systems.ogl_manoeuvres import counter as ogl_counter
@@ -112,6 +112,7 @@ ACTIONS = [
     _choice("Reload", "recharger", "recharger"),
     _choice("Draw / pick up", "prendre_objet", "prendre_objet"),
     _choice("Stand up", "se_relever", "se_relever"),
+    _choice("Break free", "se_liberer", "se_liberer"),
     _choice("Disengage", "desengagement", "desengagement"),
 ]
 AIMS = [_choice("Precision", "precision", "precision"), _choice("Power", "puissance", "puissance")]
@@ -306,6 +307,14 @@ def _next(
     return advance(ctx, caller, fight_id=fid, confirmed=(int(a), int(b)))
 
 
+def _keep(
+    ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
+) -> Awaitable[FightOutcome] | None:
+    if a is None or not a.isdigit() or b is None or not b.isdigit():
+        return None
+    return keep_second_a(ctx, caller, fight_id=fid, here=(int(a), int(b)))
+
+
 def _round(
     ctx: AppContext, caller: Caller, fid: int, a: str | None, b: str | None, values: tuple[str, ...]
 ) -> Awaitable[FightOutcome] | None:
@@ -351,6 +360,7 @@ HANDLERS: Final[dict[str, Handler]] = {
     "askwho": _ask_who,  # the GM's pick of the fighter who acts (a select)
     "oglfree": _ogl_free,  # « Confirmer » an ogl free attack on an ally: oglfree:<n>:counter|off_hand
     "next": _next,
+    "keep": _keep,  # keep the second weapon's A to parry: keep:<round>:<turn>
     "round": _round,
     "tgt": _target,
     "atk": _attack,

@@ -59,6 +59,7 @@ class CharacterSheet:
             talents=list(self.talents),
             weapons=list(self.equipment.get("weapons", [])),
             armour=list(self.equipment.get("armour", [])),
+            off_hand=next(iter(self.equipment.get("off_hand") or ()), None),
             conditions=list(self.conditions),
             notes=self.notes,
             is_npc=self.is_npc,
@@ -85,6 +86,7 @@ def to_sheet(row: Character) -> CharacterSheet:
         equipment={
             "weapons": list(equipment.get("weapons", [])),
             "armour": list(equipment.get("armour", [])),
+            **({"off_hand": list(equipment["off_hand"])} if equipment.get("off_hand") else {}),
         },
         conditions=list(row.conditions or []),
         is_npc=row.is_npc,
@@ -94,6 +96,14 @@ def to_sheet(row: Character) -> CharacterSheet:
         profile=Profile.from_dict(row.profile).to_dict(),
         wounds=WoundSheet.from_dict(row.wounds).to_dict(),
     )
+
+
+def equipment_of(data: SheetData) -> dict[str, list[str]]:
+    """The stored equipment: weapons, armour and, when the player said it, the off hand's weapon."""
+    out = {"weapons": list(data.weapons), "armour": list(data.armour)}
+    if data.off_hand and data.off_hand in data.weapons:
+        out["off_hand"] = [data.off_hand]
+    return out
 
 
 def name_key(name: str) -> str:
@@ -111,7 +121,7 @@ def new_row(guild_id: int, owner_id: int, data: SheetData) -> Character:
         skills=dict(data.skills),
         skill_innate=dict(data.skill_innate),
         talents=list(data.talents),
-        equipment={"weapons": list(data.weapons), "armour": list(data.armour)},
+        equipment=equipment_of(data),
         conditions=list(data.conditions),
         notes=data.notes,
         is_npc=data.is_npc,
@@ -129,7 +139,7 @@ def write_data(row: Character, data: SheetData) -> None:
     row.skills = dict(data.skills)
     row.skill_innate = dict(data.skill_innate)
     row.talents = list(data.talents)
-    row.equipment = {"weapons": list(data.weapons), "armour": list(data.armour)}
+    row.equipment = equipment_of(data)
     row.conditions = list(data.conditions)
     row.notes = data.notes
     row.profile = dict(data.profile)

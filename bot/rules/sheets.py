@@ -737,6 +737,7 @@ class SheetData:
     is_npc: bool = False
     profile: dict[str, Any] = field(default_factory=lambda: Profile().to_dict())
     wounds: dict[str, Any] = field(default_factory=empty_record)
+    off_hand: str | None = None  # the weapon held in the off hand, as the player said (seed l. 1015)
 
 
 def export_document(data: SheetData) -> dict[str, Any]:
@@ -750,7 +751,11 @@ def export_document(data: SheetData) -> dict[str, Any]:
         "skills": data.skills,
         "skill_innate": data.skill_innate,
         "talents": data.talents,
-        "equipment": {"weapons": data.weapons, "armour": data.armour},
+        "equipment": {
+            "weapons": data.weapons,
+            "armour": data.armour,
+            **({"off_hand": data.off_hand} if data.off_hand else {}),
+        },
         "conditions": data.conditions,
         "notes": data.notes,
         "profile": data.profile,
@@ -825,12 +830,15 @@ def read_document(document: Any) -> SheetData:
     equipment = document.get("equipment", {})
     weapons: list[str] = []
     armour: list[str] = []
+    off_hand: str | None = None
     if not isinstance(equipment, dict):
         problems.append(Problem("characters.import.not_object", {"field": "equipment"}))
     else:
         weapons = _str_list(equipment.get("weapons", []), "equipment.weapons", problems)
         armour = _str_list(equipment.get("armour", []), "equipment.armour", problems)
-        extra = sorted(set(equipment) - {"weapons", "armour"})
+        held = equipment.get("off_hand")
+        off_hand = held if isinstance(held, str) and held in weapons else None
+        extra = sorted(set(equipment) - {"weapons", "armour", "off_hand"})
         if extra:
             problems.append(
                 Problem(
@@ -889,6 +897,7 @@ def read_document(document: Any) -> SheetData:
         is_npc=is_npc,
         profile=profile.to_dict(),
         wounds=wounds.to_dict(),
+        off_hand=off_hand,
     )
 
 

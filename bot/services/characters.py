@@ -928,12 +928,15 @@ async def equip_character(
     weapon: str | None = None,
     armour: str | None = None,
     remove: str | None = None,
+    off_hand: str | None = None,
 ) -> Reply:
     """Put on / take off weapons and armour pieces (each option a comma-separated list). The whole
     outfit is checked with the combination table before anything is saved; the answer says what
-    changed and what the armour now gives, not the whole sheet."""
+    changed and what the armour now gives, not the whole sheet. ``off_hand``: the weapon held in
+    the off hand (added when not carried; « aucune » / « none »: none — the other weapons are
+    spares)."""
     locale = caller.locale
-    if not any(_given(x) for x in (weapon, armour, remove)):
+    if not any(_given(x) for x in (weapon, armour, remove, off_hand)):
         return refusal_reply(ctx, locale, "characters.equip.nothing")
 
     async def work(session: AsyncSession, config: ServerConfig) -> Reply:
@@ -962,13 +965,49 @@ async def equip_character(
             outfit_of(docs, [_stored_id(ctx, a) for a in armours], data.talents)
         except ArmourError as exc:
             raise Refusal("characters.equip.refused", reason=refusal_text(ctx, locale, docs, exc)) from exc
-        changed = replace(data, weapons=weapons, armour=armours)
+        held = _off_hand(ctx, locale, docs, data.off_hand, off_hand, weapons, added)
+        changed = replace(data, weapons=weapons, armour=armours, off_hand=held)
         if changed != data:
             repo.write_data(row, changed)
             await session.flush()
         return _equip_reply(ctx, locale, docs, row, changed, added, removed, unchanged)
 
     return await _run(ctx, caller, work)
+
+
+_NO_OFF_HAND: Final = frozenset({"aucune", "aucun", "none", "-", "rien", "nothing"})
+
+
+def _off_hand(
+    ctx: AppContext,
+    locale: str,
+    docs: Docs,
+    current: str | None,
+    text: str | None,
+    weapons: list[str],
+    added: list[tuple[str, str]],
+) -> str | None:
+    """The off hand's weapon after this change: the one named (a one-handed weapon, added to the
+    weapons when not carried), none (« aucune »), or the current one while it is still carried."""
+    if not _given(text):
+        return current if current in weapons else None
+    assert text is not None
+    if _key(text) in _NO_OFF_HAND:
+        return None
+    item = _resolve_item(ctx, "weapon", text, locale)
+    table = {
+        str(e["id"]): e
+        for name in ("weapons_melee", "weapons_ranged")
+        for e in docs.get(name, {}).get("entries", ())
+    }
+    if bool(table.get(item.id, {}).get("two_handed")):
+        raise Refusal("characters.equip.off_hand_two_handed", weapon=item.label(locale))
+    if item.id not in weapons:
+        if len(weapons) >= WEAPONS_MAX:
+            raise Refusal("characters.equip.too_many_weapons", max=WEAPONS_MAX)
+        weapons.append(item.id)
+        added.append(("weapon", item.id))
+    return item.id
 
 
 def _stored_id(ctx: AppContext, stored: str) -> str:
@@ -1000,6 +1039,8 @@ def _equip_reply(
     for key, pairs in (("added", added), ("removed", removed), ("unchanged", unchanged)):
         if pairs:
             lines.append(labelled(ctx, locale, f"characters.equip.{key}", names(pairs)))
+    if data.off_hand:
+        lines.append(labelled(ctx, locale, "characters.equip.off_hand", names([("weapon", data.off_hand)])))
     worn = _worn(docs, replace(data, armour=[_stored_id(ctx, a) for a in data.armour]))
     if worn is not None and data.armour:
         lines.extend(armour_lines(ctx, locale, worn))

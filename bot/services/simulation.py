@@ -133,6 +133,34 @@ class Side:
 
 
 def _resolve_weapon(tables: CombatTables, text: str) -> str:
+    """A weapon of the tables; a polearm's profile (seed l. 293) as ``hallebarde(pique)`` or
+    ``hallebarde:pique`` gives the profile's weapon, the polearm alone its first profile (reading)."""
+    base, profile = _profile_parts(text)
+    wid = _resolve_one(tables, base)
+    combines = tables.weapons[wid].combines
+    if not combines:
+        if profile is not None:
+            raise SimulationRefusal("simulation.error.unknown_weapon", name=text[:40])
+        return wid
+    if profile is None:
+        return combines[0]
+    wanted = fold(profile.replace("_", " "))
+    for pid in combines:
+        names = fold(tables.weapons[pid].name), fold(pid.replace("_", " "))
+        if wanted in names or names[0].split()[0] == wanted:
+            return pid
+    raise SimulationRefusal("simulation.error.unknown_weapon", name=text[:40])
+
+
+def _profile_parts(text: str) -> tuple[str, str | None]:
+    """``hallebarde(pique)`` / ``hallebarde:pique`` → (``hallebarde``, ``pique``)."""
+    match = re.fullmatch(r"\s*(.+?)\s*(?:\((.+)\)|:(.+))\s*", text)
+    if match is None:
+        return text, None
+    return match.group(1), (match.group(2) or match.group(3)).strip()
+
+
+def _resolve_one(tables: CombatTables, text: str) -> str:
     if text in tables.weapons:
         return text
     wanted = fold(text.replace("_", " "))

@@ -51,6 +51,8 @@ class TrackerView:
     extra: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     waiting: tuple[str, ...] = ()
     postures: frozenset[str] = frozenset()  # the fighters whose posture is shown (chosen this round)
+    second_weapon: frozenset[str] = frozenset()  # the fighters a second (or Double) weapon gives an A
+    aims: Mapping[str, str] = field(default_factory=dict)  # fighter → aim option, until his next attack
     buttons: tuple[tuple[Button, ...], ...] = ()
     selects: tuple[Select, ...] = ()
 
@@ -109,7 +111,7 @@ def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: 
         lines.append(words.t("turns.tracker.posture", posture=words.posture(c.posture, c.posture_option)))
     acts = c.actions
     # a second weapon (or a shield) in the other hand gives one more A per round: count it both ways
-    second = 1 if c.off_hand is not None or acts.second_weapon_used else 0
+    second = 1 if c.off_hand is not None or c.id in view.second_weapon or acts.second_weapon_used else 0
     state = [
         words.t(
             "combat.tracker.actions",
@@ -117,6 +119,8 @@ def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: 
             total=c.attacks + second,
         )
     ]
+    if c.id in view.aims:
+        state.append(words.t(f"combat.aim.{view.aims[c.id]}"))  # until his next attack
     if acts.parry_prepared and not acts.parried:
         state.append(words.t("combat.tracker.parry_ready"))
     if acts.debt:

@@ -176,6 +176,8 @@ def can_act(tables: CombatTables, combatant: Combatant, action: str) -> Refusal 
             return Refusal("combat.refusal.no_action")
         if lost_round:
             return Refusal("combat.refusal.lost_round")
+    if combatant.has("captured") and action not in DEFENCES and action != "se_liberer":
+        return Refusal("combat.refusal.captured")
     acts = combatant.actions
     if acts.charged and spec.category != "free":
         return Refusal("combat.refusal.charged")
@@ -189,7 +191,9 @@ def can_act(tables: CombatTables, combatant: Combatant, action: str) -> Refusal 
         if acts.used or acts.second_weapon_used or combatant.lost_attacks():
             return Refusal("combat.refusal.charge_needs_all_attacks")
         return None
-    second = combatant.off_hand is not None and not acts.second_weapon_used and action in SECOND_WEAPON_USES
+    second = (
+        has_second_weapon(tables, combatant) and not acts.second_weapon_used and action in SECOND_WEAPON_USES
+    )
     if action == "parade_reactive":
         if acts.parry_prepared or acts.parried or combatant.attacks_left() > 0 or second:
             return Refusal("combat.refusal.reactive_parry_conditions")
@@ -197,6 +201,42 @@ def can_act(tables: CombatTables, combatant: Combatant, action: str) -> Refusal 
     if spec.cost_unit == "A" and combatant.attacks_left() < 1 and not second:
         return Refusal("combat.refusal.no_attacks_left")
     return None
+
+
+def has_second_weapon(tables: CombatTables, combatant: Combatant) -> bool:
+    """A second weapon held (the off hand), or a weapon with the Double attribute (seed l. 317: « comme
+    si l'arme était tenue 1 fois dans chaque main ») — either gives the extra A of l. 1021."""
+    return second_weapon_of(tables, combatant) is not None
+
+
+def second_weapon_of(tables: CombatTables, combatant: Combatant) -> str | None:
+    """The weapon that gives the extra A: the off hand's, else the first Double weapon carried."""
+    if combatant.off_hand is not None:
+        return combatant.off_hand
+    return next((w for w in combatant.weapons if _gives_extra_attack(tables, w)), None)
+
+
+def _gives_extra_attack(tables: CombatTables, weapon_id: str) -> bool:
+    """An attribute of the weapon with an ``extra_attack`` mechanic (Double, weapon_attributes.json)."""
+    weapon = tables.weapons.get(weapon_id)
+    if weapon is None:
+        return False
+    return any(
+        a in tables.weapon_attributes and tables.weapon_attributes[a].mechanics_of("extra_attack")
+        for a in weapon.attributes
+    )
+
+
+def second_weapon_waits(tables: CombatTables, combatant: Combatant) -> bool:
+    """The turn waits for the second weapon's A (reading of l. 1021 and of the initiative, where this A
+    has no slot): every A of the profile is spent, the extra one is not, and the fighter can still act
+    (a charge takes every A)."""
+    acts = combatant.actions
+    if acts.second_weapon_used or acts.charged or not has_second_weapon(tables, combatant):
+        return False
+    if combatant.has("dead", "unconscious", "no_action", "stunned"):
+        return False
+    return combatant.attacks_left() == 0
 
 
 def take_action(tables: CombatTables, combatant: Combatant, action: str) -> Combatant:

@@ -28,7 +28,7 @@ from bot.db.repositories import ServerConfig, get_server_config
 from bot.db.roll_log import log_row
 from bot.rules.checks.common import DiceError
 from bot.rules.combat.basics import RefusedError
-from bot.rules.combat.state import Combatant, FightState
+from bot.rules.combat.state import Combatant, FightState, has_second_weapon
 from bot.rules.combat.tables import REQUIRED_TABLES, CombatTables, TableError
 from bot.rules.grammar import InputError, parse_rolls
 from bot.rules.random_source import RandomSource
@@ -129,7 +129,7 @@ class Scope:
 
 _BASE_TABLES: dict[int, CombatTables] = {}
 _GUILD_TABLES: dict[int, tuple[tuple[Any, ...], CombatTables, dict[str, Any]]] = {}
-TEXT_TABLES: Final = ("talents", "creatures_bf")
+TEXT_TABLES: Final = ("talents", "creatures_bf", "weapon_groups")
 
 
 async def tables_for(
@@ -466,6 +466,10 @@ def tracker_of(scope: Scope, doc: Doc) -> Reply:
         closed=doc.row.status != "open",
         waiting=waiting(scope.words, doc),
         postures=frozenset(c.id for c in doc.state.combatants if posture_shown(doc, c)),
+        aims={str(k): str(v) for k, v in (doc.data.get("aim") or {}).items()} if ruleset == "renove" else {},
+        second_weapon=frozenset(
+            c.id for c in doc.state.combatants if ruleset == "renove" and has_second_weapon(scope.tables, c)
+        ),
         buttons=buttons,
         selects=selects,
     )

@@ -22,11 +22,14 @@ from bot.services.fights._core import (
     parse_dice,
     run,
 )
+from bot.services.fights.capture import escape
 from bot.services.fights.destiny import offer_lines
+from bot.services.fights.hits import _pick_weapon
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import engaged_terms
-from bot.services.fights.rounds import _actor, _spend, _turn_line, at_round_start
+from bot.services.fights.rounds import _actor, _spend, _turn_line, at_round_start, second_weapon_buttons
 from bot.services.fights.specials import manoeuvre
+from bot.services.fights.weapon_effects import clear_jam, refuse_weak_bow
 from bot.ui.reply import Colour, Reply
 
 SIMPLE_ACTIONS: Final = (
@@ -75,6 +78,7 @@ async def take_simple_action(
             aim = option or "precision"
             if aim not in scope.tables.aim_options:
                 raise FightRefusal("combat.error.bad_aim")
+            refuse_weak_bow(scope, c, scope.tables.weapons[_pick_weapon(scope, c, None)], aiming=True)
         if action == "feinter":
             if not target:
                 raise FightRefusal("combat.error.feint_needs_target")
@@ -115,6 +119,8 @@ async def take_simple_action(
             scope.rolls.append(
                 RollNote("combat.feint", "1d100", mine.roll, {"fight_id": doc.row.id, **result})
             )
+        if action == "se_liberer" and not any(x.kind == "captured" for x in c.conditions):
+            raise FightRefusal("combat.capture.not_captured", name=c.name)
         if action == "manoeuvrer":
             if not target:
                 raise FightRefusal("combat.error.manoeuvre_needs_target")
@@ -136,6 +142,10 @@ async def take_simple_action(
             notes: list[str] = []
         else:
             _updated, notes = _spend(scope, doc, c, action)
+        lines.extend(clear_jam(scope, doc, c, action))  # a jammed or stuck weapon (Peu fiable)
+        if action == "se_liberer":  # caught by a net, a lasso …: the Ag test
+            escaped, result["capture"] = escape(scope, doc, doc.state.get(c.id), _d100(scope, roll))
+            lines.extend(escaped)
         if action == "viser":
             doc.data.setdefault("aim", {})[c.id] = option or "precision"
         if action == "feinter" and result.get("feint", {}).get("won"):
@@ -149,7 +159,7 @@ async def take_simple_action(
         reply = Reply(
             description="\n".join([head, *lines, *notes, *offered, _turn_line(scope, doc)]).strip(),
             colour=Colour.INFO,
-            buttons=destiny_rows,
+            buttons=(*destiny_rows, *second_weapon_buttons(scope, doc))[:5],
             kind="combat.action",
             result=result,
         )

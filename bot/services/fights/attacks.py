@@ -32,11 +32,13 @@ from bot.services.fights._core import (
     run,
 )
 from bot.services.fights.destiny import merge_rows, offer_lines
-from bot.services.fights.hits import _pick_weapon, _request, _resolve_hit, _situations, with_shield_bearer
+from bot.services.fights.hits import _request, _resolve_hit, _situations, with_shield_bearer
 from bot.services.fights.npc_defence import defence_buttons, mode_of, pick
+from bot.services.fights.profiles import attack_weapon
+from bot.services.fights.profiles import label as profile_label
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import _armour_maluses, engaged_terms
-from bot.services.fights.rounds import _actor, _pass_turn, _spend, _turn_line
+from bot.services.fights.rounds import _actor, _pass_turn, _spend, _turn_line, second_weapon_buttons
 from bot.services.fights.sides import (
     ask_friendly_fire,
     ask_which_fighter,
@@ -45,6 +47,7 @@ from bot.services.fights.sides import (
     take_ask,
 )
 from bot.services.fights.specials import SHIELD_BASH_ID, bash, bashed_modifier, carried_shield, spend_shield_a
+from bot.services.fights.weapon_effects import malfunction_lines, refuse_jammed, refuse_weak_bow
 from bot.ui.reply import Button, Colour, Reply
 
 
@@ -111,10 +114,13 @@ async def attack(
             data = replace(data, special=special_id(scope, data.special))
         if foe.has("dead"):
             raise FightRefusal("combat.error.target_dead", name=foe.name)
-        wid = _pick_weapon(scope, c, data.weapon)
+        held = attack_weapon(scope, c, data.weapon)
+        refuse_jammed(scope, doc, c, held.carried)
+        wid = held.profile
         if data.special == SHIELD_BASH_ID and not data.weapon:
             wid = carried_shield(scope, c) or wid
         weapon = scope.tables.weapons[wid]
+        refuse_weak_bow(scope, c, weapon)
         action = "charger" if data.charge else ("action_speciale" if data.special else "attaquer")
         refusal = can_act(scope.tables, c, action)
         if refusal:
@@ -136,13 +142,14 @@ async def attack(
             "situation": list(_situations(scope, data.situation)),
             "aim": aim,
             "charge": data.charge,
-            "off_hand": c.off_hand == wid,
+            "off_hand": c.off_hand == held.carried,
             "distance": data.distance,
             "into_melee": data.into_melee,
             "special": data.special,
             "special_k": data.k,
             "feint_won": feint_won,
             "talents": sorted(c.talents),
+            **({"carried": held.carried} if held.combined else {}),
         }
         armour_malus = _armour_maluses(scope, c).of("CT" if ranged else "CC")
         if armour_malus:
@@ -264,10 +271,11 @@ async def attack(
             lines.append(w.t("combat.attack.missed", name=foe.name))
         for note in result.notes:
             lines.append(w.t(note))
+        lines.extend(malfunction_lines(scope, doc, c, held.carried, weapon, result.check.roll))
         lines.extend(_pass_turn(scope, doc))
         offered, destiny_rows = await offer_lines(scope, doc)  # a PC killed without a defence
         lines.extend(offered)
-        buttons = merge_rows(destiny_rows, buttons)
+        buttons = merge_rows(destiny_rows, buttons, second_weapon_buttons(scope, doc))
         turn = _turn_line(scope, doc)
         if turn:
             lines.append(turn)
@@ -275,7 +283,9 @@ async def attack(
         special = f" · {w.entry_name('special_actions', data.special)}" if data.special else ""
         charge = f" · {w.t('combat.action.charger')}" if data.charge else ""
         reply = Reply(
-            title=f"⚔️ {c.name} → {foe.name} ({w.weapon(wid)}){special}{charge}",
+            title=f"⚔️ {c.name} → {foe.name} · {profile_label(w, held)}{special}{charge}"
+            if held.combined
+            else f"⚔️ {c.name} → {foe.name} ({w.weapon(wid)}){special}{charge}",
             description="\n".join(lines)[:4000],
             colour=Colour.SUCCESS if result.hit else Colour.FAILURE,
             buttons=buttons,

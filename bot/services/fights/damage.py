@@ -14,6 +14,8 @@ from bot.db.characters import (
     write_data,
 )
 from bot.db.fight_models import Fight
+from bot.rules.checks.common import Modifier
+from bot.rules.combat.basics import mod
 from bot.rules.combat.effects import Condition, EffectApplication, apply_mechanics
 from bot.rules.combat.state import ACTS_LAST, Combatant, apply_effects, put_last
 from bot.rules.combat.tables import Mechanic
@@ -56,15 +58,33 @@ def damage_bonus(attacker: Combatant, weapon: Any) -> int:
     """The bonus a blow adds: BF, or BA with Combattant virevoltant and one of its weapons (seed 000
     l. 1250-1252: "calculer les dégâts … avec le BA plutôt qu'avec le BF", épée courte, fleuret,
     rapière, bâton — the talent table lists them)."""
+    return attacker.stat(damage_bonus_stat(attacker, weapon))
+
+
+def damage_bonus_stat(attacker: Combatant, weapon: Any) -> str:
+    """« BF », or « BA » when Combattant virevoltant applies: a weapon of its list, named in full or
+    by one of the table's names (« Rapière/Sabre » is the Rapière, « Epée courte/Glaive » the Epée
+    courte)."""
+    name = str(getattr(weapon, "name", ""))
+    names = {fold(name), *(fold(part.strip()) for part in name.split("/"))}
     book = default_talent_book()
     for tid in attacker.talents:
         talent = book.by_id.get(tid)
         for effect in talent.effects if talent is not None else ():
             if effect.get("type") != "damage_bonus_from":
                 continue
-            if fold(str(getattr(weapon, "name", ""))) in {fold(str(n)) for n in effect.get("weapons") or ()}:
-                return attacker.stat(str(effect.get("with", "BA")))
-    return attacker.stat("BF")
+            if names & {fold(str(n)) for n in effect.get("weapons") or ()}:
+                return str(effect.get("with", "BA"))
+    return "BF"
+
+
+def _bonus_label(result: DamageResult, stat: str) -> DamageResult:
+    """The itemised damage says « BA 8 » when the BA replaced the BF."""
+    if stat == "BF":
+        return result
+    bf, label = mod("bf", 0).label, mod(stat.lower(), 0).label
+    steps = tuple(Modifier(label, s.value) if s.label == bf else s for s in result.steps)
+    return replace(result, steps=steps)
 
 
 def _hit_damage(
@@ -84,11 +104,12 @@ def _hit_damage(
     never read armour differently."""
     zone = str(attack_result.zone)
     layers = defender.armour.get(zone, ())
-    return damage_to_target(
+    stat = damage_bonus_stat(attacker, weapon)
+    result = damage_to_target(
         scope.tables,
         die,
         weapon,
-        attacker_bf=damage_bonus(attacker, weapon),
+        attacker_bf=attacker.stat(stat),
         target_be=defender.stat("BE"),
         zone=zone,
         layers=layers,
@@ -97,6 +118,7 @@ def _hit_damage(
         coverage_rolls=_coverage_map(layers, hand.get("coverage") or []),
         wear=wear,
     )
+    return _bonus_label(result, stat)
 
 
 def _coverage_map(layers: Sequence[Any], values: Sequence[int]) -> dict[str, int]:

@@ -20,8 +20,10 @@ from bot.rules.renove.attack import (
     resolve_dodge,
     resolve_parry,
 )
+from bot.rules.renove.capture import captures
 from bot.rules.renove.damage import roll_damage_die
 from bot.rules.renove.specials import deals_damage
+from bot.rules.renove.weapon_effects import percutante_active
 from bot.rules.sheets import fold
 from bot.services.fights._core import (
     DefenceRolls,
@@ -32,6 +34,7 @@ from bot.services.fights._core import (
     d100_or_none,
     new_event,
 )
+from bot.services.fights.capture import capture_lines
 from bot.services.fights.damage import _damage, _parry_consequences
 from bot.services.fights.roster import (
     _armour_modifier,
@@ -42,6 +45,7 @@ from bot.services.fights.roster import (
     engaged_terms,
 )
 from bot.services.fights.specials import instead_of_damage
+from bot.services.fights.weapon_effects import tiring_line
 
 SHIELD_BEARER: Final = "ct_cible_avec_bouclier"  # « Tirer sur une cible possédant un bouclier » −10
 SHIELD_COVER: Final = "malus_tir_bouclier"  # the Bouclier's attribute (seed l. 296-297)
@@ -81,7 +85,7 @@ def _pick_weapon(scope: Scope, c: Combatant, text: str | None) -> str:
         if wid not in c.weapons:
             raise FightRefusal("combat.error.weapon_not_carried", name=c.name, weapon=scope.words.weapon(wid))
         return wid
-    for wid in c.weapons:
+    for wid in sorted(c.weapons, key=lambda w: w == c.off_hand):  # the main hand's weapon first
         weapon = scope.tables.weapons[wid]
         if weapon.damage is not None and scope.tables.shield_for(wid).pv is None:
             return wid
@@ -316,8 +320,22 @@ def _resolve_hit(
             return lines
         lines.extend(instead_of_damage(scope, doc, pending, attack_result, weapon, payload))
         return lines
+    captured = capture_lines(scope, doc, pending, weapon, defence, payload)
+    if captures(tables, weapon) and weapon.damage is None:  # a net, bolas, a lasso: no damage
+        lines.extend(captured or ())
+        new_event(scope, doc, "hit" if captured else "defence", pending["defender"], payload)
+        return lines
+    lines.extend(captured or ())
+    percutante = percutante_active(tables, weapon, attacker.stat("BE"), doc.state.round)
+    if not percutante:
+        lines.append(tiring_line(scope, attacker, weapon))
     die = roll_damage_die(
-        tables, weapon, attack_result, rng=scope.rng, damage_dice=hand.get("damage") or None
+        tables,
+        weapon,
+        attack_result,
+        rng=scope.rng,
+        damage_dice=hand.get("damage") or None,
+        percutante_active=percutante,
     )
     payload["damage_die"] = die.to_dict()
     scope.rolls.append(

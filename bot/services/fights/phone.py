@@ -20,6 +20,7 @@ from bot.services.fights._core import (
     run,
 )
 from bot.services.fights.attacks import AttackInput
+from bot.services.fights.profiles import profile_buttons
 from bot.services.fights.waiting import said, turn_of
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 
@@ -48,7 +49,9 @@ def _weapons(scope: Scope, doc: Doc, c: Any) -> list[tuple[str, str]]:
         out = []
         for wid in c.weapons:
             weapon = scope.tables.weapons.get(wid)
-            if weapon is not None and scope.tables.shield_for(wid).pv is None:
+            if weapon is not None and weapon.combines:  # one button per profile (« Hallebarde (pique) »)
+                out.extend(profile_buttons(scope.words, wid, weapon.combines))
+            elif weapon is not None and scope.tables.shield_for(wid).pv is None:
                 out.append((wid, scope.words.weapon(wid)))
         return out or [(wid, scope.words.weapon(wid)) for wid in c.weapons]
     arms = doc.meta.get(c.id, {}).get("arms") or []

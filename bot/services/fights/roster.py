@@ -254,17 +254,32 @@ def _list(text: str | None) -> list[str]:
     return [p.strip() for p in re.split(r"[,;]", text) if p.strip()]
 
 
-def _equip(scope: Scope, weapons: Sequence[str], pieces: Sequence[str]) -> dict[str, Any]:
-    """Weapons (main, off hand, shield) and armour layers of a combatant."""
+def _equip(
+    scope: Scope,
+    weapons: Sequence[str],
+    pieces: Sequence[str],
+    *,
+    sheet: bool = False,
+    said: str | None = None,
+) -> dict[str, Any]:
+    """Weapons (main, off hand, shield) and armour layers of a combatant. A sheet's off hand is the
+    weapon its player said (``/perso equiper main_gauche:``), else its shield: the other weapons are
+    spares, not held (seed l. 1015-1021). A quick NPC's is the second one-handed melee weapon listed.
+    A two-handed weapon is never in the off hand."""
     tables = scope.tables
     weapon_ids = [w for w in weapons if w in tables.weapons]
     shield: str | None = None
     for wid in weapon_ids:
         if tables.shield_for(wid).pv is not None:
             shield = wid
+    one_handed = [
+        w for w in weapon_ids if tables.weapons[w].kind == "melee" and not tables.weapons[w].two_handed
+    ]
     melee = [w for w in weapon_ids if tables.weapons[w].kind == "melee"]
     off_hand = None
-    if len(melee) >= 2:
+    if sheet:
+        off_hand = said if said in one_handed else (shield if shield in one_handed else None)
+    elif len(melee) >= 2 and melee[1] in one_handed:
         off_hand = melee[1]
     armour = build_armour(tables, pieces) if pieces else {}
     shield_max = shield_max_pv(tables, shield) if shield else None
@@ -383,7 +398,10 @@ def _combatant_from_sheet(
     # fight reads them as they are and only says where the bonus comes from.
     bonus = race_bonus(sheet.ruleset, sheet.race)
     applied = {code: bonus for code in ("BF", "BE")} if bonus else {}
-    gear = _equip(scope, sheet.equipment.get("weapons", []), sheet.equipment.get("armour", []))
+    said = next(iter(sheet.equipment.get("off_hand") or ()), None)
+    gear = _equip(
+        scope, sheet.equipment.get("weapons", []), sheet.equipment.get("armour", []), sheet=True, said=said
+    )
     skills = frozenset(fold(s) for s in sheet.skills)
     combatant = Combatant(
         id=_unique_id(doc, sheet.name),

@@ -17,7 +17,10 @@ from bot.rules.combat.state import (
     Combatant,
     choose_posture,
     end_round,
+    has_second_weapon,
     next_turn,
+    second_weapon_of,
+    second_weapon_waits,
     start_round,
     take_action,
 )
@@ -123,7 +126,7 @@ def _can_take_turn(tables: CombatTables, c: Combatant) -> bool:
         return False
     if any(x.kind == "lose_time" and x.unit == "round" for x in c.conditions):
         return False
-    return c.attacks_left() > 0 or (c.off_hand is not None and not c.actions.second_weapon_used)
+    return c.attacks_left() > 0 or (has_second_weapon(tables, c) and not c.actions.second_weapon_used)
 
 
 def _settle_turn(scope: Scope, doc: Doc) -> list[str]:
@@ -390,7 +393,7 @@ async def new_round(
         )
         doc.data["round_over"] = False
         doc.data["slot_done"] = False
-        doc.data["aim"] = {}
+        # an aim lasts until the next attack (seed l. 987 « à l'attaque suivante »), across rounds
         doc.data["feint"] = {}
         # a posture is chosen each round: who has not chosen one for this round is in the normal one
         chosen = doc.data.setdefault("postures", {})
@@ -588,7 +591,7 @@ async def advance(
         if confirmed is None:
             acts = c.actions
             used = acts.used + (1 if acts.second_weapon_used else 0)
-            second = 1 if c.off_hand is not None or acts.second_weapon_used else 0
+            second = 1 if has_second_weapon(scope.tables, c) or acts.second_weapon_used else 0
             button = Button(
                 said(scope.words, "turns.button.next_confirm", c.name),
                 custom_id(doc.row.id, "next", *here),
@@ -675,7 +678,11 @@ def _spend(
 
 def _pass_turn(scope: Scope, doc: Doc) -> list[str]:
     """The slot's action is taken: the turn passes, unless a defence is awaited — then the slot is
-    held (``slot_done``) and :func:`_settle_turn` passes it once the last defence is answered."""
+    held (``slot_done``) and :func:`_settle_turn` passes it once the last defence is answered. When
+    the fighter's last A is spent and his second weapon's is not, the turn waits for it."""
+    waits = _second_weapon_line(scope, doc)
+    if waits:
+        return [waits]
     if doc.pending:
         doc.data["slot_done"] = True
         return []
@@ -683,3 +690,82 @@ def _pass_turn(scope: Scope, doc: Doc) -> list[str]:
     doc.data["slot_done"] = False
     scope.turn_moved = True
     return _settle_turn(scope, doc)
+
+
+def _second_weapon_line(scope: Scope, doc: Doc) -> str | None:
+    """The second weapon's A (l. 1021) has no slot of its own: it is used in the fighter's last slot,
+    which stays his until he uses it (an attack or a feint), keeps it to parry (« Garder l'A ») or the
+    GM passes the turn. A shield's A is kept for parrying: the turn does not wait for it. The line
+    that says so, or None when the turn may pass."""
+    c = _waiting_for_second_weapon(scope, doc)
+    if c is None:
+        return None
+    if c.off_hand is None:  # a Double weapon
+        weapon = scope.words.weapon(second_weapon_of(scope.tables, c) or "")
+        return scope.t("combat.turn.double_weapon", name=c.name, weapon=weapon)
+    return scope.t("combat.turn.second_weapon", name=c.name)
+
+
+def _waiting_for_second_weapon(scope: Scope, doc: Doc) -> Combatant | None:
+    """The fighter whose slot waits for his second weapon's A, if any."""
+    slot = doc.state.current_slot
+    if doc.row.ruleset in OTHER_RULESETS or slot is None or doc.data.get("round_over"):
+        return None
+    c = doc.state.get(slot.combatant)
+    weapon = second_weapon_of(scope.tables, c)
+    if weapon is None or scope.tables.shield_for(weapon).pv is not None:
+        return None
+    return c if second_weapon_waits(scope.tables, c) else None
+
+
+def second_weapon_buttons(scope: Scope, doc: Doc) -> tuple[tuple[Button, ...], ...]:
+    """« Garder l'A » under a reply whose slot waits for the second weapon's A."""
+    c = _waiting_for_second_weapon(scope, doc)
+    if c is None:
+        return ()
+    here = (doc.state.round, doc.state.turn)
+    label = scope.t("combat.button.keep_second_a")
+    return ((Button(label, custom_id(doc.row.id, "keep", *here), ButtonStyle.SECONDARY),),)
+
+
+async def keep_second_a(
+    ctx: AppContext, caller: Caller, *, fight_id: int, here: tuple[int, int]
+) -> FightOutcome:
+    """The fighter (his player or the GM) keeps his second weapon's A — to parry — and ends his slot."""
+
+    async def work(scope: Scope) -> FightOutcome:
+        doc = await fight_by_id(scope, fight_id)
+        c = _waiting_for_second_weapon(scope, doc)
+        if c is None or here != (doc.state.round, doc.state.turn):
+            raise FightRefusal("turns.error.next_stale", turn=turn_of(scope.words, doc))
+        if not may_control(scope, doc, c.id):
+            raise FightRefusal("combat.error.not_yours", name=c.name)
+        if doc.pending:
+            doc.data["slot_done"] = True
+            notes: list[str] = []
+        else:
+            doc.state = next_turn(doc.state)
+            doc.data["slot_done"] = False
+            scope.turn_moved = True
+            notes = _settle_turn(scope, doc)
+        offered, destiny_rows = await destiny.offer_lines(scope, doc)
+        new_event(scope, doc, "next", c.id, {"turn": doc.state.turn, "skipped": c.id, "kept_second_a": True})
+        doc.save()
+        turn = _turn_line(scope, doc)
+        reply = Reply(
+            description="\n".join(
+                [
+                    scope.t("combat.turn.second_weapon_kept", name=c.name),
+                    *notes,
+                    *offered,
+                    *([turn] if turn else []),
+                ]
+            ),
+            colour=Colour.INFO,
+            buttons=destiny_rows,
+            kind="combat.keep_second_a",
+            result={"fight_id": doc.row.id, "kept": c.id, "turn": doc.state.turn},
+        )
+        return outcome(scope, doc, reply)
+
+    return await run(ctx, caller, work)

@@ -161,6 +161,8 @@ class Words:
             return self.weapon(str(value))
         if key == "talent":
             return self.entry_name("talents", str(value))
+        if key == "weapons":  # a combined weapon's profiles
+            return f" {self.t('combat.word.or')} ".join(self.weapon(w) for w in str(value).split(","))
         if key == "id":
             return self.entry_name("combat_modifiers", str(value))
         if isinstance(value, Term):
