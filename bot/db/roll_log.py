@@ -39,9 +39,6 @@ BATCH_MAX = 500
 CHECKPOINT_SECONDS = 1.0  # the WAL grows by a few hundred pages a second at most under full load
 
 
-LOCKED_RETRIES = (0.05, 0.25, 1.0)  # seconds before each new try of a batch the lock refused
-
-
 def _is_locked(exc: BaseException) -> bool:
     text = str(getattr(exc, "orig", None) or exc).lower()
     return "database is locked" in text or "database table is locked" in text or "deadlock detected" in text
@@ -192,21 +189,6 @@ class RollLogWriter:
         self.written += len(rows)
         self.commits += 1
 
-    async def _write_with_retries(self, rows: list[dict[str, Any]]) -> None:
-        """A locked database (another process holds the write lock past the busy timeout) is tried
-        again a few times, each retry logged as one line; other errors are not retried."""
-        for attempt, pause in enumerate((*LOCKED_RETRIES, None), start=1):
-            try:
-                await self._write_batch(rows)
-                return
-            except Exception as exc:
-                if pause is None or not _is_locked(exc):
-                    raise
-                log.warning(
-                    "roll log: %s; retry %d of %d in %.2f s", _cause(exc), attempt, len(LOCKED_RETRIES), pause
-                )
-                await asyncio.sleep(pause)
-
     async def _checkpoints(self, database: str) -> None:
         loop = asyncio.get_running_loop()
         while True:
@@ -247,12 +229,18 @@ class RollLogWriter:
             while self._pending:
                 batch = self._next_batch()
                 try:
-                    await self._write_with_retries([row for rows, _ in batch for row in rows])
+                    await self._write_batch([row for rows, _ in batch for row in rows])
                 except Exception as exc:
                     # The callers are told (their interaction answers "try again"); nothing half-written.
                     count = sum(len(r) for r, _ in batch)
                     if _is_locked(exc):  # an expected fault: one line with its cause, no traceback
-                        log.error("could not write %d roll(s) to the log: %s", count, _cause(exc))
+                        # No retry here: SQLite's busy timeout (2 s) already waited, and the user
+                        # must be answered within Discord's 3 s — he is told to try again.
+                        log.error(
+                            "could not write %d roll(s) to the log: %s; the user is told to try again",
+                            count,
+                            _cause(exc),
+                        )
                     else:
                         log.exception("could not write %d roll(s) to the log", count)
                     for _, done in batch:

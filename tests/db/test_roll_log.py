@@ -131,37 +131,35 @@ async def test_the_wal_is_checkpointed_beside_the_writer(tmp_path: Any, monkeypa
         await engine.dispose()
 
 
-async def test_a_locked_database_is_retried_and_logged_in_one_line_each(
-    tmp_path: Any, monkeypatch: Any, caplog: Any
+async def test_a_locked_database_is_logged_in_one_line_and_the_caller_told(
+    tmp_path: Any, caplog: Any
 ) -> None:
     """Another process holds SQLite's write lock past the busy timeout (#23 item 12): the writer logs
-    one line per retry with the cause — no traceback — and the rolls land once the lock is gone."""
+    one line with the cause — no traceback — and the caller's record() raises (his interaction
+    answers « try again »); once the lock is gone the next roll lands."""
     path = tmp_path / "locked.db"
     engine = create_engine(f"sqlite+aiosqlite:///{path}")
     await upgrade(engine)
     sessions = create_sessionmaker(engine)
-    monkeypatch.setattr(roll_log, "LOCKED_RETRIES", (0.2, 0.2, 0.2, 5.0))
     writer = RollLogWriter(sessions)
     writer.start()
     holder = sqlite3.connect(str(path), isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # the other process's write lock
     try:
-        with caplog.at_level("WARNING", logger="bot.db.roll_log"):
-            recording = asyncio.create_task(
-                writer.record(user_id=1, kind="roll", expression="1d6", total=3, result={})
-            )
-            for _ in range(300):  # held past the 2 s busy timeout: the first try fails
-                if any("retry" in r.getMessage() for r in caplog.records):
-                    break
-                await asyncio.sleep(0.05)
-            holder.execute("ROLLBACK")  # released while the writer waits to retry
-            await asyncio.wait_for(recording, timeout=10)
+        with (
+            caplog.at_level("WARNING", logger="bot.db.roll_log"),
+            pytest.raises(OperationalError, match="database is locked"),
+        ):
+            await writer.record(user_id=1, kind="roll", expression="1d6", total=3, result={})
+        holder.execute("ROLLBACK")
+        await writer.record(user_id=1, kind="roll", expression="1d6", total=4, result={})
         assert await _count(sessions) == 1
-        retries = [r for r in caplog.records if "retry" in r.getMessage()]
-        assert retries, caplog.text
-        for record in retries:
-            assert record.exc_info is None and "\n" not in record.getMessage()
-            assert "sqlite3.OperationalError: database is locked; retry" in record.getMessage()
+        [line] = [r for r in caplog.records if "could not write" in r.getMessage()]
+        assert line.exc_info is None and "\n" not in line.getMessage(), line.getMessage()
+        assert line.getMessage() == (
+            "could not write 1 roll(s) to the log: sqlite3.OperationalError: database is locked; "
+            "the user is told to try again"
+        )
     finally:
         holder.close()
         await writer.close()

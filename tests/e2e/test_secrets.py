@@ -5,6 +5,8 @@ DMs (50007) are told to the roller privately, never announced as delivered."""
 
 from __future__ import annotations
 
+import re
+
 from bot.emulator.state import Message, Perm
 
 from .harness import E2E
@@ -41,7 +43,9 @@ async def test_secret_results_go_to_the_gm_channel_and_the_notice_says_why(emu: 
     rolled = await alice.slash("lancer", expression="1d100", etiquette="Piste", secret=True, des="64")
     assert not rolled.ephemeral
     notice = text_of(rolled.message)
-    assert "a fait un jet secret : Piste. Le résultat est parti au MJ." in notice and "64" not in notice
+    assert "a fait un jet secret : Piste. Le résultat est parti au MJ." in notice and "64" not in re.sub(
+        r"<@\d+>", "", notice
+    )
     assert "Piste : jet secret à la demande du joueur." in notice
     await emu.emu.wait_until(lambda: in_channel(emu, "hors-jeu", "**64**"), what="the roll in the GM channel")
     # A listed skill: « selon les règles ».
@@ -85,7 +89,7 @@ async def test_the_seeds_shadowing_in_secret_and_another_players_sheet_hidden(em
         "oppose", camp_a="Hans", competence_a="Filature", camp_b="Bertha", jets_a="20", jets_b="30"
     )
     table = text_of(shown.message)
-    assert "30 sous une valeur cachée" in table and "67" not in table
+    assert "30 sous une valeur cachée" in table and "67" not in re.sub(r"<@\d+>", "", table)
     assert "Les valeurs de Bertha (personnage d'un autre joueur) restent cachées" in table
     await emu.emu.wait_until(
         lambda: in_channel(emu, "hors-jeu", "30 sous 67"), what="the full result to the GM"
@@ -95,7 +99,8 @@ async def test_the_seeds_shadowing_in_secret_and_another_players_sheet_hidden(em
         "oppose", camp_a="Hans", competence_a="Filature", camp_b="B=40", jets_a="80", jets_b="30", secret=True
     )
     notice = text_of(secret.message)
-    assert not secret.ephemeral and "80" not in notice and "30 sous" not in notice
+    shown_dice = re.sub(r"<@\d+>", "", notice)  # a user's id may hold « 80 »: only the text counts
+    assert not secret.ephemeral and "80" not in shown_dice and "30 sous" not in shown_dice
     assert (
         "a lancé en secret un test opposé : Filature contre Perception. Le résultat est parti au MJ."
         in notice
@@ -148,7 +153,7 @@ async def test_closed_dms_for_a_secret_roll_without_gm_channel(emu: E2E) -> None
     rolled = await alice.slash("lancer", expression="1d100", etiquette="Fouiller", secret=True, des="42")
     table = text_of(rolled.message)
     assert "a fait un jet secret : Fouiller, mais le résultat n'a pas pu être remis au MJ." in table
-    assert "**42**" not in table
+    assert "**42**" not in table  # bold: never part of an id
     private = await rolled.wait_followup()
     assert private.ephemeral and "n'accepte pas les messages privés" in text_of(private)
     assert [f.kind for f in emu.emu.failures] == ["dm_closed"]
