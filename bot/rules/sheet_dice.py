@@ -200,9 +200,18 @@ def check_macro(name: str, expression: str, macros: Mapping[str, str]) -> str:
     for ref in references(body):
         if fold(ref.text) == key:
             raise DiceError("dice.macro.self", {"name": name}, ref.position)
-    expanded = expand(cleaned, {**macros, key: cleaned})
-    placeholder = _replace(expanded.body, ((ref, "1") for ref in references(expanded.body)))
-    parse(placeholder)
+    try:
+        expanded = expand(name, {**macros, key: cleaned})  # from the macro itself: a → b → a
+    except DiceError as exc:
+        raise DiceError(exc.key, exc.params) from None  # no place: the text expanded is not the one typed
+    # Each name read as 1, padded with spaces so that an error's place is still the one typed.
+    placeholder = _replace(expanded.body, ((ref, "1".ljust(len(ref.text))) for ref in references(expanded.body)))
+    try:
+        parse(placeholder)
+    except DiceError as exc:
+        if len(expanded.macros) > 1:  # other macros inside: the place is in the expanded text
+            raise DiceError(exc.key, exc.params) from None
+        raise
     return cleaned
 
 

@@ -314,7 +314,9 @@ def _names_payload(named: _Named) -> dict[str, Any]:
 def _with_names(ctx: AppContext, locale: str, reply: Reply, named: _Named) -> Reply:
     payload = dict(reply.result or {})
     payload.update(_names_payload(named))
-    return replace(reply, fields=(*reply.fields, *_names_fields(ctx, locale, named)), result=payload)
+    title = reply.title if named.label else f"🎲 {user_text(named.shown)}"  # 1d10+BF, not 1d10 + 6
+    fields = (*reply.fields, *_names_fields(ctx, locale, named))
+    return replace(reply, title=title, fields=fields, result=payload)
 
 
 async def _sheet_test(
