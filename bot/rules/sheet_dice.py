@@ -284,6 +284,14 @@ class Resolved:
     test: SheetTest | None = None
 
 
+def _as_typed(text: str, found: SheetValue) -> SheetValue:
+    """The value under the name the player used: « SB = 6 » for an English ``SB``, « BF = 6 » for
+    ``bf``; a skill keeps the sheet's spelling."""
+    if fold(text) == fold(found.name) or fold(text) == fold(found.name.replace(" ", "_")):
+        return found
+    return SheetValue(text, found.value)
+
+
 def _unknown(ref: Reference, values: SheetValues) -> DiceError:
     known = values.shown[:KNOWN_SHOWN_MAX]
     listed = ", ".join(known) + ("…" if len(values.shown) > len(known) else "")
@@ -300,7 +308,8 @@ def _substitute(body: str, values: SheetValues, used: dict[str, SheetValue]) -> 
         found = values.find(ref.text)
         if found is None:
             raise _unknown(ref, values)
-        used.setdefault(found.name, found)
+        shown = _as_typed(ref.text, found)
+        used.setdefault(shown.name, shown)
         parts.append((ref, str(found.value) if found.value >= 0 else f"({found.value})"))
     return _replace(body, parts) if parts else body
 
@@ -340,7 +349,7 @@ def _itemised(right: str, values: SheetValues, target: int) -> tuple[Modifier, .
         word = match.group(2)
         found = None if word.isdigit() else values.find(word)
         number = int(word) if found is None else found.value
-        label = found.name if found is not None else "checks.modifier.situational"
+        label = _as_typed(word, found).name if found is not None else "checks.modifier.situational"
         items.append(Modifier(label, sign * number))
         pos = match.end()
     if not items or sum(m.value for m in items) != target:
