@@ -205,7 +205,9 @@ def check_macro(name: str, expression: str, macros: Mapping[str, str]) -> str:
     except DiceError as exc:
         raise DiceError(exc.key, exc.params) from None  # no place: the text expanded is not the one typed
     # Each name read as 1, padded with spaces so that an error's place is still the one typed.
-    placeholder = _replace(expanded.body, ((ref, "1".ljust(len(ref.text))) for ref in references(expanded.body)))
+    placeholder = _replace(
+        expanded.body, ((ref, "1".ljust(len(ref.text))) for ref in references(expanded.body))
+    )
     try:
         parse(placeholder)
     except DiceError as exc:

@@ -11,7 +11,7 @@ Limits: :data:`USER_MACROS_MAX` per user and server, :data:`SERVER_MACROS_MAX` p
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -50,7 +50,9 @@ async def create_macro(
     try:
         shown = check_macro_name(name)
     except DiceError as exc:
-        return user_error_reply(ctx, locale, UserError(exc.key, **exc.params), hint="macros.hint.name")
+        return user_error_reply(
+            ctx, locale, UserError(exc.key, **dict[str, Any](exc.params)), hint="macros.hint.name"
+        )
     owner = SERVER_OWNER if server else caller.user_id
     key = fold(shown)
     try:

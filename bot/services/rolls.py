@@ -192,9 +192,10 @@ async def roll_dice(
         if references(split_label(text)[0]):
             if caller.guild_id is None:
                 return refusal_reply(ctx, locale, "rolls.names.guild_only")
-            named = await _named(ctx, caller, text, label)
-            if isinstance(named, Reply):
-                return named
+            found = await _named(ctx, caller, text, label)
+            if isinstance(found, Reply):
+                return found
+            named = found
             shown, text = named.shown, named.text
             if named.resolved is not None and named.resolved.test is not None:
                 return await _sheet_test(ctx, caller, named, source, manual_dice, secret, owner_id)

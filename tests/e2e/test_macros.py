@@ -49,4 +49,7 @@ async def test_macros_and_sheet_values(emu: E2E) -> None:
     deleted = await alice.slash("macro supprimer", nom="frappe")
     assert "supprimée" in deleted.embed["description"]
     gone = await alice.slash("lancer", expression="frappe")
-    assert gone.ephemeral and "« frappe » n'est ni une valeur de votre fiche (Élise)" in gone.embed["description"]
+    assert (
+        gone.ephemeral
+        and "« frappe » n'est ni une valeur de votre fiche (Élise)" in gone.embed["description"]
+    )

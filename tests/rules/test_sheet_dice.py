@@ -116,7 +116,9 @@ def test_d20_test_has_its_margin_and_other_dice_count_successes() -> None:
     assert resolve("1d100<=FOR", values).test is None
     assert resolve("1d100<=CC+1d10", ELISE).test is None
     assert resolve("1d100<=45", ELISE).test is None  # no sheet value named: as before
-    counted = roll(resolve("1d100<=CC", sheet_values("X", "d20", {"FOR": 10, "CC": 50})).text, ManualDice([30]))
+    counted = roll(
+        resolve("1d100<=CC", sheet_values("X", "d20", {"FOR": 10, "CC": 50})).text, ManualDice([30])
+    )
     assert counted.successes == 1
 
 
@@ -181,7 +183,11 @@ def test_macro_limits_depth_length_and_names() -> None:
 def test_a_macro_is_checked_against_the_engine_with_names_read_as_one() -> None:
     assert check_macro("frappe", " 1d10+BF # Frappe ", {}) == "1d10+BF # Frappe"
     assert check_macro("cac", "1d100<=CC", {}) == "1d100<=CC"
-    for bad, key in (("1d10+", "dice.error.unexpected_end"), ("2000d6+BF", "dice.error.too_many_dice"), ("", "dice.error.empty")):
+    for bad, key in (
+        ("1d10+", "dice.error.unexpected_end"),
+        ("2000d6+BF", "dice.error.too_many_dice"),
+        ("", "dice.error.empty"),
+    ):
         with pytest.raises(DiceError) as caught:
             check_macro("x", bad, {})
         assert caught.value.key == key

@@ -71,7 +71,9 @@ async def test_user_and_server_macros_shadowing_and_labels(app_context: AppConte
     await _elise(app_context)
     mine = await svc.create_macro(app_context, ALICE, name="frappe", expression="1d10+BF # Frappe")
     assert mine.result is not None and mine.result["created"]
-    server = await svc.create_macro(app_context, GM, name="Frappe", expression="1d6 # Frappe du MJ", server=True)
+    server = await svc.create_macro(
+        app_context, GM, name="Frappe", expression="1d6 # Frappe du MJ", server=True
+    )
     assert server.result is not None and server.result["server"]
     rolled = await roll_dice(app_context, ALICE, expression="frappe", rng=random.Random(2))
     assert rolled.result is not None and rolled.title == "🎲 Frappe"
