@@ -36,6 +36,10 @@ class ManualDiceError(UserError):
     """Dice entered by hand that cannot be read (or do not match the expression)."""
 
 
+def _too_many_typed(extra: int) -> ManualDiceError:
+    return ManualDiceError("rolls.manual.too_many_dice" + ("_one" if extra == 1 else ""), extra=extra)
+
+
 def parse_manual_dice(text: str) -> list[int]:
     """``"12, 5, 18"`` → ``[12, 5, 18]``; ``00`` on a d100 is 100 (the player's reading)."""
     values: list[int] = []
@@ -201,7 +205,7 @@ async def roll_dice(
                 return await _sheet_test(ctx, caller, named, source, manual_dice, secret, owner_id)
         result = roll(text, source)
         if manual_dice is not None and manual_dice.remaining:
-            raise ManualDiceError("rolls.manual.too_many_dice", extra=manual_dice.remaining)
+            raise _too_many_typed(manual_dice.remaining)
     except _NamedError as exc:
         return dice_error_reply(ctx, locale, exc.error, exc.shown)
     except DiceError as exc:
@@ -335,7 +339,7 @@ async def _sheet_test(
     test = named.resolved.test
     check = roll_test(test, named.ruleset, source)
     if manual_dice is not None and manual_dice.remaining:
-        raise ManualDiceError("rolls.manual.too_many_dice", extra=manual_dice.remaining)
+        raise _too_many_typed(manual_dice.remaining)
     title = user_text(named.label) if named.label else user_text(test.expression)
     footer = ruleset_footer(catalog, locale, named.ruleset, test.expression)
     if manual_dice is not None:
