@@ -31,6 +31,7 @@ from bot.ui.text import user_text
 USER_MACROS_MAX: Final = 25
 SERVER_MACROS_MAX: Final = 100
 CHOICES_MAX: Final = 25
+CHOICE_MAX: Final = 100  # characters of an autocomplete choice (Discord)
 
 
 class MacroRefusal(UserError):
@@ -213,7 +214,9 @@ async def delete_macro(ctx: AppContext, caller: Caller, *, name: str, server: bo
 async def macro_choices(ctx: AppContext, caller: Caller, current: str) -> list[tuple[str, str]]:
     """Autocomplete of ``/lancer expression``: what is typed first, then the macros matching it."""
     typed = current.strip()
-    out: list[tuple[str, str]] = [(typed, typed)] if typed else []
+    # What is typed comes first, so Enter rolls it; past 100 characters (a choice's limit) it is not
+    # offered at all rather than offered cut.
+    out: list[tuple[str, str]] = [(typed, typed)] if 0 < len(typed) <= CHOICE_MAX else []
     if caller.guild_id is None:
         return out
     async with ctx.sessions() as session:

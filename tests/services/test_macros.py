@@ -145,3 +145,9 @@ async def test_names_need_a_server_and_autocomplete_offers_macros(app_context: A
     everything = await svc.macro_choices(app_context, ALICE, "")
     assert sorted(value for _, value in everything) == ["frappe", "soin"]
     assert "(serveur)" in next(label for label, value in everything if value == "soin")
+
+
+async def test_a_long_expression_typed_is_not_offered_cut(app_context: AppContext) -> None:
+    await svc.create_macro(app_context, ALICE, name="frappe", expression="1d10+BF")
+    typed = "+".join(["1d6"] * 30)  # 119 characters: more than a choice holds
+    assert await svc.macro_choices(app_context, ALICE, typed) == []
