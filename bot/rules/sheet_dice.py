@@ -11,7 +11,8 @@ Readings (documented choices):
   (``2d10kh1``, ``1d10e10``, ``d%``) stay dice syntax, so ``E`` (Endurance) and the ``e`` of an
   explosion never mix up; ``d6`` where an operand stands is a die.
 * Names are compared without case or accents. A macro of the user's wins over the server's of the
-  same name, and a macro wins over a sheet value of the same name.
+  same name, and a macro wins over a skill of the same name; a characteristic's code or alias
+  (``CC``, ``BF``, ``SB`` …) cannot name a macro, which would hide it.
 * A macro used inside a longer expression is put between parentheses (``frappe+2`` →
   ``(1d10+BF)+2``) and its label dropped; a macro alone keeps its label (``# Frappe``) unless the
   roll names its own. A macro may use other macros, never itself (directly or through others):
@@ -74,6 +75,9 @@ _OPERAND_BEFORE = frozenset("+-*/(<>=\u2212\u2013\u00d7\u00f7")
 _DIE_AFTER = re.compile(r"\s*[0-9%]")
 _TEST = re.compile(r"\s*(?:1\s*)?[dD]\s*(100|%|20)\s*(<=|<)(.*)", re.DOTALL)
 _SYSTEMS: Final = frozenset(system.value for system in System)
+_STAT_NAMES: Final = frozenset(
+    fold(name) for sheet in SHEETS.values() for stat in sheet.stats for name in (stat.code, *stat.aliases)
+)
 _TERM = re.compile(r"\s*([+\-\u2212]?)\s*([0-9]{1,9}|[^\W\d_]+(?:[._][^\W\d_]+)*)\s*")
 
 
@@ -186,6 +190,8 @@ def check_macro_name(name: str) -> str:
         raise DiceError("dice.macro.name_length", {"length": len(cleaned), "limit": MACRO_NAME_MAX})
     if not _MACRO_NAME.fullmatch(cleaned) or fold(cleaned) == "d":
         raise DiceError("dice.macro.name_letters", {"name": cleaned})
+    if fold(cleaned) in _STAT_NAMES:  # it would hide the sheet's value in every expression
+        raise DiceError("dice.macro.name_is_stat", {"name": cleaned})
     return cleaned
 
 

@@ -174,6 +174,10 @@ def test_macro_limits_depth_length_and_names() -> None:
         with pytest.raises(DiceError) as caught:
             check_macro_name(bad)
         assert caught.value.key == "dice.macro.name_length"
+    for stat in ("CC", "bf", "SB", "Fortune", "PV"):
+        with pytest.raises(DiceError) as caught:
+            check_macro_name(stat)
+        assert caught.value.key == "dice.macro.name_is_stat"
     for bad in ("2d6", "coup puissant", "d", "frappe2", "_x"):
         with pytest.raises(DiceError) as caught:
             check_macro_name(bad)
