@@ -75,9 +75,6 @@ _OPERAND_BEFORE = frozenset("+-*/(<>=\u2212\u2013\u00d7\u00f7")
 _DIE_AFTER = re.compile(r"\s*[0-9%]")
 _TEST = re.compile(r"\s*(?:1\s*)?[dD]\s*(100|%|20)\s*(<=|<)(.*)", re.DOTALL)
 _SYSTEMS: Final = frozenset(system.value for system in System)
-_STAT_NAMES: Final = frozenset(
-    fold(name) for sheet in SHEETS.values() for stat in sheet.stats for name in (stat.code, *stat.aliases)
-)
 _TERM = re.compile(r"\s*([+\-\u2212]?)\s*([0-9]{1,9}|[^\W\d_]+(?:[._][^\W\d_]+)*)\s*")
 
 
@@ -86,6 +83,11 @@ def fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return "_".join(stripped.casefold().split())
+
+
+_STAT_NAMES: Final = frozenset(
+    fold(name) for sheet in SHEETS.values() for stat in sheet.stats for name in (stat.code, *stat.aliases)
+)
 
 
 # --- names in an expression ---------------------------------------------------------------------
