@@ -136,5 +136,6 @@ from bot.db import command_sync as command_sync  # noqa: E402
 from bot.db import fight_models as fight_models  # noqa: E402
 from bot.db import flow_models as flow_models  # noqa: E402
 from bot.db import house_rules_models as house_rules_models  # noqa: E402
+from bot.db import macro_models as macro_models  # noqa: E402
 from bot.db import npc_models as npc_models  # noqa: E402
 from bot.db import rate_limit_models as rate_limit_models  # noqa: E402

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.context import AppContext
 from bot.rules.dice.engine import DiceGroupResult, RollResult, roll
 from bot.rules.dice.errors import DiceError
 from bot.rules.dice.manual import ManualDice
+from bot.rules.dice.syntax import split_label
 from bot.rules.grammar import is_digits
 from bot.rules.random_source import RandomSource
+from bot.rules.sheet_dice import Resolved, SheetValue, expand, references, resolve, roll_test
 from bot.services.caller import Caller
 from bot.services.config import config_cache, secret_delivery
-from bot.services.errors import UserError, user_error_reply
+from bot.services.errors import UserError, refusal_reply, user_error_reply
+from bot.services.sheet_names import character_values, roll_names
+from bot.ui.checks_render import check_fields, colour_of, ruleset_footer
 from bot.ui.reply import Colour, Field, Reply
 from bot.ui.text import user_text
 
@@ -30,6 +34,10 @@ _MANUAL_SPLIT = re.compile(r"[\s,;]+")
 
 class ManualDiceError(UserError):
     """Dice entered by hand that cannot be read (or do not match the expression)."""
+
+
+def _too_many_typed(extra: int) -> ManualDiceError:
+    return ManualDiceError("rolls.manual.too_many_dice" + ("_one" if extra == 1 else ""), extra=extra)
 
 
 def parse_manual_dice(text: str) -> list[int]:
@@ -179,18 +187,34 @@ async def roll_dice(
         text = f"{text} # {label.strip()}"
     source: RandomSource = rng or ctx.rng
     manual_dice: ManualDice | None = None
+    shown = expression  # the text an error's caret points into
+    named: _Named | None = None
     try:
         if manual:
             manual_dice = ManualDice(parse_manual_dice(manual))
             source = manual_dice
+        if references(split_label(text)[0]):
+            if caller.guild_id is None:
+                return refusal_reply(ctx, locale, "rolls.names.guild_only")
+            found = await _named(ctx, caller, text, label)
+            if isinstance(found, Reply):
+                return found
+            named = found
+            shown, text = named.shown, named.text
+            if named.resolved is not None and named.resolved.test is not None:
+                return await _sheet_test(ctx, caller, named, source, manual_dice, secret, owner_id)
         result = roll(text, source)
         if manual_dice is not None and manual_dice.remaining:
-            raise ManualDiceError("rolls.manual.too_many_dice", extra=manual_dice.remaining)
+            raise _too_many_typed(manual_dice.remaining)
+    except _NamedError as exc:
+        return dice_error_reply(ctx, locale, exc.error, exc.shown)
     except DiceError as exc:
-        return dice_error_reply(ctx, locale, exc, expression)
+        return dice_error_reply(ctx, locale, exc, shown)
     except ManualDiceError as exc:
         return user_error_reply(ctx, locale, exc, hint="rolls.manual.hint")
     reply = _describe(ctx, locale, result, manual=manual_dice is not None)
+    if named is not None:
+        reply = _with_names(ctx, locale, reply, named)
     await ctx.roll_log.record(
         guild_id=caller.guild_id,
         channel_id=caller.channel_id,
@@ -201,14 +225,167 @@ async def roll_dice(
         total=result.total,
         secret=secret,
         result=reply.result or {},
+        character_id=named.character_id if named is not None else None,
     )
     if secret:
         return await _secret_roll(ctx, caller, reply, result, owner_id)
     return reply
 
 
+@dataclass(frozen=True, slots=True)
+class _Named:
+    """An expression whose macros and sheet names are replaced: ``text`` for the engine."""
+
+    text: str
+    shown: str  # the expanded expression, where an error's caret points
+    label: str | None
+    macros: tuple[str, ...]
+    character: str | None = None
+    character_id: int | None = None
+    ruleset: str | None = None
+    resolved: Resolved | None = None
+
+
+class _NamedError(Exception):
+    def __init__(self, error: DiceError, shown: str) -> None:
+        super().__init__(error.key)
+        self.error, self.shown = error, shown
+
+
+async def _named(ctx: AppContext, caller: Caller, text: str, label: str | None) -> _Named | Reply:
+    """Expand the macros, then read the active character's values the expression names."""
+    macros, sheet = await roll_names(ctx, caller)
+    try:
+        expanded = expand(text, macros)
+    except DiceError as exc:
+        raise _NamedError(exc, split_label(text)[0].strip()) from None
+    final_label = label.strip() if label else expanded.label
+    body = expanded.body.strip()
+    suffix = f" # {final_label}" if final_label else ""
+    refs = references(body)
+    if not refs:
+        return _Named(body + suffix, body, final_label, expanded.macros)
+    if sheet is None:
+        return refusal_reply(
+            ctx,
+            caller.locale,
+            "rolls.names.no_character",
+            hint="rolls.names.no_character_hint",
+            name=refs[0].text,
+        )
+    try:
+        resolved = resolve(body, character_values(sheet))
+    except DiceError as exc:
+        raise _NamedError(exc, body) from None
+    return _Named(
+        resolved.text + suffix,
+        body,
+        final_label,
+        expanded.macros,
+        sheet.name,
+        sheet.id,
+        sheet.ruleset,
+        resolved,
+    )
+
+
+def _values_text(values: tuple[SheetValue, ...]) -> str:
+    return " · ".join(f"{user_text(v.name)} = {v.value}" for v in values)
+
+
+def _names_fields(ctx: AppContext, locale: str, named: _Named) -> list[Field]:
+    t = ctx.catalog.t
+    fields = []
+    if named.resolved is not None and named.resolved.used and named.character is not None:
+        value = f"**{user_text(named.character)}** · {_values_text(named.resolved.used)}"
+        fields.append(Field(name=t(locale, "rolls.names.sheet"), value=value))
+    if named.macros:
+        listed = ", ".join(dict.fromkeys(user_text(m) for m in named.macros))
+        key = "rolls.names.macro" if len(set(named.macros)) == 1 else "rolls.names.macros"
+        fields.append(Field(name=t(locale, key), value=f"{listed} → `{user_text(named.shown)}`"))
+    return fields
+
+
+def _names_payload(named: _Named) -> dict[str, Any]:
+    used = named.resolved.used if named.resolved is not None else ()
+    return {
+        "macros": list(named.macros),
+        "character": named.character,
+        "sheet_values": {v.name: v.value for v in used},
+        "expanded": named.shown,
+    }
+
+
+def _with_names(ctx: AppContext, locale: str, reply: Reply, named: _Named) -> Reply:
+    payload = dict(reply.result or {})
+    payload.update(_names_payload(named))
+    title = reply.title if named.label else f"🎲 {user_text(named.shown)}"  # 1d10+BF, not 1d10 + 6
+    fields = (*reply.fields, *_names_fields(ctx, locale, named))
+    return replace(reply, title=title, fields=fields, result=payload)
+
+
+async def _sheet_test(
+    ctx: AppContext,
+    caller: Caller,
+    named: _Named,
+    source: RandomSource,
+    manual_dice: ManualDice | None,
+    secret: bool,
+    owner_id: int | None,
+) -> Reply:
+    """``1d100<=CC``: the system's test (success or failure, °R/°E, margins, MR)."""
+    locale, catalog = caller.locale, ctx.catalog
+    assert named.resolved is not None and named.resolved.test is not None and named.ruleset is not None
+    test = named.resolved.test
+    check = roll_test(test, named.ruleset, source)
+    if manual_dice is not None and manual_dice.remaining:
+        raise _too_many_typed(manual_dice.remaining)
+    title = user_text(named.label) if named.label else user_text(test.expression)
+    footer = ruleset_footer(catalog, locale, named.ruleset, test.expression)
+    if manual_dice is not None:
+        footer += " · " + catalog.t(locale, "rolls.manual_short")
+    payload: dict[str, Any] = {
+        "test": check.to_dict(),
+        "expression": test.expression,
+        "label": named.label,
+        "total": check.roll,
+        "manual": manual_dice is not None,
+        **_names_payload(named),
+    }
+    reply = Reply(
+        title=f"🎲 {title}",
+        fields=(*check_fields(catalog, locale, check), *_names_fields(ctx, locale, named)),
+        footer=footer,
+        colour=colour_of(check),
+        result=payload,
+        kind="roll",
+    )
+    await ctx.roll_log.record(
+        guild_id=caller.guild_id,
+        channel_id=caller.channel_id,
+        user_id=caller.user_id,
+        kind="roll",
+        expression=test.expression,
+        label=named.label,
+        total=check.roll,
+        secret=secret,
+        result=payload,
+        character_id=named.character_id,
+        ruleset=named.ruleset,
+    )
+    if secret:
+        return await _secret_reply(ctx, caller, reply, named.label, test.expression, owner_id)
+    return reply
+
+
 async def _secret_roll(
     ctx: AppContext, caller: Caller, reply: Reply, result: RollResult, owner_id: int | None
+) -> Reply:
+    return await _secret_reply(ctx, caller, reply, result.label, result.expression, owner_id)
+
+
+async def _secret_reply(
+    ctx: AppContext, caller: Caller, reply: Reply, label: str | None, expression: str, owner_id: int | None
 ) -> Reply:
     t, locale = ctx.catalog.t, caller.locale
     footer = (reply.footer or "") + " · " + t(locale, "rolls.secret")
@@ -219,14 +396,15 @@ async def _secret_roll(
     if caller.is_gm(found.config):
         return replace(for_gm, ephemeral=True)
     user = f"<@{caller.user_id}>"
-    what = user_text(result.label) if result.label else f"`{user_text(result.expression)}`"
-    for_gm = replace(for_gm, description=f"{for_gm.description}\n{t(locale, 'rolls.secret_by', user=user)}")
+    what = user_text(label) if label else f"`{user_text(expression)}`"
+    above = f"{for_gm.description}\n" if for_gm.description else ""
+    for_gm = replace(for_gm, description=above + t(locale, "rolls.secret_by", user=user))
     why = t(locale, "rolls.secret_why", roll=what)
     notice = Reply(
         description="🔒 " + t(locale, "rolls.secret_rolled", user=user, roll=what) + "\n" + why,
         colour=Colour.SECRET,
         kind="roll_secret",
-        result={"secret": True, "why": "player", "label": result.label},
+        result={"secret": True, "why": "player", "label": label},
     )
     undelivered = "🔒 " + t(locale, "rolls.secret_not_delivered", user=user, roll=what) + "\n" + why
     return secret_delivery(found.config, owner_id, for_gm, notice, undelivered=undelivered)

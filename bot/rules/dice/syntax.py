@@ -71,6 +71,7 @@ __all__ = [
     "Operation",
     "Reroll",
     "parse",
+    "split_label",
 ]
 
 # Bounds that stand for "no limit" in a condition; any die value lies strictly inside them.
@@ -541,7 +542,8 @@ def _simple(node: Node) -> tuple[int, int, str, int] | None:
     return None
 
 
-def _split_label(text: str) -> tuple[str, str | None]:
+def split_label(text: str) -> tuple[str, str | None]:
+    """``"1d10+4 # Frappe"`` → ``("1d10+4 ", "Frappe")``: the expression and its trimmed label."""
     hash_at = text.find("#")
     if hash_at >= 0:
         body, label = text[:hash_at], text[hash_at + 1 :]
@@ -574,6 +576,6 @@ def parse(text: str) -> Expression:
     """
     if len(text) > MAX_LENGTH:
         raise DiceError("dice.error.too_long", {"length": len(text), "limit": MAX_LENGTH})
-    body, label = _split_label(text)
+    body, label = split_label(text)
     root, normalised, dice_count, simple = _parse_body(body)
     return Expression(root, normalised, label, dice_count, simple)
