@@ -68,6 +68,15 @@ class Select:
 
 
 @dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file sent with the reply (the ``/stats`` histogram); its ``description`` is the alt text."""
+
+    filename: str
+    data: bytes
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Delivery:
     """A further message the same interaction sends: to a user's DMs or to a channel."""
 
@@ -96,6 +105,7 @@ class Reply:
     result: dict[str, Any] | None = None
     kind: str = "message"
     also: tuple[Delivery, ...] = field(default=())
+    files: tuple[Attachment, ...] = ()
 
     @property
     def is_error(self) -> bool:

@@ -1,0 +1,174 @@
+"""Honest dice (``/stats``): faces counted from the roll log, a chi-square test of uniformity, the
+critical share the rules expect. Pure: no database, no randomness.
+
+The p-value is the chi-square distribution's upper tail, ``Q(k/2, x/2)`` (the regularised upper
+incomplete gamma function), by its series below ``a + 1`` and Lentz's continued fraction above
+(Numerical Recipes, 6.2): no scipy. The verdict follows the textbook rule: every face must expect at
+least :data:`MIN_EXPECTED` dice, or the test says nothing and the verdict says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from typing import Any
+
+from bot.rules.checks.common import System
+from bot.rules.checks.dispatch import die_for, result_from_roll
+
+MIN_EXPECTED = 5.0  # dice expected per face, at least, for the chi-square test to mean something
+WATCH_BELOW = 0.01  # a p-value under 1 %: « à surveiller »
+_EPSILON = 1e-15
+_TINY = 1e-300
+_MAX_ITERATIONS = 10_000
+
+
+def _lower_series(a: float, x: float) -> float:
+    """P(a, x) by its series (converges fast for x < a + 1)."""
+    term = total = 1.0 / a
+    n = a
+    for _ in range(_MAX_ITERATIONS):
+        n += 1.0
+        term *= x / n
+        total += term
+        if abs(term) < abs(total) * _EPSILON:
+            break
+    return total * math.exp(-x + a * math.log(x) - math.lgamma(a))
+
+
+def _upper_fraction(a: float, x: float) -> float:
+    """Q(a, x) by its continued fraction, modified Lentz (converges fast for x ≥ a + 1)."""
+    b = x + 1.0 - a
+    c = 1.0 / _TINY
+    d = 1.0 / b
+    h = d
+    for i in range(1, _MAX_ITERATIONS):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = _TINY if abs(d) < _TINY else d
+        c = b + an / c
+        c = _TINY if abs(c) < _TINY else c
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < _EPSILON:
+            break
+    return math.exp(-x + a * math.log(x) - math.lgamma(a)) * h
+
+
+def regularized_upper_gamma(a: float, x: float) -> float:
+    """Q(a, x) = Γ(a, x) / Γ(a), for a > 0, x ≥ 0."""
+    if a <= 0:
+        raise ValueError("a must be positive")
+    if x < 0:
+        raise ValueError("x must not be negative")
+    if x == 0:
+        return 1.0
+    if x < a + 1.0:
+        return max(0.0, 1.0 - _lower_series(a, x))
+    return min(1.0, _upper_fraction(a, x))
+
+
+def chi_square_p_value(statistic: float, degrees_of_freedom: int) -> float:
+    """P(X ≥ statistic) for X following the chi-square law with ``degrees_of_freedom``."""
+    if degrees_of_freedom < 1:
+        raise ValueError("at least one degree of freedom")
+    return regularized_upper_gamma(degrees_of_freedom / 2.0, max(0.0, statistic) / 2.0)
+
+
+class Verdict(StrEnum):
+    FINE = "fine"  # « rien d'anormal »
+    WATCH = "watch"  # « à surveiller »
+    TOO_FEW = "too_few"  # fewer than MIN_EXPECTED dice expected on some face: the test says nothing
+
+
+@dataclass(frozen=True, slots=True)
+class Uniformity:
+    sides: int
+    dice: int
+    mean: float | None
+    expected_mean: float
+    statistic: float | None
+    p_value: float | None
+    verdict: Verdict
+    needed: int  # dice needed for the test to mean something (MIN_EXPECTED per face)
+
+
+def uniformity(sides: int, counts: Mapping[int, int]) -> Uniformity:
+    """The chi-square test that each face of a d``sides`` comes up equally often."""
+    if sides < 2:
+        raise ValueError("a die has at least two faces")
+    observed = [counts.get(face, 0) for face in range(1, sides + 1)]
+    dice = sum(observed)
+    expected_mean = (sides + 1) / 2
+    mean = sum(face * n for face, n in enumerate(observed, start=1)) / dice if dice else None
+    needed = math.ceil(MIN_EXPECTED * sides)
+    if dice < needed:
+        return Uniformity(sides, dice, mean, expected_mean, None, None, Verdict.TOO_FEW, needed)
+    expected = dice / sides
+    statistic = sum((n - expected) ** 2 for n in observed) / expected
+    p_value = chi_square_p_value(statistic, sides - 1)
+    verdict = Verdict.WATCH if p_value < WATCH_BELOW else Verdict.FINE
+    return Uniformity(sides, dice, mean, expected_mean, statistic, p_value, verdict, needed)
+
+
+@cache
+def critical_chances(system: str, target: int) -> tuple[float, float]:
+    """The chances of a critical success and of a critical failure of one test at ``target``, under
+    the ruleset's defaults: every face of its die resolved by the ruleset itself."""
+    die = die_for(system)
+    success = failure = 0
+    for face in range(1, die + 1):
+        result = result_from_roll(System(system), target, (), face)
+        success += result.critical_success
+        failure += result.critical_failure
+    return success / die, failure / die
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedDice:
+    """What one roll-log row holds for the statistics."""
+
+    faces: Counter[tuple[int, int]]  # (sides, face) → dice
+    manual: bool
+    test: tuple[str, int, int] | None  # a test: (ruleset, target, +1 critical success / −1 failure / 0)
+
+
+def logged_dice(result: Mapping[str, Any]) -> LoggedDice:
+    """The dice of a roll-log ``result``: a dice expression's groups (every die rolled, dropped and
+    rerolled ones too) or a test's one die. Anything else holds no die the statistics count."""
+    faces: Counter[tuple[int, int]] = Counter()
+    test: tuple[str, int, int] | None = None
+    groups = result.get("groups")
+    if isinstance(groups, list):
+        for group in groups:
+            sides = group.get("sides") if isinstance(group, dict) else None
+            if not isinstance(sides, int) or isinstance(sides, bool) or sides < 2:
+                continue
+            for die in group.get("dice") or ():
+                value = die.get("value") if isinstance(die, dict) else None
+                if isinstance(value, int) and 1 <= value <= sides:
+                    faces[(sides, value)] += 1
+    die, roll = result.get("die"), result.get("roll")
+    if isinstance(die, int) and isinstance(roll, int) and 1 <= roll <= die and die >= 2:
+        faces[(die, roll)] += 1
+        system, target = result.get("system"), result.get("target")
+        if system in set(System) and isinstance(target, int) and "critical_success" in result:
+            crit = 1 if result.get("critical_success") else -1 if result.get("critical_failure") else 0
+            test = (str(system), target, crit)
+    return LoggedDice(faces, result.get("manual") is True, test)
+
+
+def expected_criticals(tests: Iterable[tuple[str, int, int]]) -> tuple[float, float]:
+    """Critical successes and failures expected over ``(ruleset, target, count)`` groups of tests."""
+    success = failure = 0.0
+    for system, target, count in tests:
+        s, f = critical_chances(system, target)
+        success += s * count
+        failure += f * count
+    return success, failure

@@ -1,0 +1,99 @@
+"""roll faces: the roll log's dice counted per face, for /stats
+
+Revision ID: 0015_stats
+Revises: 0014
+Create Date: 2026-12-03 04:10:00.000000
+
+``/stats`` over a million rolls cannot read a million JSON results in a second: each roll's dice
+are written, counted per face, beside its log row (same transaction), and the rows already in the
+log are counted here once.
+"""
+
+import json
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0015_stats"
+down_revision: str | None = "0014"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+BATCH = 5000
+
+
+def upgrade() -> None:
+    op.create_table(
+        "roll_faces",
+        sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), nullable=False),
+        sa.Column("guild_id", sa.BigInteger(), nullable=True),
+        sa.Column("channel_id", sa.BigInteger(), nullable=True),
+        sa.Column("user_id", sa.BigInteger(), nullable=False),
+        sa.Column("character_id", sa.BigInteger(), nullable=True),
+        sa.Column("secret", sa.Boolean(), nullable=False),
+        sa.Column("manual", sa.Boolean(), nullable=False),
+        sa.Column("sides", sa.Integer(), nullable=False),
+        sa.Column("face", sa.Integer(), nullable=False),
+        sa.Column("count", sa.Integer(), nullable=False),
+        sa.Column("ruleset", sa.String(length=16), nullable=True),
+        sa.Column("target", sa.Integer(), nullable=True),
+        sa.Column("crit", sa.Integer(), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    with op.batch_alter_table("roll_faces", schema=None) as batch_op:
+        batch_op.create_index("ix_roll_faces_guild_created", ["guild_id", "created_at"], unique=False)
+        batch_op.create_index(
+            "ix_roll_faces_guild_user_created", ["guild_id", "user_id", "created_at"], unique=False
+        )
+        batch_op.create_index(
+            "ix_roll_faces_guild_channel_created", ["guild_id", "channel_id", "created_at"], unique=False
+        )
+        batch_op.create_index(
+            "ix_roll_faces_guild_character_created", ["guild_id", "character_id", "created_at"], unique=False
+        )
+    _count_existing_rolls()
+
+
+def _count_existing_rolls() -> None:
+    from bot.db.roll_log import FACE_COLUMNS, face_rows
+
+    table = sa.table("roll_faces", *(sa.column(name) for name in FACE_COLUMNS))
+    bind = op.get_bind()
+    columns = "id, guild_id, channel_id, user_id, character_id, secret, result, created_at"
+    last = 0
+    while True:
+        rows = (
+            bind.execute(
+                sa.text(f"SELECT {columns} FROM roll_log WHERE id > :last ORDER BY id LIMIT {BATCH}"),
+                {"last": last},
+            )
+            .mappings()
+            .all()
+        )
+        if not rows:
+            return
+        last = rows[-1]["id"]
+        logged = []
+        for row in rows:
+            result = row["result"]
+            if isinstance(result, str):
+                try:
+                    result = json.loads(result)
+                except ValueError:
+                    continue
+            if isinstance(result, dict):
+                logged.append({**row, "result": result})
+        faces = face_rows(logged)
+        if faces:
+            bind.execute(sa.insert(table), faces)
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("roll_faces", schema=None) as batch_op:
+        batch_op.drop_index("ix_roll_faces_guild_character_created")
+        batch_op.drop_index("ix_roll_faces_guild_channel_created")
+        batch_op.drop_index("ix_roll_faces_guild_user_created")
+        batch_op.drop_index("ix_roll_faces_guild_created")
+    op.drop_table("roll_faces")
