@@ -102,13 +102,16 @@ class RollFace(Base):
     ruleset: Mapped[str | None] = mapped_column(String(16), default=None)
     target: Mapped[int | None] = mapped_column(Integer, default=None)
     crit: Mapped[int | None] = mapped_column(Integer, default=None)
+    # All of the above but the scope, packed (bot.rules.dice_stats.StatKey): what /stats groups by.
+    stat_key: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
+    # Covering, in GROUP BY order: a scope's dice are summed while its index is read, no sort.
     __table_args__ = (
-        Index("ix_roll_faces_guild_created", "guild_id", "created_at"),
-        Index("ix_roll_faces_guild_user_created", "guild_id", "user_id", "created_at"),
-        Index("ix_roll_faces_guild_channel_created", "guild_id", "channel_id", "created_at"),
-        Index("ix_roll_faces_guild_character_created", "guild_id", "character_id", "created_at"),
+        Index("ix_roll_faces_guild", "guild_id", "stat_key", "created_at", "count"),
+        Index("ix_roll_faces_user", "guild_id", "user_id", "stat_key", "created_at", "count"),
+        Index("ix_roll_faces_channel", "guild_id", "channel_id", "stat_key", "created_at", "count"),
+        Index("ix_roll_faces_character", "guild_id", "character_id", "stat_key", "created_at", "count"),
     )
 
 

@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.db.models import RollFace, RollLog
 from bot.db.session import _sqlite_pragmas, is_memory_sqlite, is_sqlite
-from bot.rules.dice_stats import logged_dice
+from bot.rules.dice_stats import StatKey, logged_dice
 
 log = logging.getLogger(__name__)
 _INSERT = insert(RollLog)  # run on a Connection: plain Core, no ORM work for rows nobody reads back
@@ -49,6 +49,7 @@ FACE_COLUMNS = (
     "ruleset",
     "target",
     "crit",
+    "stat_key",
     "created_at",
 )
 
@@ -119,21 +120,31 @@ def face_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if logged.test is not None:
             test_die = (result["die"], result["roll"])
         for (sides, face), count in sorted(logged.faces.items()):
-            is_test = logged.test is not None and (sides, face) == test_die
+            test = logged.test if (sides, face) == test_die else None
+            key = StatKey(
+                sides,
+                face,
+                logged.manual,
+                bool(row.get("secret")),
+                test[0] if test else None,
+                test[1] if test else None,
+                test[2] if test else None,
+            )
             faces.append(
                 {
                     "guild_id": row.get("guild_id"),
                     "channel_id": row.get("channel_id"),
                     "user_id": row["user_id"],
                     "character_id": row.get("character_id"),
-                    "secret": bool(row.get("secret")),
-                    "manual": logged.manual,
+                    "secret": key.secret,
+                    "manual": key.manual,
                     "sides": sides,
                     "face": face,
                     "count": count,
-                    "ruleset": logged.test[0] if is_test and logged.test else None,
-                    "target": logged.test[1] if is_test and logged.test else None,
-                    "crit": logged.test[2] if is_test and logged.test else None,
+                    "ruleset": key.ruleset,
+                    "target": key.target,
+                    "crit": key.crit,
+                    "stat_key": key.pack(),
                     "created_at": row["created_at"],
                 }
             )

@@ -164,6 +164,57 @@ def logged_dice(result: Mapping[str, Any]) -> LoggedDice:
     return LoggedDice(faces, result.get("manual") is True, test)
 
 
+# ``/stats`` groups the dice by one integer, in index order (SQLite then sums them as it reads the
+# index, without sorting): sides, face, by hand, secret, ruleset, target and critical, packed.
+_RULESETS = ("renove", "v1", "d20", "ogl")
+_TARGET_OFFSET = 1 << 17  # targets from −131 072 to 131 071 (beyond: clamped)
+FACE_BITS = 14  # MAX_SIDES is 10 000
+
+
+@dataclass(frozen=True, slots=True)
+class StatKey:
+    sides: int
+    face: int
+    manual: bool
+    secret: bool
+    ruleset: str | None  # a test's own die only: its ruleset, target and critical
+    target: int | None
+    crit: int | None  # +1 critical success, −1 critical failure, 0 neither
+
+    def pack(self) -> int:
+        ruleset = _RULESETS.index(self.ruleset) + 1 if self.ruleset in _RULESETS else 0
+        target = 0
+        if ruleset and self.target is not None:
+            target = min(max(self.target + _TARGET_OFFSET, 0), 2 * _TARGET_OFFSET - 1)
+        crit = {None: 0, 0: 1, 1: 2, -1: 3}[self.crit if ruleset else None]
+        key = (self.sides << FACE_BITS) | self.face
+        key = (key << 1) | self.manual
+        key = (key << 1) | self.secret
+        key = (key << 3) | ruleset
+        key = (key << 18) | target
+        return (key << 2) | crit
+
+    @classmethod
+    def unpack(cls, key: int) -> StatKey:
+        crit, key = key & 3, key >> 2
+        target, key = key & ((1 << 18) - 1), key >> 18
+        ruleset, key = key & 7, key >> 3
+        secret, key = key & 1, key >> 1
+        manual, key = key & 1, key >> 1
+        face, sides = key & ((1 << FACE_BITS) - 1), key >> FACE_BITS
+        if not ruleset:
+            return cls(sides, face, bool(manual), bool(secret), None, None, None)
+        return cls(
+            sides,
+            face,
+            bool(manual),
+            bool(secret),
+            _RULESETS[ruleset - 1],
+            target - _TARGET_OFFSET,
+            {1: 0, 2: 1, 3: -1}[crit],
+        )
+
+
 def expected_criticals(tests: Iterable[tuple[str, int, int]]) -> tuple[float, float]:
     """Critical successes and failures expected over ``(ruleset, target, count)`` groups of tests."""
     success = failure = 0.0
