@@ -67,7 +67,7 @@ def test_stats_in_french() -> None:
     text = _text(alice)
     assert "Les jets de <@" in text and "**d6** : 300 dés" in text
     verdict = "rien d'anormal" if d6["p_value"] >= 0.01 else "à surveiller"
-    assert f"(5 degrés de liberté), p = " in text and f"→ {verdict}" in text
+    assert "(5 degrés de liberté), p = " in text and f"→ {verdict}" in text
     assert "Dés entrés à la main (à part, non testés): d6 : 3 dés, moyenne 6,00 (attendue 3,5)" in text
     # Bob's own secret test is not his to count: one d20, too few to judge.
     assert bob["result"]["tests"] == 0
