@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.cogs._common import Interaction, caller_of, ctx_of, send_reply
+from bot.cogs._common import Interaction, answer_in_time, caller_of, ctx_of
 from bot.services.stats import dice_stats
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ class StatsCog(commands.Cog):
         channel: discord.abc.GuildChannel | None = None,
         period: str = "all",
     ) -> None:
-        reply = await dice_stats(
+        reply = dice_stats(
             ctx_of(interaction),
             caller_of(interaction),
             user_id=player.id if player is not None else None,
@@ -53,7 +53,7 @@ class StatsCog(commands.Cog):
             channel_id=channel.id if channel is not None else None,
             period=period,
         )
-        await send_reply(interaction, reply)
+        await answer_in_time(interaction, reply)  # a distant database: deferred in time
 
 
 async def setup(bot: MeleeBot) -> None:
