@@ -3,10 +3,10 @@
 One aggregate query over ``roll_faces`` (one row per roll and face, with the roll's scope): the sum
 of dice per packed key (die size, face, by hand, secret, a test's ruleset, target and critical),
 read in order from a covering index ``(guild_id, [user|channel|character]_id, stat_key, created_at,
-count)``, so SQLite sums while it reads, without a sort. The chi-square test and the rules' critical chances are
-:mod:`bot.rules.dice_stats`; the histogram (:mod:`bot.ui.histogram`) is rendered in a thread, off
-the event loop. Secret rolls count for the GM only; dice entered by hand are shown apart, never
-tested (a player's own dice say nothing about the bot's).
+count)``, so SQLite sums while it reads, without a sort. The chi-square test and the rules'
+critical chances are :mod:`bot.rules.dice_stats`; the histogram (:mod:`bot.ui.histogram`) is
+rendered in a thread, off the event loop. Secret rolls count for the GM only; dice entered by hand
+are shown apart, never tested (a player's own dice say nothing about the bot's).
 """
 
 from __future__ import annotations
