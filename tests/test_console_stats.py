@@ -22,6 +22,8 @@ FRENCH = """
 @bob /statistiques joueur:@bob
 @alice /statistiques personnage:Gunnar
 /statistiques personnage:Gunnar
+#taverne /lancer expression:20d6
+@alice /statistiques salon:taverne
 @bob /statistiques personnage:Personne
 """
 ENGLISH = """
@@ -55,7 +57,9 @@ def _png(record: dict[str, Any]) -> dict[str, Any]:
 def test_stats_in_french() -> None:
     records = console_records(FRENCH)
     assert_no_errors(records[:-1])
-    server_gm, server_alice, alice, bob, gunnar_alice, gunnar_gm, nobody = _stats(records, "/statistiques")
+    server_gm, server_alice, alice, bob, gunnar_alice, gunnar_gm, tavern, nobody = _stats(
+        records, "/statistiques"
+    )
     # The GM counts the secret rolls (his own and Bob's): his answer is private.
     assert server_gm["ephemeral"] and not server_alice["ephemeral"]
     assert server_gm["result"]["tests"] == 3 and server_alice["result"]["tests"] == 1
@@ -76,6 +80,9 @@ def test_stats_in_french() -> None:
     assert gunnar_alice["result"]["tests"] == 1 and gunnar_gm["result"]["tests"] == 2
     assert "Les jets de Gunnar" in _text(gunnar_gm) and "1 test lancé par le bot" in _text(gunnar_alice)
     assert "contre 2,0\u202f% attendus" in _text(gunnar_gm)
+    # One channel: only the 20 d6 rolled in #taverne.
+    assert tavern["result"]["sizes"] == [{**tavern["result"]["sizes"][0], "sides": 6, "dice": 20}]
+    assert "Les jets du salon <#" in _text(tavern)
     assert nobody["ephemeral"] and "Aucun personnage nommé « Personne » sur ce serveur." in _text(nobody)
 
 

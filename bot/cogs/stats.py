@@ -32,7 +32,7 @@ class StatsCog(commands.Cog):
     @app_commands.describe(
         player="One player's rolls",
         character="One character's rolls",
-        channel="One channel's rolls",
+        channel="One channel's or thread's rolls",
         period="Over which period (default: all time)",
     )
     @app_commands.choices(period=PERIOD_CHOICES)
@@ -42,7 +42,7 @@ class StatsCog(commands.Cog):
         interaction: Interaction,
         player: discord.Member | None = None,
         character: app_commands.Range[str, 1, 64] | None = None,
-        channel: discord.abc.GuildChannel | None = None,
+        channel: app_commands.AppCommandChannel | app_commands.AppCommandThread | None = None,
         period: str = "all",
     ) -> None:
         reply = dice_stats(
