@@ -108,28 +108,24 @@ def log_row(
 
 
 def face_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The ``roll_faces`` rows of roll-log rows (``/stats``): one per roll and face shown, the test's
-    own die carrying its ruleset, target and critical."""
+    """The ``roll_faces`` rows of roll-log rows (``/stats``): one per roll and face shown, and one per
+    test's own die, carrying its ruleset, target and critical."""
     faces: list[dict[str, Any]] = []
     for row in rows:
         result = row.get("result")
         if not isinstance(result, dict):
             continue
         logged = logged_dice(result)
-        test_die = None
-        if logged.test is not None:
-            test_die = (result["die"], result["roll"])
-        for (sides, face), count in sorted(logged.faces.items()):
-            test = logged.test if (sides, face) == test_die else None
-            key = StatKey(
-                sides,
-                face,
-                logged.manual,
-                bool(row.get("secret")),
-                test[0] if test else None,
-                test[1] if test else None,
-                test[2] if test else None,
-            )
+        secret = bool(row.get("secret"))
+        keys = [
+            (StatKey(sides, face, logged.manual, secret, None, None, None), count)
+            for (sides, face), count in sorted(logged.faces.items())
+        ]
+        keys += [
+            (StatKey(t.sides, t.face, logged.manual, secret, t.ruleset, t.target, t.crit), 1)
+            for t in logged.tests
+        ]
+        for key, count in keys:
             faces.append(
                 {
                     "guild_id": row.get("guild_id"),
@@ -138,8 +134,8 @@ def face_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "character_id": row.get("character_id"),
                     "secret": key.secret,
                     "manual": key.manual,
-                    "sides": sides,
-                    "face": face,
+                    "sides": key.sides,
+                    "face": key.face,
                     "count": count,
                     "ruleset": key.ruleset,
                     "target": key.target,

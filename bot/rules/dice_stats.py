@@ -131,19 +131,46 @@ def critical_chances(system: str, target: int) -> tuple[float, float]:
 
 
 @dataclass(frozen=True, slots=True)
+class LoggedTest:
+    """A test's own die: its face, ruleset, target and +1 critical success / −1 failure / 0."""
+
+    sides: int
+    face: int
+    ruleset: str
+    target: int
+    crit: int
+
+
+@dataclass(frozen=True, slots=True)
 class LoggedDice:
     """What one roll-log row holds for the statistics."""
 
-    faces: Counter[tuple[int, int]]  # (sides, face) → dice
+    faces: Counter[tuple[int, int]]  # (sides, face) → dice, tests' dice apart
     manual: bool
-    test: tuple[str, int, int] | None  # a test: (ruleset, target, +1 critical success / −1 failure / 0)
+    tests: tuple[LoggedTest, ...]
+
+
+def _check(value: object) -> LoggedTest | tuple[int, int] | None:
+    """A check result's die (a test when it names its ruleset, target and criticals)."""
+    if not isinstance(value, dict):
+        return None
+    die, roll = value.get("die"), value.get("roll")
+    if not (isinstance(die, int) and isinstance(roll, int) and die >= 2 and 1 <= roll <= die):
+        return None
+    system, target = value.get("system"), value.get("target")
+    if system in set(System) and isinstance(target, int) and "critical_success" in value:
+        crit = 1 if value.get("critical_success") else -1 if value.get("critical_failure") else 0
+        return LoggedTest(die, roll, str(system), target, crit)
+    return (die, roll)
 
 
 def logged_dice(result: Mapping[str, Any]) -> LoggedDice:
     """The dice of a roll-log ``result``: a dice expression's groups (every die rolled, dropped and
-    rerolled ones too) or a test's one die. Anything else holds no die the statistics count."""
+    rerolled ones too), a test's one die, or the dice of an opposed or group test's rounds (each
+    round's checks, once: a group test's pairs repeat its rounds and are not read). Anything else
+    holds no die the statistics count."""
     faces: Counter[tuple[int, int]] = Counter()
-    test: tuple[str, int, int] | None = None
+    tests: list[LoggedTest] = []
     groups = result.get("groups")
     if isinstance(groups, list):
         for group in groups:
@@ -154,14 +181,23 @@ def logged_dice(result: Mapping[str, Any]) -> LoggedDice:
                 value = die.get("value") if isinstance(die, dict) else None
                 if isinstance(value, int) and 1 <= value <= sides:
                     faces[(sides, value)] += 1
-    die, roll = result.get("die"), result.get("roll")
-    if isinstance(die, int) and isinstance(roll, int) and 1 <= roll <= die and die >= 2:
-        faces[(die, roll)] += 1
-        system, target = result.get("system"), result.get("target")
-        if system in set(System) and isinstance(target, int) and "critical_success" in result:
-            crit = 1 if result.get("critical_success") else -1 if result.get("critical_failure") else 0
-            test = (str(system), target, crit)
-    return LoggedDice(faces, result.get("manual") is True, test)
+    checks: list[object] = [result]
+    rounds = result.get("rounds")
+    if isinstance(rounds, list):
+        for played in rounds:
+            if not isinstance(played, dict):
+                continue
+            checks += [played.get("a"), played.get("b")]
+            results = played.get("results")
+            if isinstance(results, dict):
+                checks += list(results.values())
+    for value in checks:
+        found = _check(value)
+        if isinstance(found, LoggedTest):
+            tests.append(found)
+        elif found is not None:
+            faces[found] += 1
+    return LoggedDice(faces, result.get("manual") is True, tuple(tests))
 
 
 # ``/stats`` groups the dice by one integer, in index order (SQLite then sums them as it reads the

@@ -11,6 +11,7 @@ import pytest
 from bot.rules.checks.dispatch import result_from_roll
 from bot.rules.dice.engine import roll
 from bot.rules.dice_stats import (
+    LoggedTest,
     Verdict,
     chi_square_p_value,
     critical_chances,
@@ -112,9 +113,9 @@ def test_logged_dice_of_a_roll_and_of_a_test() -> None:
     logged = logged_dice({**result, "manual": False})
     assert sum(n for (sides, _), n in logged.faces.items() if sides == 6) == 4  # the dropped die too
     assert sum(n for (sides, _), n in logged.faces.items() if sides == 20) == 1
-    assert logged.test is None and not logged.manual
+    assert logged.tests == () and not logged.manual
     test = result_from_roll("renove", 45, (), 2).to_dict()
     logged = logged_dice({**test, "manual": True})
-    assert logged.faces == Counter({(100, 2): 1})
-    assert logged.test == ("renove", 45, 1) and logged.manual
+    assert logged.faces == Counter()
+    assert logged.tests == (LoggedTest(100, 2, "renove", 45, 1),) and logged.manual
     assert logged_dice({"secret": True, "why": "player"}).faces == Counter()

@@ -147,3 +147,18 @@ async def test_bad_requests_are_refused_privately(app_context: AppContext) -> No
     assert "Aucun personnage nommé « Personne »" in (unknown.description or "")
     both = await dice_stats(app_context, caller(ALICE), user_id=BOB, channel_id=42)
     assert both.is_error and "un seul des trois" in (both.description or "")
+
+
+async def test_an_opposed_test_counts_each_rounds_dice(app_context: AppContext) -> None:
+    from bot.services.skill_tests.opposed import OpposeRequest, opposed_check
+
+    request = OpposeRequest(side_a="Hans=40", side_b="Otto=35", rolls_a="50 01", rolls_b="50 99")
+    reply = await opposed_check(app_context, caller(ALICE), request, rng=random.Random(1))
+    assert not reply.is_error and reply.result is not None
+    rounds = reply.result["rounds"]
+    stats = await dice_stats(app_context, caller(ALICE), user_id=ALICE)
+    assert stats.result is not None
+    # Every round rolls one d100 a side (entered by hand here: counted apart), once each.
+    assert stats.result["by_hand"] == {"100": 2 * len(rounds)}
+    hand = next(f.value for f in stats.fields if f.name.startswith("Dés entrés à la main"))
+    assert f"d100 : {2 * len(rounds)} dés" in hand and f"dont {2 * len(rounds)} dés de tests" in hand
