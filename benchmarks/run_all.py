@@ -20,6 +20,9 @@ pass, ``--profile`` to sample the bot process with py-spy during the ``/roll`` l
 6. Duel simulator (numpy sampler ``bot.services.simulation_fast`` over ``bot.rules.renove.simulation``):
    duels per second on a reference matchup, warm tables
    (and cold, building included); target ≥ 100 000/s.
+7. ``/stats`` (``bench_stats``) on a seeded roll log of 1 000 000 rows (200 000 with ``--quick``;
+   seeded once, then kept in the temporary directory): the slowest scope's median, target < 1 s;
+   the histogram's render time and memory.
 
 Ratios are "measured ÷ target" for floors and "target ÷ measured" for ceilings: ≥ 1 means met.
 """
@@ -44,7 +47,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import bench_console, bench_dice, bench_simulator
+from benchmarks import bench_console, bench_dice, bench_simulator, bench_stats
 from benchmarks.bench_e2e import bot_cpu, percentile, quiet_collector
 from benchmarks.bench_startup import compile_bytecode, open_fights, rss_mib, starts
 from tests.e2e.harness import E2E
@@ -333,11 +336,46 @@ def simulator(quick: bool) -> None:
     )
 
 
+# --- 7. /stats ---------------------------------------------------------------------------------
+
+
+def stats(quick: bool) -> None:
+    print("\n== /stats on a seeded roll log ==", flush=True)
+    rows = 200_000 if quick else bench_stats.ROWS
+    print("  " + bench_stats.prepare(bench_stats.cached_db(rows), rows), flush=True)
+    timings = asyncio.run(bench_stats.time_stats(bench_stats.cached_db(rows), 3 if quick else 5))
+    histogram = bench_stats.histogram_cost()
+    bench_stats.report(timings, histogram)
+    slowest = max(timings, key=lambda t: t.median)
+    record(
+        Figure(
+            f"/stats on {rows:,} roll-log rows (slowest scope, median)",
+            slowest.median * 1000,
+            "ms",
+            1000,
+            False,
+            f"{slowest.name}, histogram included",
+        )
+    )
+    record(
+        Figure(
+            "/stats histogram PNG render",
+            histogram.render_ms,
+            "ms",
+            1000,
+            False,
+            f"{histogram.peak_kib:,.0f} KiB peak, first import {histogram.import_ms:.1f} ms",
+        )
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds and interactions")
     parser.add_argument("--profile", action="store_true", help="py-spy the bot during the /roll load")
-    parser.add_argument("--only", choices=("dice", "bot", "console", "simulator"), help="one part only")
+    parser.add_argument(
+        "--only", choices=("dice", "bot", "console", "simulator", "stats"), help="one part only"
+    )
     args = parser.parse_args()
     began = time.perf_counter()
     print(
@@ -352,6 +390,8 @@ def main() -> int:
         console(args.quick)
     if args.only in (None, "simulator"):
         simulator(args.quick)
+    if args.only in (None, "stats"):
+        stats(args.quick)
     print("\n== Summary ==")
     width = max(len(f.name) for f in FIGURES)
     print(f"{'figure':<{width}} {'measured':>14} {'target':>14} {'ratio':>7}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections.abc import Awaitable
 from dataclasses import replace
@@ -82,6 +83,11 @@ def _message_kwargs(reply: Reply) -> dict[str, Any]:
     view = to_view(reply)
     if view is not None:
         kwargs["view"] = view
+    if reply.files:
+        kwargs["files"] = [
+            discord.File(io.BytesIO(f.data), filename=f.filename, description=f.description)
+            for f in reply.files
+        ]
     return kwargs
 
 

@@ -82,6 +82,39 @@ class RollLog(Base):
     )
 
 
+class RollFace(Base):
+    """The dice of the roll log, counted per face (``/stats``): one row per roll and face shown, with
+    the roll's scope copied so one aggregate query over an index answers, without reading JSON."""
+
+    __tablename__ = "roll_faces"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    guild_id: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    channel_id: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    character_id: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    secret: Mapped[bool] = mapped_column(default=False)
+    manual: Mapped[bool] = mapped_column(default=False)  # dice entered by hand
+    sides: Mapped[int] = mapped_column(Integer)
+    face: Mapped[int] = mapped_column(Integer)
+    count: Mapped[int] = mapped_column(Integer)
+    # A test's own die: its ruleset, target and +1 critical success, −1 critical failure, 0 neither.
+    ruleset: Mapped[str | None] = mapped_column(String(16), default=None)
+    target: Mapped[int | None] = mapped_column(Integer, default=None)
+    crit: Mapped[int | None] = mapped_column(Integer, default=None)
+    # All of the above but the scope, packed (bot.rules.dice_stats.StatKey): what /stats groups by.
+    stat_key: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    # Covering, in GROUP BY order: a scope's dice are summed while its index is read, no sort.
+    __table_args__ = (
+        Index("ix_roll_faces_guild", "guild_id", "stat_key", "created_at", "count"),
+        Index("ix_roll_faces_user", "guild_id", "user_id", "stat_key", "created_at", "count"),
+        Index("ix_roll_faces_channel", "guild_id", "channel_id", "stat_key", "created_at", "count"),
+        Index("ix_roll_faces_character", "guild_id", "character_id", "stat_key", "created_at", "count"),
+    )
+
+
 class Character(Base):
     """A character sheet on one server: characteristics per ruleset, skills, equipment, conditions."""
 

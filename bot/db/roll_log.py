@@ -29,11 +29,29 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event, insert
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from bot.db.models import RollLog
+from bot.db.models import RollFace, RollLog
 from bot.db.session import _sqlite_pragmas, is_memory_sqlite, is_sqlite
+from bot.rules.dice_stats import StatKey, logged_dice
 
 log = logging.getLogger(__name__)
 _INSERT = insert(RollLog)  # run on a Connection: plain Core, no ORM work for rows nobody reads back
+_FACES = insert(RollFace)
+FACE_COLUMNS = (
+    "guild_id",
+    "channel_id",
+    "user_id",
+    "character_id",
+    "secret",
+    "manual",
+    "sides",
+    "face",
+    "count",
+    "ruleset",
+    "target",
+    "crit",
+    "stat_key",
+    "created_at",
+)
 
 BATCH_MAX = 500
 CHECKPOINT_SECONDS = 1.0  # the WAL grows by a few hundred pages a second at most under full load
@@ -84,6 +102,46 @@ def log_row(
         "result": result,
         "created_at": datetime.now(UTC),
     }
+
+
+def face_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ``roll_faces`` rows of roll-log rows (``/stats``): one per roll and face shown, and one per
+    test's own die, carrying its ruleset, target and critical."""
+    faces: list[dict[str, Any]] = []
+    for row in rows:
+        result = row.get("result")
+        if not isinstance(result, dict):
+            continue
+        logged = logged_dice(result)
+        secret = bool(row.get("secret"))
+        keys = [
+            (StatKey(sides, face, logged.manual, secret, None, None, None), count)
+            for (sides, face), count in sorted(logged.faces.items())
+        ]
+        keys += [
+            (StatKey(t.sides, t.face, logged.manual, secret, t.ruleset, t.target, t.crit), 1)
+            for t in logged.tests
+        ]
+        for key, count in keys:
+            faces.append(
+                {
+                    "guild_id": row.get("guild_id"),
+                    "channel_id": row.get("channel_id"),
+                    "user_id": row["user_id"],
+                    "character_id": row.get("character_id"),
+                    "secret": key.secret,
+                    "manual": key.manual,
+                    "sides": key.sides,
+                    "face": key.face,
+                    "count": count,
+                    "ruleset": key.ruleset,
+                    "target": key.target,
+                    "crit": key.crit,
+                    "stat_key": key.pack(),
+                    "created_at": row["created_at"],
+                }
+            )
+    return faces
 
 
 class RollLogWriter:
@@ -171,15 +229,21 @@ class RollLogWriter:
         return bind
 
     async def _write(self, rows: list[dict[str, Any]]) -> None:
+        faces = face_rows(rows)
         async with self._engine().begin() as connection:
             await connection.execute(_INSERT, rows)
+            if faces:
+                await connection.execute(_FACES, faces)
         self.written += len(rows)
         self.commits += 1
 
     def _write_sync(self, rows: list[dict[str, Any]]) -> None:
         assert self._sync_engine is not None
+        faces = face_rows(rows)
         with self._sync_engine.begin() as connection:
             connection.execute(_INSERT, rows)
+            if faces:
+                connection.execute(_FACES, faces)
 
     async def _write_batch(self, rows: list[dict[str, Any]]) -> None:
         if self._thread is None:

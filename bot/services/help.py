@@ -40,6 +40,7 @@ RULESETS: Final = ("renove", "v1", "d20", "ogl")
 CATEGORY_ORDER: Final = (
     "dice",
     "tests",
+    "stats",
     "characters",
     "combat",
     "ogl_manoeuvre",

@@ -68,6 +68,15 @@ class Select:
 
 
 @dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file sent with the reply (the ``/stats`` histogram); its ``description`` is the alt text."""
+
+    filename: str
+    data: bytes
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Delivery:
     """A further message the same interaction sends: to a user's DMs or to a channel."""
 
@@ -99,6 +108,7 @@ class Reply:
     # What users typed that the texts above quote (fighters', characters' and sides' names, labels):
     # the renderer escapes their Markdown where they appear, so « **X** » or « [lien](…) » stays text.
     user_texts: tuple[str, ...] = ()
+    files: tuple[Attachment, ...] = ()
 
     @property
     def is_error(self) -> bool:

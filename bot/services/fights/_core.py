@@ -23,9 +23,9 @@ from sqlalchemy.orm.exc import StaleDataError
 from bot.context import AppContext
 from bot.db import fight_journal
 from bot.db.fight_models import Fight, FightEvent
-from bot.db.models import RollLog
+from bot.db.models import RollFace, RollLog
 from bot.db.repositories import ServerConfig, get_server_config
-from bot.db.roll_log import log_row
+from bot.db.roll_log import face_rows, log_row
 from bot.rules.checks.common import DiceError
 from bot.rules.combat.basics import RefusedError
 from bot.rules.combat.state import Combatant, FightState, has_second_weapon
@@ -233,22 +233,23 @@ async def run(
             outcome = await work(scope)
             ruleset = scope.ruleset
             if rolls:  # in the fight's own transaction: an action is never applied without its rolls
-                await session.execute(
-                    insert(RollLog),
-                    [
-                        log_row(
-                            guild_id=caller.guild_id,
-                            channel_id=caller.channel_id,
-                            user_id=caller.user_id,
-                            kind=note.kind,
-                            ruleset=ruleset,
-                            expression=note.expression,
-                            total=note.total,
-                            result=note.result,
-                        )
-                        for note in rolls
-                    ],
-                )
+                logged = [
+                    log_row(
+                        guild_id=caller.guild_id,
+                        channel_id=caller.channel_id,
+                        user_id=caller.user_id,
+                        kind=note.kind,
+                        ruleset=ruleset,
+                        expression=note.expression,
+                        total=note.total,
+                        result=note.result,
+                    )
+                    for note in rolls
+                ]
+                await session.execute(insert(RollLog), logged)
+                faces = face_rows(logged)
+                if faces:
+                    await session.execute(insert(RollFace), faces)
     except FightRefusal as exc:
         words = Words(ctx, caller.locale, {n: ctx.tables[n].document for n in ctx.tables})
         return FightOutcome(error_reply(words.refusal(exc.key, exc.params)))
