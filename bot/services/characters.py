@@ -54,6 +54,7 @@ from bot.rules.sheets import (
     apply_stat_changes,
     apply_xp,
     check_career,
+    check_gender,
     check_name,
     export_document,
     fold,
@@ -66,6 +67,7 @@ from bot.rules.sheets import (
     sheet_for,
     split_d20_kinds,
 )
+from bot.rules.names import DEFAULT_GENDER
 from bot.rules.wounds import WoundError, WoundSheet, apply_wound_edits
 from bot.services.caller import Caller
 from bot.services.errors import UserError, input_refusal, refusal_reply, user_error_reply
@@ -482,7 +484,7 @@ def _identity_line(ctx: AppContext, locale: str, sheet: CharacterSheet) -> str:
     """Race, career, experience and purse, as a French sheet heads them."""
     t = ctx.catalog.t
     profile = Profile.from_dict(sheet.profile)
-    parts = [t(locale, f"characters.race.{profile.race}")]
+    parts = [t(locale, f"characters.sheet.race.{profile.race}", gender=profile.gender)]
     if profile.career:
         parts.append(profile.career)
     parts.append(
@@ -620,6 +622,7 @@ async def create_character(
     npc: bool = False,
     race: str | None = None,
     career: str | None = None,
+    gender: str | None = None,
 ) -> Reply:
     locale = caller.locale
 
@@ -634,6 +637,7 @@ async def create_character(
         profile = Profile(
             race=_checked(problems, race, parse_race, DEFAULT_RACE),
             career=_checked(problems, career, check_career, ""),
+            gender=_checked(problems, gender, check_gender, DEFAULT_GENDER),
         )
         changes = parse_pairs(stats) if stats and stats.strip() else []
         try:
@@ -710,13 +714,14 @@ async def edit_character(
     money: str | None = None,
     wounds: str | None = None,
     alive: bool = False,
+    gender: str | None = None,
 ) -> Reply:
     """Set or adjust (``Fortune:-1``) characteristics, skills, talents, conditions, notes, the name,
     and the profile: race, career, experience (``120/80``, ``+50``), purse (``3 co 5 pa``, ``-5 s``).
     The GM alone edits the wounds (``-2``, ``2:note``, ``2:fermee``, ``+texte``, ``-tout``:
     :func:`bot.rules.wounds.apply_wound_edits`) and brings a dead character back (``alive``)."""
     locale = caller.locale
-    given = (stats, skills, talents, conditions, notes, new_name, race, career, xp, money, wounds)
+    given = (stats, skills, talents, conditions, notes, new_name, race, career, xp, money, wounds, gender)
     if not any(_given(x) for x in given) and not alive:
         return refusal_reply(ctx, locale, "characters.edit.nothing", hint="characters.hint.stats")
 
@@ -747,6 +752,7 @@ async def edit_character(
                 lambda text: "" if text.strip() == "-" else check_career(text),
                 before.career,
             ),
+            gender=_checked(problems, gender, check_gender, before.gender),
         )
         profile = _checked(problems, xp, lambda text: apply_xp(profile, text), profile)
         profile = _checked(problems, money, lambda text: apply_money(profile, text), profile)
