@@ -338,7 +338,7 @@ class Profile:
             xp_spent=int(xp.get("spent", 0)),
             money=(int(money.get("co", 0)), int(money.get("pa", 0)), int(money.get("s", 0))),
             knowledge=tuple(str(k) for k in data.get("knowledge") or ()),
-            gender=str(data.get("gender") or DEFAULT_GENDER) if data.get("gender") in GENDERS else DEFAULT_GENDER,
+            gender=str(data["gender"]) if data.get("gender") in GENDERS else DEFAULT_GENDER,
         )
 
 

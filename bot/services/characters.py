@@ -30,6 +30,7 @@ from bot.db.models import Character
 from bot.db.repositories import RULESETS, ServerConfig, get_server_config, ruleset_in_force
 from bot.i18n import language_of
 from bot.rules.grammar import InputError
+from bot.rules.names import DEFAULT_GENDER
 from bot.rules.renove.armour import Outfit
 from bot.rules.renove.damage import ArmourError
 from bot.rules.renove.skills import SkillBook, apply_masteries, convert_absolute, parse_skill_list
@@ -67,7 +68,6 @@ from bot.rules.sheets import (
     sheet_for,
     split_d20_kinds,
 )
-from bot.rules.names import DEFAULT_GENDER
 from bot.rules.wounds import WoundError, WoundSheet, apply_wound_edits
 from bot.services.caller import Caller
 from bot.services.errors import UserError, input_refusal, refusal_reply, user_error_reply

@@ -17,6 +17,7 @@ from bot.db.characters import (
 from bot.db.fight_models import Fight
 from bot.db.repositories import ruleset_in_force
 from bot.rules.combat.state import Combatant, FightState
+from bot.rules.names import Name
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     _COUNT,
@@ -274,7 +275,7 @@ async def add_combatants(
                 display = f"{label} {existing + index + 1}" if number > 1 or existing else label
                 combatant = Combatant(
                     id=_unique_id(doc, display),
-                    name=display,
+                    name=Name(display, stats.gender),
                     characteristics=dict(profile.values),
                     weapons=gear["weapons"],
                     off_hand=gear["off_hand"],
