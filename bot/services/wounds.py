@@ -4,7 +4,6 @@ the « Inscrit sur la fiche de … » line of a fight's end. Used by ``/perso vo
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import replace
 from datetime import datetime
 from typing import Final
@@ -14,14 +13,7 @@ from bot.rules.combat.effects import Condition
 from bot.rules.wounds import Death, Wound, WoundSheet
 from bot.services.fights.text import Words
 
-_VOWELS: Final = frozenset("aeiouyh")
 FIELD_MAX: Final = 1000
-
-
-def elided(name: str) -> bool:
-    """French « de » before ``name`` becomes « d' » (a vowel or a mute h: « d'Élise », « d'Hugo »)."""
-    first = unicodedata.normalize("NFKD", name[:1]).encode("ascii", "ignore").decode().lower()
-    return first in _VOWELS
 
 
 def joined(words: Words, parts: list[str] | tuple[str, ...]) -> str:

@@ -195,7 +195,7 @@ class Words:
         if rounds is not None:
             text += " · " + self.t("combat.word.rounds_left", n=rounds)
         elif c.remaining is not None and c.unit:
-            text += f" · {c.remaining} " + self.t(f"combat.unit.{c.unit}")
+            text += " · " + self.t(f"combat.unit.{c.unit}", n=c.remaining)
         elif c.until and c.kind not in ("bleeding", "dead"):
             text += " · " + self.t(f"combat.until.{c.until}")
         return text
