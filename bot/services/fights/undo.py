@@ -259,8 +259,6 @@ def of(scope: Scope, name: str) -> str:
     return scope.t("combat.undo.of", name=name)
 
 
-
-
 def describe(scope: Scope, action: FightAction, events: Sequence[FightEvent], names: dict[str, str]) -> str:
     """An action in words, from its events: « l'attaque de Gunther sur Élise »."""
     mine = [e for e in events if action.first_seq <= e.seq <= action.last_seq]
