@@ -542,7 +542,7 @@ def sheet_reply(
     )
     record = sheet.wound_sheet
     if not record.empty:
-        text = record_text(words_for(ctx, locale), record)
+        text = record_text(words_for(ctx, locale), record, sheet.name)
         fields.append(Field(name=t(locale, "characters.sheet.wounds"), value=text))
     if sheet.notes:
         fields.append(Field(name=t(locale, "characters.sheet.notes"), value=sheet.notes))

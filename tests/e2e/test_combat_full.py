@@ -31,6 +31,11 @@ TABLES = {name: table.document for name, table in load_all().items()}
 # -- the rules, recomputed from the data tables --------------------------------------------------
 
 
+def _s(n: int) -> str:
+    """The French plural mark: « 1 round », « 2 rounds » (0 and 1 take the singular)."""
+    return "s" if n > 1 else ""
+
+
 def entry(table: str, entry_id: str) -> dict[str, Any]:
     return next(e for e in TABLES[table]["entries"] if e.get("id") == entry_id)
 
@@ -476,10 +481,10 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
             check_line(GOBLIN["E"], 20),
             "Durée 1d10 : 1d10 (3) = 3",
             f"Durée 1d10 / 2 : 1d10 (3) / 2 = {timer}",
-            f"• aucune action · {no_action} round{'s' if no_action > 1 else ''}",
-            f"• saigne : test d'E {bleed['modifier']:+d} % dans {bleed['every']} round{'s' if bleed['every'] > 1 else ''}",
+            f"• aucune action · {no_action} round{_s(no_action)}",
+            f"• saigne : test d'E {bleed['modifier']:+d} % dans {bleed['every']} round{_s(bleed['every'])}",
             f"• CC {cc_malus:+d} · jusqu'à la fin du combat",
-            f"• mourra s'il n'est pas soigné · {timer} heure{'s' if timer > 1 else ''}",
+            f"• mourra s'il n'est pas soigné · {timer} heure{_s(timer)}",
             "• Le MJ tranche un effet pour Gobelin 2 (voir la narration).",
             "• Changement permanent proposé pour Gobelin 2 : Soc -5 (le MJ confirme)"
             " (pas de fiche : à noter à la main)",
@@ -575,7 +580,7 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         f" = **{e_target} %**",
         check_line(e_target, 25),
         "Durée 1d10 / 2 : 1d10 (4) / 2 = 2",
-        f"• CC {jambes[1]['value']} · {cc_rounds} round{'s' if cc_rounds > 1 else ''}",
+        f"• CC {jambes[1]['value']} · {cc_rounds} round{_s(cc_rounds)}",
         # the round ends here; the bleeding test falls due (every 1 round, at −10 %)
         "Fin du round 1.",
         f"🩸 Gobelin 2 saigne : test d'E {bleed['modifier']} % (/combat test).",
@@ -586,13 +591,14 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
     assert table.lines("Albert")[1:] == [
         f"Bouclier {shield_after}/{SHIELD['pv']} PV",
         "1. à terre · jusqu'à se relever",
-        f"2. CC {jambes[1]['value']} · {cc_rounds - 1} round{'s' if cc_rounds - 1 > 1 else ''}",
+        f"2. CC {jambes[1]['value']} · {cc_rounds - 1} round{_s(cc_rounds - 1)}",
     ]
     assert table.lines("Gobelin 2")[1:] == [
-        f"1. aucune action · {no_action - 1} round{'s' if no_action - 1 > 1 else ''}",
-        f"2. saigne : test d'E {bleed['modifier'] + bleed['step']} % dans {bleed['every']} round{'s' if bleed['every'] > 1 else ''}",
+        f"1. aucune action · {no_action - 1} round{_s(no_action - 1)}",
+        f"2. saigne : test d'E {bleed['modifier'] + bleed['step']} %"
+        f" dans {bleed['every']} round{_s(bleed['every'])}",
         f"3. CC {cc_malus} · jusqu'à la fin du combat",
-        f"4. mourra s'il n'est pas soigné · {timer} heure{'s' if timer > 1 else ''}",
+        f"4. mourra s'il n'est pas soigné · {timer} heure{_s(timer)}",
     ]
 
     # The bleeding test: Bob may not roll it for the GM's goblin; E 30 − 10 = 20, 15 succeeds.

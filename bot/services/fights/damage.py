@@ -319,7 +319,7 @@ def _application_lines(
             )
         )
     for condition in application.conditions:
-        lines.append("• " + w.condition(condition))
+        lines.append("• " + w.condition(condition, victim.name))
     for event in application.events:
         lines.append("• " + w.t(f"combat.event.{event.kind}", name=victim.name))
     if doc.state.get(victim.id).has("dead"):

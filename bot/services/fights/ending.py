@@ -129,7 +129,7 @@ def _summary(scope: Scope, doc: Doc, events: Sequence[FightEvent]) -> dict[str, 
     fields = []
     for c in doc.state.combatants[:24]:
         parts = hits.get(c.name, [])
-        conditions = [w.condition(x) for x in c.conditions]
+        conditions = [w.condition(x, c.name) for x in c.conditions]
         value = "\n".join(parts + conditions) or w.t("combat.end.unhurt")
         fields.append(Field(name=("💀 " if c.has("dead") else "") + c.name, value=value[:1000], inline=True))
     dead = [c.name for c in doc.state.combatants if c.has("dead")]

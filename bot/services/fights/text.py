@@ -163,8 +163,9 @@ class Words:
             return self.t(value.key)
         return str(value)
 
-    def condition(self, c: Condition) -> str:
-        """One condition as the tracker shows it: what, how much, how long."""
+    def condition(self, c: Condition, who: str | None = None) -> str:
+        """One condition as the tracker shows it: what, how much, how long; ``who`` has it (the words
+        agree with its gender: « inconsciente »)."""
         params = dict(c.params)
         stat = c.stat or ""
         if c.kind == "modifier":
@@ -190,7 +191,7 @@ class Words:
                 modifier=f"{c.test.modifier:+d}",
             )
         else:
-            text = self.t(f"combat.condition_kind.{c.kind}")
+            text = self.t(f"combat.condition_kind.{c.kind}", who=who)
         rounds = c.rounds_left
         if rounds is not None:
             text += " · " + self.t("combat.word.rounds_left", n=rounds)

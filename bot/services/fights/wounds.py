@@ -82,7 +82,7 @@ async def write_back(scope: Scope, doc: Doc, events: Sequence[FightEvent], at: d
         record = record.add(new)
         parts: list[str] = []
         for wound in record.wounds[before:]:
-            parts.append(w.zone(wound.zone) + colon(w) + joined(w, wound_parts(w, wound)))
+            parts.append(w.zone(wound.zone) + colon(w) + joined(w, wound_parts(w, wound, c.name)))
         stats = dict(data.characteristics)
         gained = int(c.characteristics.get(PF, 0)) - int(meta.get("pf_start", c.characteristics.get(PF, 0)))
         if gained > 0 and PF in stats:
