@@ -24,6 +24,7 @@ from bot.context import AppContext
 from bot.db import fight_journal
 from bot.db.fight_models import Fight, FightEvent
 from bot.db.repositories import ServerConfig, get_server_config
+from bot.i18n import DEFAULT_LANGUAGE, language_of
 from bot.rules.checks.common import DiceError
 from bot.rules.combat.basics import RefusedError
 from bot.rules.combat.state import Combatant, FightState
@@ -120,6 +121,12 @@ class Scope:
 
     def t(self, key: str, /, **params: Any) -> str:
         return self.words.t(key, **params)
+
+    @property
+    def server_locale(self) -> str:
+        """The language of what the whole table reads (the pinned tracker): the server's, not the
+        caller's — the server setting, else Discord's server locale, else French."""
+        return self.config.locale or self.caller.guild_locale or DEFAULT_LANGUAGE
 
 
 # -- the tables in force --------------------------------------------------------------------
@@ -393,7 +400,20 @@ def may_control(scope: Scope, doc: Doc, cid: str) -> bool:
     return scope.gm or doc.owner(cid) == scope.caller.user_id
 
 
-def tracker_of(scope: Scope, doc: Doc) -> Reply:
+def tracker_of(scope: Scope, doc: Doc, *, shared: bool = True) -> Reply:
+    """The pinned tracker, in the server's language whoever acted (:attr:`Scope.server_locale`);
+    ``shared=False``: a copy for the caller alone (``/combat voir``), in the caller's language."""
+    own = scope.words
+    if not shared or language_of(scope.server_locale) == language_of(own.locale):
+        return _tracker(scope, doc)
+    scope.words = Words(scope.ctx, scope.server_locale, own.docs)
+    try:
+        return _tracker(scope, doc)
+    finally:
+        scope.words = own
+
+
+def _tracker(scope: Scope, doc: Doc) -> Reply:
     ruleset = doc.row.ruleset or "renove"
     extra: dict[str, tuple[str, ...]] = {}
     if ruleset != "renove":

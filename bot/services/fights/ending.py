@@ -31,7 +31,7 @@ from bot.ui.reply import Colour, Field, Reply
 async def show(ctx: AppContext, caller: Caller) -> FightOutcome:
     async def work(scope: Scope) -> FightOutcome:
         doc = await fight_here(scope)
-        tracker = tracker_of(scope, doc)
+        tracker = tracker_of(scope, doc, shared=False)
         return FightOutcome(
             replace(
                 tracker,
