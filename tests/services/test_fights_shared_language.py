@@ -49,7 +49,7 @@ async def test_an_english_gm_on_a_french_server_gets_english_replies_and_a_frenc
     names = field_names(moved)
     assert names[0] == "Ordre" and "Sentinelle · PNJ" in names  # the table's tracker: French
     mine = await show(ctx, english)  # a copy for the caller alone: English
-    assert [f.name for f in mine.reply.fields][0] == "Order"
+    assert mine.reply.fields[0].name == "Order"
 
 
 async def test_a_french_player_on_an_english_server_gets_an_english_tracker(ctx: AppContext) -> None:
