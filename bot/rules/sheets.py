@@ -258,6 +258,19 @@ def location_hp_set(characteristics: Mapping[str, int]) -> frozenset[str]:
     return frozenset(name for name, _, _ in OGL_LOCATIONS if f"HP.{name}" in characteristics)
 
 
+# The English abbreviations of the characteristics (WFRP's own: WS, BS, S, T, WP, Fel, SB, TB …),
+# shown to English users and accepted from everyone as the French codes' aliases.
+ENGLISH_CODES: Final = {
+    "CC": "WS", "CT": "BS", "F": "S", "E": "T", "FM": "WP", "Soc": "Fel", "BF": "SB", "BE": "TB",
+    "BA": "AB", "Cd": "Ld", "Cl": "Cool", "B": "W", "PF": "IP", "PD": "FP", "FOR": "STR", "VOL": "WIL",
+}  # fmt: skip
+
+
+def shown_code(code: str, english: bool) -> str:
+    """``CC`` for French users, ``WS`` for English ones (other codes as they are: Ag, Int, A, M)."""
+    return ENGLISH_CODES.get(code, code) if english else code
+
+
 def sheet_for(ruleset: str) -> RulesetSheet:
     try:
         return SHEETS[ruleset]

@@ -18,6 +18,7 @@ from bot.db.fight_models import Fight
 from bot.db.repositories import ruleset_in_force
 from bot.rules.combat.state import Combatant, FightState
 from bot.rules.names import Name
+from bot.rules.sheets import shown_code
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     _COUNT,
@@ -349,7 +350,7 @@ def _defaults_notes(scope: Scope, preset: Mapping[str, Any] | None, profile: Qui
         said.append(scope.t("combat.add.doubled"))
     notes = [" ".join(said)] if said else []
     if profile.defaults:
-        values = ", ".join(f"{code} {ch.get(code)}" for code in profile.defaults)
+        values = ", ".join(f"{shown_code(code, scope.words.en)} {ch.get(code)}" for code in profile.defaults)
         options = ", ".join(f"`{scope.t(f'combat.add.option.{code}')}`" for code in profile.defaults)
         notes.append(scope.t("combat.add.defaults", values=values, options=options))
     return notes
@@ -376,10 +377,12 @@ def _profile_line(scope: Scope, c: Combatant, meta: Mapping[str, Any]) -> str:
         else ""
     )
     armour = (" · PA " + ", ".join(zones)) if zones else ""
-    return (
-        f"**{c.name}** — CC {ch.get('CC')} · CT {ch.get('CT')} · F {ch.get('F')} · Ag {ch.get('Ag')} · "
-        f"A {ch.get('A', 1)} · BF {ch.get('BF')} · BE {ch.get('BE')}{extra} · {weapons}{armour}"
+    en = scope.words.en
+    stats = " · ".join(
+        f"{shown_code(code, en)} {ch.get(code, 1 if code == 'A' else None)}"
+        for code in ("CC", "CT", "F", "Ag", "A", "BF", "BE")
     )
+    return f"**{c.name}** — {stats}{extra} · {weapons}{armour}"
 
 
 async def remove_combatant(ctx: AppContext, caller: Caller, *, who: str) -> FightOutcome:
