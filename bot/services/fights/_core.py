@@ -128,6 +128,13 @@ class Scope:
         caller's — the server setting, else Discord's server locale, else French."""
         return self.config.locale or self.caller.guild_locale or DEFAULT_LANGUAGE
 
+    @property
+    def shared_words(self) -> Words:
+        """The words of what the whole table reads: the server's language (:attr:`server_locale`)."""
+        if language_of(self.server_locale) == language_of(self.words.locale):
+            return self.words
+        return Words(self.ctx, self.server_locale, self.words.docs)
+
 
 # -- the tables in force --------------------------------------------------------------------
 
@@ -406,7 +413,7 @@ def tracker_of(scope: Scope, doc: Doc, *, shared: bool = True) -> Reply:
     own = scope.words
     if not shared or language_of(scope.server_locale) == language_of(own.locale):
         return _tracker(scope, doc)
-    scope.words = Words(scope.ctx, scope.server_locale, own.docs)
+    scope.words = scope.shared_words
     try:
         return _tracker(scope, doc)
     finally:

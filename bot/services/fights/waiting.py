@@ -166,7 +166,8 @@ def ping(scope: Scope, doc: Doc) -> tuple[str, int] | None:
     owner = meta.get("owner_id")
     if meta.get("kind") != "pc" or owner is None or int(owner) == scope.caller.user_id:
         return None
-    return said(scope.words, "turns.ping", c.name, mention=f"<@{int(owner)}>"), int(owner)
+    # addressed to another player: in the server's language, as the tracker
+    return said(scope.shared_words, "turns.ping", c.name, mention=f"<@{int(owner)}>"), int(owner)
 
 
 # -- the phone controls -----------------------------------------------------------------------
