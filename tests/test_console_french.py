@@ -88,6 +88,6 @@ def test_the_same_fight_in_english() -> None:
     missed, critical = replies(records, "/combat attaque")
     assert "Élise is not hit." in missed and "• will die unless treated · 3 rounds" in critical
     [pin] = replies(records, "!pins")
-    assert "1. will die unless treated · 2 rounds" in pin and "1. CC -5 · 1 round" in pin
+    assert "1. will die unless treated · 2 rounds" in pin and "1. WS -5 · 1 round" in pin
     [end] = replies(records, "/combat fin")
     assert "1 round." in end and "Written on Élise's sheet" in end

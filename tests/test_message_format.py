@@ -74,7 +74,11 @@ def test_select_on_the_value() -> None:
         ("plus fort que ", "Élise", "plus fort qu'Élise"),
         ("parlez à ", "le chef", "parlez au chef"),
         ("parlez à ", "Élise", "parlez à Élise"),
-        ("la main de ", "Hugo", "la main d'Hugo"),  # mute h
+        ("la main de ", "Hugo", "la main d'Hugo"),  # a name with a mute h
+        ("la main de ", "Hans", "la main de Hans"),  # an Old World name: aspirated
+        ("la force de ", "Homme bête 1", "la force d'Homme bête 1"),
+        ("le cri de ", "hibou", "le cri de hibou"),  # an aspirated h
+        ("la voix de ", "homme", "la voix d'homme"),
         ("le fil de ", "Hache", "le fil de Hache"),  # aspirated h
         ("le tour de ", "Yvonne", "le tour d'Yvonne"),
         ("le tour de ", "Yann", "le tour de Yann"),

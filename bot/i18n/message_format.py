@@ -14,8 +14,9 @@ Sub-messages nest and may use any of the above. In French, three things need no 
 
 * **elision and contraction** before a value: « de {name} » gives « d'Élise », « d'Ag », « du
   gobelin » (value « le gobelin »), « des gobelins »; « le/la {x} » gives « l'Orque », « que {name} »
-  « qu'Élise », « à {x} » « au gobelin ». A mute h elides (« d'Hugo »), an aspirated one does not
-  (« de Hache », :data:`ASPIRATED_H`);
+  « qu'Élise », « à {x} » « au gobelin ». A mute h elides (« d'homme », « d'Hugo »), an aspirated
+  one does not (« de hache », :data:`ASPIRATED_H`); a capitalised name with an h is aspirated
+  (« de Hans ») unless :data:`MUTE_H_NAMES` says otherwise;
 * **the decimal comma**: a ``float`` value prints « 2,5 » (``{x:.1f}`` too);
 * **gender** travels with the value: :class:`bot.rules.names.Name` is a ``str`` with a ``gender``
   attribute; any value with a ``gender`` attribute (or the plain strings ``"f"``/``"m"``) is read by
@@ -41,6 +42,15 @@ ASPIRATED_H: Final = frozenset(
         "hasard", "hâte", "hameau", "harnais", "heaume", "heaumes", "huit", "hors", "hobgobelin",
         "hobgobelins", "hobbit", "hobbits", "hussard", "haine", "hampe", "hanche", "hanches",
         "hargne", "hérisson", "hennissement", "houx", "hurleur", "hurleurs", "hutte",
+    }
+)  # fmt: skip
+# A capitalised word with an h (a name: « Hans », « Helga », « Heinrich ») is taken as aspirated, the
+# Old World's names being mostly German: no elision, except these (lower case).
+MUTE_H_NAMES: Final = frozenset(
+    {
+        "homme", "hommes", "humain", "humaine", "humains", "humaines", "heure", "heures", "herbe",
+        "herbes", "hiver", "histoire", "honneur", "hôpital", "hugo", "hugues", "hélène", "henri",
+        "hector", "hermine", "homère", "hippolyte", "hortense", "hubert", "hélios", "hermès",
     }
 )  # fmt: skip
 _MARKUP: Final = "*_~`|"
@@ -129,7 +139,12 @@ def _starts_with_vowel_sound(text: str) -> bool:
     first = stripped[0]
     if first in "hH":
         word = re.match(r"[^\W\d_]+", stripped)
-        return word is not None and word.group(0).lower() not in ASPIRATED_H and len(word.group(0)) > 1
+        if word is None or len(word.group(0)) < 2:
+            return False
+        lower = word.group(0).lower()
+        if first == "H":
+            return lower in MUTE_H_NAMES
+        return lower not in ASPIRATED_H
     if first in "yY":
         return len(stripped) > 1 and stripped[1] not in VOWELS and stripped[1].isalpha()
     return first in VOWELS
