@@ -143,3 +143,26 @@ def test_syntax_errors_are_reported_and_arguments_listed() -> None:
 def test_a_bad_template_falls_back_to_its_text_instead_of_raising() -> None:
     c = cat("{n:d} de {name}")
     assert c.t("fr", "k", n="pas un nombre", name="Élise") == "{n:d} de {name}"
+
+
+def test_a_fighter_keeps_its_gender_through_the_fight_state() -> None:
+    from bot.rules.combat.state import Combatant
+
+    elise = Combatant(id="elise", name=Name("Élise", "f"), characteristics={"CC": 40})
+    data = elise.to_dict()
+    assert data["gender"] == "f" and data["name"] == "Élise"
+    back = Combatant.from_dict(data)
+    assert back.name == "Élise" and getattr(back.name, "gender", None) == "f"
+    albert = Combatant.from_dict(Combatant(id="a", name="Albert", characteristics={}).to_dict())
+    assert "gender" not in albert.to_dict() and getattr(albert.name, "gender", None) == "m"
+
+
+def test_a_sheet_keeps_its_gender_in_the_profile() -> None:
+    from bot.rules.sheets import Profile, SheetError, check_gender
+
+    profile = Profile(gender="f")
+    assert profile.to_dict()["gender"] == "f" and Profile.from_dict(profile.to_dict()).gender == "f"
+    assert "gender" not in Profile().to_dict() and Profile.from_dict({"gender": "x"}).gender == "m"
+    assert check_gender("Féminin") == "f"
+    with pytest.raises(SheetError):
+        check_gender("neutre")
