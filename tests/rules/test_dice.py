@@ -438,7 +438,7 @@ def test_reroll_cap() -> None:
 def test_error_messages_exist_and_format(text: str, key: str, position: int | None) -> None:
     error = raised(text)
     for catalogue in CATALOGUES.values():
-        message = catalogue[error.key].format(**error.params)
+        message = render(catalogue[error.key], "fr", error.params)
         assert "{" not in message
 
 
