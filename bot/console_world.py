@@ -81,7 +81,10 @@ class ConsoleWorld:
 
     def __post_init__(self) -> None:
         gid = stable_id("guild", self.server)
-        self.guild = Guild(id=gid, name=self.server, owner_id="")
+        # An English table plays on an English server: the shared messages (the tracker) follow it.
+        self.guild = Guild(
+            id=gid, name=self.server, owner_id="", preferred_locale="en-GB" if self.locale == "en" else "fr"
+        )
         self.guild.roles.append(Role(id=gid, name="@everyone", permissions=Perm.EVERYONE_DEFAULT))
         bot_role = Role(
             id=stable_id("role", self.server, self.emu.config.bot_name),

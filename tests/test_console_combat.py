@@ -209,8 +209,8 @@ def test_quick_npcs_and_forgiven_creature_names_through_the_console() -> None:
     records = console_records(QUICK_NPCS_EN, "--locale", "en")
     beasts, bandit, outlaw = [r for r in records if r.get("command") not in (None, "/combat open")]
     assert beasts["embeds"][0]["title"] == "➕ 2 fighters added"
-    assert "**Beastman 2** — CC 30" in beasts["embeds"][0]["description"]
-    assert "**Bandit** — CC 35 · CT 25 · F 35" in bandit["embeds"][0]["description"]
+    assert "**Beastman 2** — WS 30" in beasts["embeds"][0]["description"]
+    assert "**Bandit** — WS 35 · BS 25 · S 35" in bandit["embeds"][0]["description"]
     assert "to make it a quick NPC, give `s:` (or `sb:`) and `stats:E:…` (or `tb:`)." in json.dumps(
         outlaw, ensure_ascii=False
     )

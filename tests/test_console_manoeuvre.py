@@ -66,7 +66,7 @@ def test_manoeuvres_in_an_ogl_fight_through_the_console() -> None:
     # each of the Orc's slots passed under the condition counts one down: 3 → 2 → 1
     nexts = [r for r in records if r["command"].startswith("!click Passer le tour")]
     texts = [n["embeds"][0]["description"] for n in nexts]
-    assert "encore 2 action(s)" in texts[0] and "encore 1 action(s)" in texts[1]
+    assert "encore 2 actions de combat perdues" in texts[0] and "encore 1 action de combat perdue" in texts[1]
     grapples = [r for r in results if r.get("action") in ("saisir", "projeter")]
     # grab: Bagarre 50 (30) against 40 (20): both succeed, the higher roll wins
     grab = grapples[0]

@@ -60,5 +60,8 @@ def test_an_area_effect_a_mounted_dive_and_a_damage_reroll_through_the_console()
         "PH 1" in fields["Chevalier"] and f"Poitrine {hp['poitrine']}/{hp['poitrine']}" in fields["Chevalier"]
     )
     # a major head wound: death in ⌊(CON 12 + POU 10) / 2⌋ combat actions; he did not dive: standing
-    assert f"Tête **{head}/{hp['tete']}**" in fields["Orc"] and f"{(12 + 10) // 2} action(s)" in fields["Orc"]
+    assert (
+        f"Tête **{head}/{hp['tete']}**" in fields["Orc"]
+        and f"{(12 + 10) // 2} actions de combat" in fields["Orc"]
+    )
     assert "à terre" not in fields["Orc"]

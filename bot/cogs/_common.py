@@ -51,6 +51,7 @@ def caller_of(interaction: Interaction) -> Caller:
         role_names=frozenset(role.name for role in roles),
         manage_guild=bool(permissions.manage_guild or permissions.administrator),
         display_name=interaction.user.display_name,
+        guild_locale=guild_locale_of(interaction),
     )
 
 
@@ -70,6 +71,23 @@ def typed_texts(interaction: Interaction) -> tuple[str, ...]:
     data: dict[str, Any] = dict(interaction.data) if isinstance(interaction.data, dict) else {}
     walk(data.get("options"))
     return tuple(out)
+
+
+def guild_locale_of(interaction: Interaction) -> str | None:
+    """The server's preferred locale, or None when Discord's value says nothing.
+
+    Discord sends ``guild_locale`` with every guild interaction, but only a Community server can
+    choose it: any other server reports the default ``en-US``. So ``en-US`` counts only for a
+    Community server; another value was chosen by the server.
+    """
+    value = interaction.guild_locale
+    if value is None:
+        return None
+    text = str(value)
+    if text != "en-US":
+        return text
+    guild = interaction.guild
+    return text if guild is not None and "COMMUNITY" in guild.features else None
 
 
 def _message_kwargs(reply: Reply) -> dict[str, Any]:

@@ -39,6 +39,11 @@ RACE_CHOICES = [
     app_commands.Choice(name=locale_str("Halfling", key="characters.race.halfling"), value="halfling"),
     app_commands.Choice(name=locale_str("Other (a creature)", key="characters.race.autre"), value="autre"),
 ]
+# The grammatical gender the replies agree with (« Élise est touchée »); asked once, on the sheet.
+GENDER_CHOICES = [
+    app_commands.Choice(name=locale_str("Masculine", key="characters.gender.m"), value="m"),
+    app_commands.Choice(name=locale_str("Feminine", key="characters.gender.f"), value="f"),
+]
 
 
 def _choices(pairs: list[tuple[str, str]]) -> list[app_commands.Choice[str]]:
@@ -131,8 +136,9 @@ class CharactersCog(commands.Cog):
         npc="A non-player character (GM only)",
         race="Race (default: human; a creature: other) — playable races get +3 SB, TB and AB",
         career="Career, e.g. Ratcatcher",
+        gender="Grammatical gender of the replies (default: masculine)",
     )
-    @app_commands.choices(ruleset=RULESET_CHOICES, race=RACE_CHOICES)
+    @app_commands.choices(ruleset=RULESET_CHOICES, race=RACE_CHOICES, gender=GENDER_CHOICES)
     async def create(
         self,
         interaction: Interaction,
@@ -142,6 +148,7 @@ class CharactersCog(commands.Cog):
         npc: bool = False,
         race: str | None = None,
         career: app_commands.Range[str, 1, CAREER_MAX] | None = None,
+        gender: str | None = None,
     ) -> None:
         created = service.create_character(
             ctx_of(interaction),
@@ -152,6 +159,7 @@ class CharactersCog(commands.Cog):
             npc=npc,
             race=race,
             career=career,
+            gender=gender,
         )
         await answer_in_time(interaction, created)  # a distant database: deferred in time
 
@@ -187,8 +195,9 @@ class CharactersCog(commands.Cog):
         money="Purse: 3 co 5 pa 10 s sets it, +2 co or -5 s changes it",
         wounds="GM: -2 clears wound 2, 2:note notes it, 2:closed closes it, +text adds one, -all",
         alive="GM: bring a character dead on the sheet back to life (the wounds stay)",
+        gender="Grammatical gender of the replies",
     )
-    @app_commands.choices(race=RACE_CHOICES)
+    @app_commands.choices(race=RACE_CHOICES, gender=GENDER_CHOICES)
     @app_commands.autocomplete(character=character_autocomplete)
     async def edit(
         self,
@@ -206,6 +215,7 @@ class CharactersCog(commands.Cog):
         money: app_commands.Range[str, 1, 60] | None = None,
         wounds: app_commands.Range[str, 1, 300] | None = None,
         alive: bool = False,
+        gender: str | None = None,
     ) -> None:
         reply = await service.edit_character(
             ctx_of(interaction),
@@ -223,6 +233,7 @@ class CharactersCog(commands.Cog):
             money=money,
             wounds=wounds,
             alive=alive,
+            gender=gender,
         )
         await send_reply(interaction, reply)
 

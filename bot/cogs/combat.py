@@ -23,6 +23,7 @@ from bot.cogs._common import _message_kwargs as message_kwargs
 from bot.cogs._fight_thread import reply_in_thread
 from bot.cogs._permissions import missing_permissions, permissions_reply
 from bot.cogs._tracker_updater import updater_of
+from bot.cogs.characters import GENDER_CHOICES
 from bot.context import AppContext
 from bot.rules.sheets import fold
 from bot.services.caller import Caller
@@ -567,8 +568,9 @@ class CombatCog(commands.Cog):
         stats="Quick NPC stats, skills: renove E:30 Esquive:10; v1, d20, ogl CC:40 F:3 B:8 I:35",
         side="Their side (default: PC or NPC): Bandits, Guard …",
         defence="NPCs: how they defend (by themselves, a fixed choice, by hand)",
+        gender="Quick NPCs: grammatical gender of the replies (default: masculine)",
     )
-    @app_commands.choices(defence=NPC_DEFENCE_MODES)
+    @app_commands.choices(defence=NPC_DEFENCE_MODES, gender=GENDER_CHOICES)
     async def add(
         self,
         interaction: Interaction,
@@ -586,9 +588,20 @@ class CombatCog(commands.Cog):
         stats: app_commands.Range[str, 1, 300] | None = None,
         side: app_commands.Range[str, 1, 30] | None = None,
         defence: str | None = None,
+        gender: str | None = None,
     ) -> None:
         npc = NpcStats(
-            cc=ws, ct=bs, f=s, ag=ag, bf=sb, be=tb, a=attacks, weapons=weapons, armour=armour, caracs=stats
+            cc=ws,
+            ct=bs,
+            f=s,
+            ag=ag,
+            bf=sb,
+            be=tb,
+            a=attacks,
+            weapons=weapons,
+            armour=armour,
+            caracs=stats,
+            gender=gender,
         )
         result = add_combatants(
             ctx_of(interaction),

@@ -13,6 +13,7 @@ from sqlalchemy import Select, case, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db.models import ActiveCharacter, Character, RollLog
+from bot.rules.names import Name
 from bot.rules.sheets import Profile, SheetData, fold
 from bot.rules.wounds import WoundSheet, empty_record
 
@@ -74,11 +75,12 @@ def _int_dict(value: Any) -> dict[str, int]:
 
 def to_sheet(row: Character) -> CharacterSheet:
     equipment = row.equipment or {}
+    profile = Profile.from_dict(row.profile)
     return CharacterSheet(
         id=row.id,
         guild_id=row.guild_id,
         owner_id=row.owner_id,
-        name=row.name,
+        name=Name(row.name, profile.gender),  # a str that carries the gender the replies agree with
         ruleset=row.ruleset,
         characteristics=_int_dict(row.characteristics),
         skills=_int_dict(row.skills),
@@ -93,7 +95,7 @@ def to_sheet(row: Character) -> CharacterSheet:
         version=row.version,
         skill_innate=_int_dict(row.skill_innate),
         notes=row.notes or "",
-        profile=Profile.from_dict(row.profile).to_dict(),
+        profile=profile.to_dict(),
         wounds=WoundSheet.from_dict(row.wounds).to_dict(),
     )
 

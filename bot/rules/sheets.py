@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from bot.rules.names import DEFAULT_GENDER, GENDERS, parse_gender
 from bot.rules.wounds import empty_record, read_record
 
 RULESETS: Final = ("renove", "v1", "d20", "ogl")
@@ -260,6 +261,19 @@ def location_hp_set(characteristics: Mapping[str, int]) -> frozenset[str]:
     return frozenset(name for name, _, _ in OGL_LOCATIONS if f"HP.{name}" in characteristics)
 
 
+# The English abbreviations of the characteristics (WFRP's own: WS, BS, S, T, WP, Fel, SB, TB …),
+# shown to English users and accepted from everyone as the French codes' aliases.
+ENGLISH_CODES: Final = {
+    "CC": "WS", "CT": "BS", "F": "S", "E": "T", "FM": "WP", "Soc": "Fel", "BF": "SB", "BE": "TB",
+    "BA": "AB", "Cd": "Ld", "Cl": "Cool", "B": "W", "PF": "IP", "PD": "FP", "FOR": "STR", "VOL": "WIL",
+}  # fmt: skip
+
+
+def shown_code(code: str, english: bool) -> str:
+    """``CC`` for French users, ``WS`` for English ones (other codes as they are: Ag, Int, A, M)."""
+    return ENGLISH_CODES.get(code, code) if english else code
+
+
 def sheet_for(ruleset: str) -> RulesetSheet:
     try:
         return SHEETS[ruleset]
@@ -292,6 +306,14 @@ def parse_race(text: str) -> str:
     return race
 
 
+def check_gender(text: str) -> str:
+    """« f », « féminin », « female », « m », « masculin » → ``"f"`` / ``"m"``; anything else is a problem."""
+    gender = parse_gender(text)
+    if gender is None:
+        raise SheetError([Problem("characters.gender.unknown", {"gender": text.strip()[:30]})])
+    return gender
+
+
 @dataclass(frozen=True, slots=True)
 class Profile:
     """What a WFRP sheet keeps beside the numbers: race, career, experience, purse."""
@@ -303,6 +325,8 @@ class Profile:
     money: tuple[int, int, int] = (0, 0, 0)  # co, pa, s
     # d20: the skills that are a Savoir (no test without Acquis, seed 003 l. 9); the others are Instinct.
     knowledge: tuple[str, ...] = ()
+    # The grammatical gender the replies agree with (« Élise est touchée »): "m" (default) or "f".
+    gender: str = DEFAULT_GENDER
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -313,6 +337,8 @@ class Profile:
         }
         if self.knowledge:
             out["knowledge"] = list(self.knowledge)
+        if self.gender != DEFAULT_GENDER:
+            out["gender"] = self.gender
         return out
 
     @classmethod
@@ -328,6 +354,7 @@ class Profile:
             xp_spent=int(xp.get("spent", 0)),
             money=(int(money.get("co", 0)), int(money.get("pa", 0)), int(money.get("s", 0))),
             knowledge=tuple(str(k) for k in data.get("knowledge") or ()),
+            gender=str(data["gender"]) if data.get("gender") in GENDERS else DEFAULT_GENDER,
         )
 
 
@@ -936,7 +963,12 @@ def _profile(value: Any, problems: list[Problem]) -> Profile:
     ):
         problems.append(Problem("characters.import.not_string_list", {"field": "profile.knowledge"}))
         knowledge = []
+    gender = value.get("gender", DEFAULT_GENDER)
+    if gender not in GENDERS:
+        problems.append(Problem("characters.gender.unknown", {"gender": str(gender)[:30]}))
+        gender = DEFAULT_GENDER
     return Profile(
+        gender=gender,
         knowledge=tuple(knowledge),
         race=race,
         career=career,

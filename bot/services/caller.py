@@ -21,6 +21,9 @@ class Caller:
     role_names: frozenset[str] = field(default_factory=frozenset)
     manage_guild: bool = False
     display_name: str = ""
+    # The server's language as Discord gives it (``interaction.guild_locale``), when it means something:
+    # the shared messages (the pinned tracker) use it, the caller's own replies use ``locale``.
+    guild_locale: str | None = None
 
     @property
     def channel_chain(self) -> list[int]:

@@ -31,6 +31,7 @@ from bot.db.models import Character
 from bot.db.repositories import RULESETS, ServerConfig, get_server_config, ruleset_in_force
 from bot.i18n import language_of
 from bot.rules.grammar import InputError
+from bot.rules.names import DEFAULT_GENDER
 from bot.rules.renove.armour import Outfit
 from bot.rules.renove.damage import ArmourError
 from bot.rules.renove.skills import SkillBook, apply_masteries, convert_absolute, parse_skill_list
@@ -55,6 +56,7 @@ from bot.rules.sheets import (
     apply_stat_changes,
     apply_xp,
     check_career,
+    check_gender,
     check_name,
     export_document,
     fold,
@@ -484,7 +486,7 @@ def _identity_line(ctx: AppContext, locale: str, sheet: CharacterSheet) -> str:
     """Race, career, experience and purse, as a French sheet heads them."""
     t = ctx.catalog.t
     profile = Profile.from_dict(sheet.profile)
-    parts = [t(locale, f"characters.race.{profile.race}")]
+    parts = [t(locale, f"characters.sheet.race.{profile.race}", gender=profile.gender)]
     if profile.career:
         parts.append(profile.career)
     parts.append(
@@ -542,7 +544,7 @@ def sheet_reply(
     )
     record = sheet.wound_sheet
     if not record.empty:
-        text = record_text(words_for(ctx, locale), record)
+        text = record_text(words_for(ctx, locale), record, sheet.name)
         fields.append(Field(name=t(locale, "characters.sheet.wounds"), value=text))
     if sheet.notes:
         fields.append(Field(name=t(locale, "characters.sheet.notes"), value=sheet.notes))
@@ -622,6 +624,7 @@ async def create_character(
     npc: bool = False,
     race: str | None = None,
     career: str | None = None,
+    gender: str | None = None,
 ) -> Reply:
     locale = caller.locale
 
@@ -636,6 +639,7 @@ async def create_character(
         profile = Profile(
             race=_checked(problems, race, parse_race, DEFAULT_RACE),
             career=_checked(problems, career, check_career, ""),
+            gender=_checked(problems, gender, check_gender, DEFAULT_GENDER),
         )
         changes = parse_pairs(stats) if stats and stats.strip() else []
         try:
@@ -712,13 +716,14 @@ async def edit_character(
     money: str | None = None,
     wounds: str | None = None,
     alive: bool = False,
+    gender: str | None = None,
 ) -> Reply:
     """Set or adjust (``Fortune:-1``) characteristics, skills, talents, conditions, notes, the name,
     and the profile: race, career, experience (``120/80``, ``+50``), purse (``3 co 5 pa``, ``-5 s``).
     The GM alone edits the wounds (``-2``, ``2:note``, ``2:fermee``, ``+texte``, ``-tout``:
     :func:`bot.rules.wounds.apply_wound_edits`) and brings a dead character back (``alive``)."""
     locale = caller.locale
-    given = (stats, skills, talents, conditions, notes, new_name, race, career, xp, money, wounds)
+    given = (stats, skills, talents, conditions, notes, new_name, race, career, xp, money, wounds, gender)
     if not any(_given(x) for x in given) and not alive:
         return refusal_reply(ctx, locale, "characters.edit.nothing", hint="characters.hint.stats")
 
@@ -749,6 +754,7 @@ async def edit_character(
                 lambda text: "" if text.strip() == "-" else check_career(text),
                 before.career,
             ),
+            gender=_checked(problems, gender, check_gender, before.gender),
         )
         profile = _checked(problems, xp, lambda text: apply_xp(profile, text), profile)
         profile = _checked(problems, money, lambda text: apply_money(profile, text), profile)

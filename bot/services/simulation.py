@@ -30,7 +30,7 @@ from typing import Any, Final
 from bot.context import AppContext
 from bot.db.characters import CharacterSheet, find_character
 from bot.db.repositories import get_server_config
-from bot.i18n import language_of
+from bot.i18n import language_of, number
 from bot.rules.combat.basics import RefusedError
 from bot.rules.combat.tables import CombatTables, TableError
 from bot.rules.renove.damage import ArmourError, build_armour
@@ -389,8 +389,13 @@ def _run_locked(
     return simulator, tally
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f} %"
+def _pct(locale: str, x: float) -> str:
+    """« 97,2 % » in French, "97.2 %" in English."""
+    return number(locale, 100 * x, "0.0") + " %"
+
+
+def _fixed(locale: str, x: float | None, pattern: str = "0.00") -> str:
+    return "—" if x is None else number(locale, x, pattern)
 
 
 def summary(simulator: DuelSimulator, tally: Tally) -> dict[str, Any]:
@@ -459,14 +464,20 @@ def render(ctx: AppContext, locale: str, data: dict[str, Any]) -> Reply:
         first = s["mean_rounds_to_first_hit"]
         expected = s["rounds_to_hit_expected"]
         lines = [
-            t(locale, "simulation.win", p=_pct(s["win_probability"]), low=_pct(low), high=_pct(high)),
+            t(
+                locale,
+                "simulation.win",
+                p=_pct(locale, s["win_probability"]),
+                low=_pct(locale, low),
+                high=_pct(locale, high),
+            ),
             t(
                 locale,
                 "simulation.hit",
-                p=_pct(s["hit_probability_first_attack"]),
-                rounds="—" if expected is None else f"{expected:.2f}",
+                p=_pct(locale, s["hit_probability_first_attack"]),
+                rounds=_fixed(locale, expected),
             ),
-            t(locale, "simulation.first_hit", rounds="—" if first is None else f"{first:.2f}"),
+            t(locale, "simulation.first_hit", rounds=_fixed(locale, first)),
             t(locale, "simulation.criticals", values=_critical_line(s["criticals"])),
         ]
         fields.append(Field(name=f"{s['name']} ({s['weapon']}, {s['posture']})", value="\n".join(lines)))
@@ -474,14 +485,14 @@ def render(ctx: AppContext, locale: str, data: dict[str, Any]) -> Reply:
     description = t(
         locale,
         "simulation.description",
-        duels=f"{data['duels']:,}".replace(",", " "),
-        draws=_pct(data["draws"] / max(1, data["duels"])),
-        rounds="—" if not mean_end else f"{mean_end:.2f}",
+        duels=number(locale, data["duels"], "#,##0"),
+        draws=_pct(locale, data["draws"] / max(1, data["duels"])),
+        rounds=_fixed(locale, mean_end or None),
     )
     if data["stopped_by_time"]:
-        description += "\n" + t(locale, "simulation.stopped", seconds=f"{data['seconds']:.1f}")
+        description += "\n" + t(locale, "simulation.stopped", seconds=_fixed(locale, data["seconds"], "0.0"))
     rule = "simulation.rule.combat_ws" if data["options"]["combat_ws"] else "simulation.rule.plain"
-    footer = t(locale, rule) + " · " + t(locale, "simulation.footer", seconds=f"{data['seconds']:.2f}")
+    footer = t(locale, rule) + " · " + t(locale, "simulation.footer", seconds=_fixed(locale, data["seconds"]))
     return Reply(
         title=t(locale, "simulation.title", a=a["name"], b=b["name"]),
         description=description,

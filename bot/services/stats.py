@@ -27,7 +27,6 @@ from bot.rules.dice_stats import StatKey, Uniformity, Verdict, expected_critical
 from bot.services.caller import Caller
 from bot.services.config import config_cache
 from bot.services.errors import UserError, user_error_reply
-from bot.services.wounds import elided
 from bot.ui.reply import Attachment, Colour, Field, Reply
 from bot.ui.text import user_text
 
@@ -251,7 +250,7 @@ async def dice_stats(
     if user_id is not None:
         scope = t(locale, "stats.scope.user", user=f"<@{user_id}>")
     elif character_id is not None:
-        key = "stats.scope.character" + ("_elided" if elided(character_name) else "")
+        key = "stats.scope.character"  # « d'Élise »: the catalogue's format elides
         scope = t(locale, key, name=user_text(character_name))
     elif channel_id is not None:
         scope = t(locale, "stats.scope.channel", channel=f"<#{channel_id}>")

@@ -4,24 +4,16 @@ the « Inscrit sur la fiche de … » line of a fight's end. Used by ``/perso vo
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import replace
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
 from bot.context import AppContext
 from bot.rules.combat.effects import Condition
 from bot.rules.wounds import Death, Wound, WoundSheet
 from bot.services.fights.text import Words
 
-_VOWELS: Final = frozenset("aeiouyh")
 FIELD_MAX: Final = 1000
-
-
-def elided(name: str) -> bool:
-    """French « de » before ``name`` becomes « d' » (a vowel or a mute h: « d'Élise », « d'Hugo »)."""
-    first = unicodedata.normalize("NFKD", name[:1]).encode("ascii", "ignore").decode().lower()
-    return first in _VOWELS
 
 
 def joined(words: Words, parts: list[str] | tuple[str, ...]) -> str:
@@ -33,19 +25,19 @@ def colon(words: Words) -> str:
     return ": " if words.en else " : "
 
 
-def _plural(words: Words, key: str, n: int) -> str:
-    return words.t(f"{key}.{'one' if n == 1 else 'many'}", n=n)
+def _plural(words: Words, key: str, n: int, **params: Any) -> str:
+    return words.t(f"{key}.{'one' if n == 1 else 'many'}", n=n, **params)
 
 
-def state_text(words: Words, c: Condition) -> str:
+def state_text(words: Words, c: Condition, who: str | None = None) -> str:
     """A condition still running after the fight, without the tracker's « round(s) »."""
     if c.kind == "bleeding":
-        return words.t("wounds.state.bleeding")
+        return words.t("wounds.state.bleeding", who=who)
     if c.kind == "death_timer":
         if c.remaining is not None and c.unit:
-            return _plural(words, f"wounds.state.death_timer.{c.unit}", c.remaining)
-        return words.t("combat.condition_kind.death_timer")
-    base = words.condition(replace(c, remaining=None, unit=None, until=None))
+            return _plural(words, f"wounds.state.death_timer.{c.unit}", c.remaining, who=who)
+        return words.t("combat.condition_kind.death_timer", who=who)
+    base = words.condition(replace(c, remaining=None, unit=None, until=None), who)
     if c.until and c.until != "permanent":
         return base + " " + words.t(f"combat.until.{c.until}")
     if c.remaining is not None and c.unit:
@@ -53,7 +45,7 @@ def state_text(words: Words, c: Condition) -> str:
     return base
 
 
-def deadline_text(words: Words, deadline: str) -> str:
+def deadline_text(words: Words, deadline: str, who: str | None = None) -> str:
     try:
         moment = datetime.fromisoformat(deadline)
     except ValueError:
@@ -62,10 +54,11 @@ def deadline_text(words: Words, deadline: str) -> str:
         "wounds.deadline",
         date=moment.strftime("%Y-%m-%d" if words.en else "%d/%m/%Y"),
         time=moment.strftime("%H:%M" if words.en else "%H h %M"),
+        who=who,
     )
 
 
-def wound_parts(words: Words, wound: Wound) -> list[str]:
+def wound_parts(words: Words, wound: Wound, who: str | None = None) -> list[str]:
     """What a wound left, each part on its own: « doigts perdus », « plaie ouverte au bras » …"""
     parts = [words.t(f"wounds.lost.{part}") for part in wound.lost]
     if wound.open:
@@ -73,15 +66,15 @@ def wound_parts(words: Words, wound: Wound) -> list[str]:
         if wound.infection:
             text += " (" + words.t(f"wounds.infection.{wound.infection}") + ")"
         parts.append(text)
-    parts.extend(state_text(words, c) for c in wound.states)
+    parts.extend(state_text(words, c, who) for c in wound.states)
     if wound.deadline:
-        parts.append(deadline_text(words, wound.deadline))
+        parts.append(deadline_text(words, wound.deadline, who))
     if wound.note:
         parts.append(wound.note)
     return parts
 
 
-def wound_line(words: Words, wound: Wound) -> str:
+def wound_line(words: Words, wound: Wound, who: str | None = None) -> str:
     """``**1** · bras (tranchantes 11, Embuscade) : doigts perdus ; plaie ouverte au bras``."""
     where = words.zone(wound.zone) if wound.zone else words.t("wounds.by_gm")
     origin = []
@@ -90,7 +83,7 @@ def wound_line(words: Words, wound: Wound) -> str:
     if wound.fight:
         origin.append(wound.fight)
     head = f"**{wound.number}** · {where}" + (f" ({', '.join(origin)})" if origin else "")
-    parts = wound_parts(words, wound)
+    parts = wound_parts(words, wound, who)
     return head + colon(words) + joined(words, parts) if parts else head
 
 
@@ -105,10 +98,10 @@ def death_line(words: Words, death: Death) -> str:
     return words.t("wounds.dead", cause=cause_text(words, death.cause)) + (f" ({where})" if where else "")
 
 
-def record_text(words: Words, record: WoundSheet) -> str:
+def record_text(words: Words, record: WoundSheet, who: str | None = None) -> str:
     """The sheet's « Blessures et séquelles » field: the death first, then a line per wound."""
     lines = [death_line(words, record.dead)] if record.dead else []
-    lines.extend(wound_line(words, w) for w in record.wounds)
+    lines.extend(wound_line(words, w, who) for w in record.wounds)
     text = "\n".join(lines)
     if len(text) > FIELD_MAX:
         text = text[: FIELD_MAX - 1].rsplit("\n", 1)[0] + "\n…"

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.i18n import number
 from bot.rules.combat.effects import Condition
 from bot.rules.combat.state import Combatant, FightState
 from bot.ui.reply import Button, Colour, Field, Reply, Select
@@ -32,9 +33,11 @@ BUDGET = 5800  # a margin under 6000 for the title and the footer
 
 
 class TrackerWords(Protocol):
+    locale: str
+
     def t(self, key: str, /, **params: Any) -> str: ...
     def posture(self, posture: str, option: str | None = None) -> str: ...
-    def condition(self, c: Condition) -> str: ...
+    def condition(self, c: Condition, who: str | None = None) -> str: ...
     def zone(self, zone: str | None) -> str: ...
     def weapon(self, weapon_id: str) -> str: ...
 
@@ -61,9 +64,9 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _slot_value(value: Any) -> str:
-    number = float(value)
-    return str(int(number)) if number == int(number) else f"{number:.1f}"
+def _slot_value(value: Any, locale: str) -> str:
+    figure = float(value)
+    return str(int(figure)) if figure == int(figure) else number(locale, figure, "0.0")  # « 12,5 »
 
 
 def _order(view: TrackerView, words: TrackerWords) -> str:
@@ -72,9 +75,8 @@ def _order(view: TrackerView, words: TrackerWords) -> str:
     lines = []
     for index, slot in enumerate(state.order):
         mark = "▶" if index == state.turn and not view.round_over else ("✓" if index < state.turn else "·")
-        lines.append(
-            f"{mark} {_slot_value(slot.value)} — {names.get(slot.combatant, slot.combatant)} (A{slot.k})"
-        )
+        value = _slot_value(slot.value, words.locale)
+        lines.append(f"{mark} {value} — {names.get(slot.combatant, slot.combatant)} (A{slot.k})")
     if len(lines) > ORDER_LINES:
         start = max(0, min(state.turn - 5, len(lines) - ORDER_LINES))
         hidden = len(lines) - ORDER_LINES
@@ -143,7 +145,7 @@ def _combatant(view: TrackerView, c: Combatant, words: TrackerWords, *, acting: 
             continue
         if not renove and condition.source.startswith(f"{view.ruleset}.loss."):
             continue
-        lines.append(f"{index}. {words.condition(condition)}")
+        lines.append(f"{index}. {words.condition(condition, c.name)}")
     name = _cut(f"{icon}{c.name} · {side}", 256)
     return Field(name=name, value=_cut("\n".join(lines), FIELD_MAX), inline=True)
 

@@ -136,7 +136,7 @@ async def test_quick_npcs_of_any_name_and_forgiven_creature_names(emu: E2E) -> N
     english = emu.user("gm", locale="en-US")
     more = await english.slash("combat add", who="Bandit", ws=40, s=40, tb=5, channel=thread)
     assert more.embed["title"] == "➕ 1 fighter added" and "**Bandit 4**" in more.embed["description"]
-    defaults = "Defaults: CT 25, E 20, Ag 30, A 1 (set them with `bs:`, `stats:E:…`, `ag:`, `attacks:`)."
+    defaults = "Defaults: BS 25, T 20, Ag 30, A 1 (set them with `bs:`, `stats:E:…`, `ag:`, `attacks:`)."
     assert defaults in more.embed["description"]
 
     dice = "Albert: 15 12 10; Homme bête 1: 5 5 5; Bandit 1: 4 4 4; Bandit 2: 3 3 3; Bandit 3: 2 2 2"

@@ -31,6 +31,11 @@ TABLES = {name: table.document for name, table in load_all().items()}
 # -- the rules, recomputed from the data tables --------------------------------------------------
 
 
+def _s(n: int) -> str:
+    """The French plural mark: « 1 round », « 2 rounds » (0 and 1 take the singular)."""
+    return "s" if n > 1 else ""
+
+
 def entry(table: str, entry_id: str) -> dict[str, Any]:
     return next(e for e in TABLES[table]["entries"] if e.get("id") == entry_id)
 
@@ -404,11 +409,11 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         f"Gobelin 1 pare (une A de ce round, Hache/Pic) : CC {GOBLIN['CC']}"
         f" · ajustement (50 − CC adverse) +{WS - ALBERT['CC']} = **{parry_target} %**",
         check_line(parry_target, 20),
-        f"Dégâts contre la parade : dé 7 · BF {BF['albert']} · BE de Arme normale -{axe['be']} = {vs_parry}",
+        f"Dégâts contre la parade : dé 7 · BF {BF['albert']} · BE d'Arme normale -{axe['be']} = {vs_parry}",
         f"Contrecoup : d100 60 · F attaquant +{ALBERT['F']} · F défenseur -{GOBLIN['F']}"
         f" · dégâts contre la parade +{vs_parry} = **{side_total}** → {band['label']} :"
         " recule de 2 m, test d'Ag +10 % ou chute",
-        f"Test de Ag de Gobelin 1 : Ag {GOBLIN['Ag']} · modificateur de l'effet +{ag_test['modifier']}"
+        f"Test d'Ag de Gobelin 1 : Ag {GOBLIN['Ag']} · modificateur de l'effet +{ag_test['modifier']}"
         f" = **{ag_target} %**",
         check_line(ag_target, 90),
         "• à terre · jusqu'à se relever",
@@ -472,14 +477,14 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
             f"Critique : d100 65 (ligne {row_label(65)}), {damage} dégâts → table {value} = **{value}**"
             " — projectiles, tête",
             narration("projectiles", "tete", value),
-            f"Test de E de Gobelin 2 : E {GOBLIN['E']} = **{GOBLIN['E']} %**",
+            f"Test d'E de Gobelin 2 : E {GOBLIN['E']} = **{GOBLIN['E']} %**",
             check_line(GOBLIN["E"], 20),
             "Durée 1d10 : 1d10 (3) = 3",
             f"Durée 1d10 / 2 : 1d10 (3) / 2 = {timer}",
-            f"• aucune action · {no_action} round(s)",
-            f"• saigne : test de E {bleed['modifier']:+d} % dans {bleed['every']} round(s)",
+            f"• aucune action · {no_action} round{_s(no_action)}",
+            f"• saigne : test d'E {bleed['modifier']:+d} % dans {bleed['every']} round{_s(bleed['every'])}",
             f"• CC {cc_malus:+d} · jusqu'à la fin du combat",
-            f"• mourra s'il n'est pas soigné · {timer} heure(s)",
+            f"• mourra s'il n'est pas soigné · {timer} heure{_s(timer)}",
             "• Le MJ tranche un effet pour Gobelin 2 (voir la narration).",
             "• Changement permanent proposé pour Gobelin 2 : Soc -5 (le MJ confirme)"
             " (pas de fiche : à noter à la main)",
@@ -571,14 +576,14 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         f"Critique : d100 15 (ligne {row_label(15)}), {share} dégâts → table {crit} = **{crit}**"
         " — tranchantes, jambes",
         narration("tranchantes", "jambes", crit),
-        f"Test de E de Albert : E {ALBERT['E']} · modificateur de l'effet {e_test['modifier']}"
+        f"Test d'E d'Albert : E {ALBERT['E']} · modificateur de l'effet {e_test['modifier']}"
         f" = **{e_target} %**",
         check_line(e_target, 25),
         "Durée 1d10 / 2 : 1d10 (4) / 2 = 2",
-        f"• CC {jambes[1]['value']} · {cc_rounds} round(s)",
+        f"• CC {jambes[1]['value']} · {cc_rounds} round{_s(cc_rounds)}",
         # the round ends here; the bleeding test falls due (every 1 round, at −10 %)
         "Fin du round 1.",
-        f"🩸 Gobelin 2 saigne : test de E {bleed['modifier']} % (/combat test).",
+        f"🩸 Gobelin 2 saigne : test d'E {bleed['modifier']} % (/combat test).",
         "Le MJ lance le round 2 avec /combat round ou le bouton « Nouveau round ».",
     ]
     assert table.status() == "**Le round 1 est fini : le MJ lance le round 2**"
@@ -586,13 +591,14 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
     assert table.lines("Albert")[1:] == [
         f"Bouclier {shield_after}/{SHIELD['pv']} PV",
         "1. à terre · jusqu'à se relever",
-        f"2. CC {jambes[1]['value']} · {cc_rounds - 1} round(s)",
+        f"2. CC {jambes[1]['value']} · {cc_rounds - 1} round{_s(cc_rounds - 1)}",
     ]
     assert table.lines("Gobelin 2")[1:] == [
-        f"1. aucune action · {no_action - 1} round(s)",
-        f"2. saigne : test de E {bleed['modifier'] + bleed['step']} % dans {bleed['every']} round(s)",
+        f"1. aucune action · {no_action - 1} round{_s(no_action - 1)}",
+        f"2. saigne : test d'E {bleed['modifier'] + bleed['step']} %"
+        f" dans {bleed['every']} round{_s(bleed['every'])}",
         f"3. CC {cc_malus} · jusqu'à la fin du combat",
-        f"4. mourra s'il n'est pas soigné · {timer} heure(s)",
+        f"4. mourra s'il n'est pas soigné · {timer} heure{_s(timer)}",
     ]
 
     # The bleeding test: Bob may not roll it for the GM's goblin; E 30 − 10 = 20, 15 succeeds.
@@ -603,7 +609,7 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
     bleed_target = GOBLIN["E"] + bleed["modifier"]
     assert lines_of(bled) == [
         "🩸 Saignement de Gobelin 2 :",
-        f"Test de E de Gobelin 2 : E {GOBLIN['E']} · modificateur de l'effet {bleed['modifier']}"
+        f"Test d'E de Gobelin 2 : E {GOBLIN['E']} · modificateur de l'effet {bleed['modifier']}"
         f" = **{bleed_target} %**",
         check_line(bleed_target, 15),
     ]
@@ -651,7 +657,7 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         " — tranchantes, bras",
         narration("tranchantes", "bras", cut_crit),
         "Durée 1d10 : 1d10 (2) = 2",
-        "• aucune action · 2 round(s)",
+        "• aucune action · 2 rounds",
         "• bras hors d'usage · jusqu'à guérison",
         f"• CC {bras[3]['value']} · jusqu'à la fin du combat",
         "• Gobelin 3 lâche ce qu'il tient.",
@@ -697,7 +703,7 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         f"Critique : d100 80 (ligne {row_label(80)}), {arrow_damage} dégâts → table {arrow_crit}"
         f" = **{arrow_crit}** — projectiles, bras",
         narration("projectiles", "bras", arrow_crit),
-        f"Test de E de Gobelin 1 : E {GOBLIN['E']} = **{GOBLIN['E']} %**",
+        f"Test d'E de Gobelin 1 : E {GOBLIN['E']} = **{GOBLIN['E']} %**",
         check_line(GOBLIN["E"] + e_bras["modifier"], 70),
         "• Gobelin 1 lâche ce qu'il tient.",
         "▶ Au tour de **Gobelin 1**.",
@@ -748,13 +754,13 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         f"Critique : d100 55 (ligne {row_label(55)}), {leg_damage} dégâts → table {leg_crit} = **{leg_crit}**"
         " — tranchantes, jambes",
         narration("tranchantes", "jambes", leg_crit),
-        f"Test de E de Bertha : E {BERTHA['E']} · modificateur de l'effet {jambes4[0]['modifier']}"
+        f"Test d'E de Bertha : E {BERTHA['E']} · modificateur de l'effet {jambes4[0]['modifier']}"
         f" = **{leg_target} %**",
         check_line(leg_target, 60),
         "Durée 1d10 / 2 : 1d10 (5) / 2 = 2",
         "• à terre · jusqu'à se relever",
-        "• perd du temps · 1 round(s)",
-        f"• CC {jambes4[1]['value']} · 2 round(s)",
+        "• perd du temps · 1 round",
+        f"• CC {jambes4[1]['value']} · 2 rounds",
         "• Bertha tombe.",
         # the turn passes once Bertha has answered: Gobelins 2 and 3 can do nothing
         "Gobelin 2 ne peut pas agir : son créneau passe.",
@@ -762,7 +768,7 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         "Fin du round 2.",
         f"Albert : fin de « CC {jambes[1]['value']} ».",
         "Bertha : fin de « perd du temps ».",
-        f"🩸 Gobelin 2 saigne : test de E {bleed['modifier'] + bleed['step']} % (/combat test).",
+        f"🩸 Gobelin 2 saigne : test d'E {bleed['modifier'] + bleed['step']} % (/combat test).",
         "Le MJ lance le round 3 avec /combat round ou le bouton « Nouveau round ».",
     ]
 
@@ -771,7 +777,7 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
     second = bleed["modifier"] + bleed["step"]
     bled2 = await table.act(gm.slash("combat test", qui="Gobelin 2", jet=5, channel=thread))
     assert lines_of(bled2)[1:] == [
-        f"Test de E de Gobelin 2 : E {GOBLIN['E']} · modificateur de l'effet {second}"
+        f"Test d'E de Gobelin 2 : E {GOBLIN['E']} · modificateur de l'effet {second}"
         f" = **{GOBLIN['E'] + second} %**",
         check_line(GOBLIN["E"] + second, 5),
     ]

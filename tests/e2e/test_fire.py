@@ -78,7 +78,7 @@ async def test_special_fire_in_a_d20_thread(emu: E2E) -> None:
     )
     text = burst.embed["description"]
     assert f"= **{score + plus}**" in text and f"Jet **5** → Réussite (MR {mr})" in text
-    assert f"→ **{bullets}** balle(s)" in text
+    assert f"→ **{bullets}** balle{'s' if bullets > 1 else ''}" in text
     lost_pv = lost_pc = 0
     for n, die in enumerate((12, 4, 19), start=1):
         index = die + bonus

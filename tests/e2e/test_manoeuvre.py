@@ -102,7 +102,7 @@ async def test_manoeuvres_in_an_ogl_thread(emu: E2E) -> None:
     )
     # the lost slot passes: 3 → 2
     passed = await skip_turn(gm, thread)
-    assert "encore 2 action(s)" in passed.embed["description"]
+    assert "encore 2 actions de combat perdues" in passed.embed["description"]
     await emu.emu.wait_until(
         lambda: "actions perdues : 2" in field(emu, thread, "Orc"), what="the count down"
     )

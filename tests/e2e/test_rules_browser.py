@@ -64,7 +64,7 @@ async def test_house_rules_bad_file_then_good_file_export_and_reset(emu: E2E) ->
         )
     invalid = await gm.slash("regles importer", fichier=_json({"table": "weapons_melee", "entries": entries}))
     text = _text((await invalid.wait_response()).embeds[0])
-    assert "Règles maison refusées" in text and "entries/0/" in text and "autre(s) problème(s)" in text
+    assert "Règles maison refusées" in text and "entries/0/" in text and "autres problèmes" in text
     assert "Rien n'a été enregistré" in text
     unchanged = await gm.slash("regles voir", table="weapons_melee", entree="epee")
     fields = {f["name"]: f["value"] for f in unchanged.embed["fields"]}
@@ -82,7 +82,7 @@ async def test_house_rules_bad_file_then_good_file_export_and_reset(emu: E2E) ->
         "regles importer", fichier=_json({"table": "weapons_melee", "entries": [sword, rune]})
     )
     text = _text((await stored.wait_response()).embeds[0])
-    assert "1 entrée(s) remplacée(s), 1 ajoutée(s)" in text
+    assert "1 entrée remplacée, 1 ajoutée" in text
 
     # The next lookup and the export use it.
     after = await emu.user("alice").slash("regles voir", table="weapons_melee", entree="epee")

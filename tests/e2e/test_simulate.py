@@ -39,7 +39,7 @@ async def test_gm_simulates_a_profile_against_a_preset(emu: E2E) -> None:
         sens_unique=True,
     )
     plain_text = text_of((await plain.wait_response(timeout=30)).embeds[0])
-    assert "21.3 %" in plain_text and "Warhammer classique" in plain_text
+    assert "21,3 %" in plain_text and "Warhammer classique" in plain_text
     choices = await gm.autocomplete("simuler", "b", "tro")
     assert any("Troll" in c["value"] for c in choices)
 

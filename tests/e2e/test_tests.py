@@ -166,7 +166,7 @@ async def test_a_house_rule_secret_list_makes_the_next_test_secret(emu: E2E) -> 
     )
     data = json.dumps(document, ensure_ascii=False).encode()
     stored = await gm.slash("regles importer", fichier=Upload("secret_tests.json", data, "application/json"))
-    assert "1 ajoutée(s)" in text_of((await stored.wait_response()).embeds[0])
+    assert "1 ajoutée" in text_of((await stored.wait_response()).embeds[0])
 
     notice = await alice.slash("test", competence="Escalade", carac="40", jet=32)
     assert "test secret" in text_of(notice.embed) and "32 sous" not in text_of(notice.embed)

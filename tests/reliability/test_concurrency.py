@@ -229,7 +229,11 @@ def _templates() -> list[tuple[str, re.Pattern[str]]]:
                 if not raw.strip():
                     continue
                 pattern = re.escape(raw)
-                pattern = re.sub(r"\\\{[^{}]*\\\}", ".+?", pattern)
+                while True:  # nested plural / gender parts collapse from the inside out
+                    reduced = re.sub(r"\\\{[^{}]*\\\}", ".+?", pattern)
+                    if reduced == pattern:
+                        break
+                    pattern = reduced
                 found.append((key, re.compile(pattern, re.S)))
     return found
 

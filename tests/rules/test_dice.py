@@ -6,11 +6,11 @@ import dataclasses
 import json
 import random
 import re
-import string
 from pathlib import Path
 
 import pytest
 
+from bot.i18n.message_format import argument_names, render
 from bot.rules.dice.engine import Die, RollResult, roll
 from bot.rules.dice.errors import MAX_DICE, MAX_EXPLOSIONS, MAX_LABEL, MAX_REROLLS, DiceError
 from bot.rules.dice.manual import ManualDice
@@ -438,7 +438,7 @@ def test_reroll_cap() -> None:
 def test_error_messages_exist_and_format(text: str, key: str, position: int | None) -> None:
     error = raised(text)
     for catalogue in CATALOGUES.values():
-        message = catalogue[error.key].format(**error.params)
+        message = render(catalogue[error.key], "fr", error.params)
         assert "{" not in message
 
 
@@ -455,7 +455,7 @@ CATALOGUES = {lang: _load(lang) for lang in ("fr", "en")}
 
 
 def _placeholders(message: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(message) if name}
+    return argument_names(message)  # the catalogue's format: str.format fields and plural parts
 
 
 def test_catalogues_have_the_same_keys_and_placeholders() -> None:
@@ -488,8 +488,8 @@ def test_manual_and_cap_errors_format() -> None:
         dice.check_all_used()
     errors.append(caught.value)
     for error in errors:
-        for catalogue in CATALOGUES.values():
-            assert "{" not in catalogue[error.key].format(**error.params)
+        for language, catalogue in CATALOGUES.items():
+            assert "{" not in render(catalogue[error.key], language, error.params)
 
 
 # --- distribution ------------------------------------------------------------------------------

@@ -421,7 +421,7 @@ async def test_a_death_timer_running_out_kills(ctx: AppContext) -> None:
     )
     taken = await hit(ctx, fight_id, target="Gobelin 2", zone="corps", die=8, d100=25, durations="2")
     assert [c["kind"] for c in ok(taken)["effects"][0]["conditions"]] == ["death_timer"]
-    assert "• mourra s'il n'est pas soigné · 2 round(s)" in (taken.reply.description or "")
+    assert "• mourra s'il n'est pas soigné · 2 rounds" in (taken.reply.description or "")
     assert "Mort subite" not in (taken.reply.description or "")
     # the same for Gobelin 3, but the GM records the care in time
     ok(await skip_turn(ctx, GM))  # Gobelin 2's slot

@@ -170,7 +170,7 @@ async def test_plural_creature_names_with_hyphens_and_in_english(ctx: AppContext
     assert names(ok(english)) == ["Beastman 1", "Beastman 2"]
     assert english.reply.title == "➕ 2 fighters added"
     assert "Monster: its SB and TB are its S and T doubled." in (english.reply.description or "")
-    assert "Defaults: CC 30, CT 25, F 35, E 35, Ag 30, A 1 (set them with `ws:`, `bs:`, `s:`," in (
+    assert "Defaults: WS 30, BS 25, S 35, T 35, Ag 30, A 1 (set them with `ws:`, `bs:`, `s:`," in (
         english.reply.description or ""
     )
     # « homme-bete 2 », « HOMME BÊTE 2 » name the same fighter

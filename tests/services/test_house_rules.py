@@ -230,7 +230,7 @@ async def test_a_bad_file_lists_problems_and_stores_nothing(ctx: AppContext) -> 
     assert reply.is_error and reply.ephemeral and reply.result is not None
     assert reply.result["stored"] is False
     assert len(reply.result["problems"]) > svc.MAX_PROBLEMS_SHOWN
-    assert "autre(s) problème(s)" in (reply.description or "")
+    assert "autres problèmes" in (reply.description or "")
     assert "entries/0/" in (reply.description or "")
     assert await rows(ctx) == 0
 

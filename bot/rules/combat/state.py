@@ -18,6 +18,7 @@ from bot.rules.combat.basics import Refusal, RefusedError
 from bot.rules.combat.effects import Condition, EffectApplication, TickResult, current, tick
 from bot.rules.combat.initiative import InitiativeResult, Slot, order_slots
 from bot.rules.combat.tables import CombatTables
+from bot.rules.names import DEFAULT_GENDER, Name
 from bot.rules.renove.attack import combat_ws_pair
 from bot.rules.renove.damage import ArmourLayer
 
@@ -135,13 +136,15 @@ class Combatant:
             "actions": self.actions.to_dict(),
             "npc": self.npc,
             **({"side": self.side} if self.side else {}),
+            # The grammatical gender travels with the name (``Name``): only a feminine one is written.
+            **({"gender": "f"} if getattr(self.name, "gender", DEFAULT_GENDER) == "f" else {}),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Combatant:
         return cls(
             id=str(data["id"]),
-            name=str(data["name"]),
+            name=Name(str(data["name"]), data.get("gender")),
             characteristics={str(k): int(v) for k, v in data["characteristics"].items()},
             weapons=tuple(data.get("weapons", ())),
             off_hand=data.get("off_hand"),

@@ -26,6 +26,7 @@ from bot.db.fight_models import Fight, FightEvent
 from bot.db.models import RollFace, RollLog
 from bot.db.repositories import ServerConfig, get_server_config
 from bot.db.roll_log import face_rows, log_row
+from bot.i18n import DEFAULT_LANGUAGE, language_of
 from bot.rules.checks.common import DiceError
 from bot.rules.combat.basics import RefusedError
 from bot.rules.combat.state import Combatant, FightState, has_second_weapon
@@ -123,6 +124,19 @@ class Scope:
 
     def t(self, key: str, /, **params: Any) -> str:
         return self.words.t(key, **params)
+
+    @property
+    def server_locale(self) -> str:
+        """The language of what the whole table reads (the pinned tracker): the server's, not the
+        caller's — the server setting, else Discord's server locale, else French."""
+        return self.config.locale or self.caller.guild_locale or DEFAULT_LANGUAGE
+
+    @property
+    def shared_words(self) -> Words:
+        """The words of what the whole table reads: the server's language (:attr:`server_locale`)."""
+        if language_of(self.server_locale) == language_of(self.words.locale):
+            return self.words
+        return Words(self.ctx, self.server_locale, self.words.docs)
 
 
 # -- the tables in force --------------------------------------------------------------------
@@ -447,7 +461,20 @@ def fight_texts(doc: Doc) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-def tracker_of(scope: Scope, doc: Doc) -> Reply:
+def tracker_of(scope: Scope, doc: Doc, *, shared: bool = True) -> Reply:
+    """The pinned tracker, in the server's language whoever acted (:attr:`Scope.server_locale`);
+    ``shared=False``: a copy for the caller alone (``/combat voir``), in the caller's language."""
+    own = scope.words
+    if not shared or language_of(scope.server_locale) == language_of(own.locale):
+        return _tracker(scope, doc)
+    scope.words = scope.shared_words
+    try:
+        return _tracker(scope, doc)
+    finally:
+        scope.words = own
+
+
+def _tracker(scope: Scope, doc: Doc) -> Reply:
     ruleset = doc.row.ruleset or "renove"
     extra: dict[str, tuple[str, ...]] = {}
     if ruleset != "renove":

@@ -11,7 +11,7 @@ from bot.rules.combat.basics import Refusal, RefusedError, mod
 from bot.rules.combat.state import Combatant, can_act
 from bot.rules.random_source import RandomSource
 from bot.rules.renove.attack import charge_reach, resolve_attack
-from bot.rules.sheets import fold
+from bot.rules.sheets import fold, shown_code
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     OTHER_RULESETS,
@@ -203,8 +203,8 @@ async def attack(
         )
         w = scope.words
         lines = [
-            w.t("combat.attack.test", test="CT" if ranged else "CC")
-            + " : "
+            w.t("combat.attack.test", test=shown_code("CT" if ranged else "CC", w.en))
+            + (": " if w.en else " : ")
             + w.terms(result.check.modifiers, result.check.target, " %"),
             w.t("combat.word.roll") + " " + w.check(result.check),
         ]

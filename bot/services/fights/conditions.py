@@ -134,13 +134,17 @@ async def edit_condition(
                     ),
                 )
             doc.state = doc.state.put(replace(c, conditions=(*c.conditions, condition)))
-            text = scope.t("combat.condition.added", name=c.name, what=scope.words.condition(condition))
+            text = scope.t(
+                "combat.condition.added", name=c.name, what=scope.words.condition(condition, c.name)
+            )
         elif op == "remove":
             if index is None or not 1 <= index <= len(c.conditions):
                 raise FightRefusal("combat.condition.bad_index", max=len(c.conditions))
             removed = c.conditions[index - 1]
             doc.state = doc.state.put(replace(c, conditions=c.conditions[: index - 1] + c.conditions[index:]))
-            text = scope.t("combat.condition.removed", name=c.name, what=scope.words.condition(removed))
+            text = scope.t(
+                "combat.condition.removed", name=c.name, what=scope.words.condition(removed, c.name)
+            )
         elif op == "revive":
             doc.state = doc.state.put(
                 replace(c, conditions=tuple(x for x in c.conditions if x.kind != "dead"))

@@ -29,7 +29,7 @@ from bot.rules.renove.damage import (
     roll_critical,
     wear_shield,
 )
-from bot.rules.sheets import Change, SheetError, apply_skill_changes, fold, sheet_for
+from bot.rules.sheets import Change, SheetError, apply_skill_changes, fold, sheet_for, shown_code
 from bot.services.caller import Caller
 from bot.services.fights import destiny
 from bot.services.fights._core import (
@@ -345,8 +345,8 @@ def _application_lines(
     lines = []
     for test in application.tests:
         lines.append(
-            w.t("combat.effect.test", name=victim.name, stat=test.characteristic)
-            + " : "
+            w.t("combat.effect.test", name=victim.name, stat=shown_code(test.characteristic, w.en))
+            + (": " if w.en else " : ")
             + w.check_block(test.check)
         )
         scope.rolls.append(
@@ -369,7 +369,7 @@ def _application_lines(
             )
         )
     for condition in application.conditions:
-        lines.append("• " + w.condition(condition))
+        lines.append("• " + w.condition(condition, victim.name))
     for event in application.events:
         if not (event.kind == "gm_ruling" and event.params.get("code") == ACTS_LAST):
             lines.append("• " + w.t(f"combat.event.{event.kind}", name=victim.name))

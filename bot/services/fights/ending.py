@@ -31,7 +31,7 @@ from bot.ui.reply import Colour, Field, Reply
 async def show(ctx: AppContext, caller: Caller) -> FightOutcome:
     async def work(scope: Scope) -> FightOutcome:
         doc = await fight_here(scope)
-        tracker = tracker_of(scope, doc)
+        tracker = tracker_of(scope, doc, shared=False)
         return FightOutcome(
             replace(
                 tracker,
@@ -130,7 +130,7 @@ def _summary(scope: Scope, doc: Doc, events: Sequence[FightEvent]) -> dict[str, 
     fields = []
     for c in doc.state.combatants[:24]:
         parts = hits.get(c.name, [])
-        conditions = [w.condition(x) for x in c.conditions]
+        conditions = [w.condition(x, c.name) for x in c.conditions]
         value = "\n".join(parts + conditions) or w.t("combat.end.unhurt")
         fields.append(Field(name=("💀 " if c.has("dead") else "") + c.name, value=value[:1000], inline=True))
     dead = [c.name for c in doc.state.combatants if c.has("dead")]

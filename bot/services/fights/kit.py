@@ -15,6 +15,7 @@ from bot.db.characters import (
 from bot.rules.combat.effects import Condition, EffectApplication
 from bot.rules.combat.state import Combatant, signal
 from bot.rules.d20 import checks as d20_checks
+from bot.rules.names import Name
 from bot.rules.sheets import SheetError, fold, sheet_for
 from bot.services.fights._core import (
     _COUNT,
@@ -304,7 +305,7 @@ async def add_other(
             display = f"{label} {existing + index + 1}" if number > 1 or existing else label
             recruit = Recruit(
                 cid=_unique_id(doc, display),
-                name=display,
+                name=Name(display, stats.gender),
                 values=dict(given),
                 skills=dict(skills),
                 arms=[dict(a) for a in arms] or [dict(BARE_HANDS)],

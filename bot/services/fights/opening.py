@@ -16,6 +16,8 @@ from bot.db.characters import (
 from bot.db.fight_models import Fight
 from bot.db.repositories import ruleset_in_force
 from bot.rules.combat.state import Combatant, FightState
+from bot.rules.names import Name
+from bot.rules.sheets import shown_code
 from bot.services.caller import Caller
 from bot.services.fights._core import (
     _COUNT,
@@ -284,7 +286,7 @@ async def add_combatants(
                 display = f"{label} {existing + index + 1}" if number > 1 or existing else label
                 combatant = Combatant(
                     id=_unique_id(doc, display),
-                    name=display,
+                    name=Name(display, stats.gender),
                     characteristics=dict(profile.values),
                     weapons=gear["weapons"],
                     off_hand=gear["off_hand"],
@@ -358,7 +360,7 @@ def _defaults_notes(scope: Scope, preset: Mapping[str, Any] | None, profile: Qui
         said.append(scope.t("combat.add.doubled"))
     notes = [" ".join(said)] if said else []
     if profile.defaults:
-        values = ", ".join(f"{code} {ch.get(code)}" for code in profile.defaults)
+        values = ", ".join(f"{shown_code(code, scope.words.en)} {ch.get(code)}" for code in profile.defaults)
         options = ", ".join(f"`{scope.t(f'combat.add.option.{code}')}`" for code in profile.defaults)
         notes.append(scope.t("combat.add.defaults", values=values, options=options))
     return notes
@@ -385,10 +387,12 @@ def _profile_line(scope: Scope, c: Combatant, meta: Mapping[str, Any]) -> str:
         else ""
     )
     armour = (" · PA " + ", ".join(zones)) if zones else ""
-    return (
-        f"**{c.name}** — CC {ch.get('CC')} · CT {ch.get('CT')} · F {ch.get('F')} · Ag {ch.get('Ag')} · "
-        f"A {ch.get('A', 1)} · BF {ch.get('BF')} · BE {ch.get('BE')}{extra} · {weapons}{armour}"
+    en = scope.words.en
+    stats = " · ".join(
+        f"{shown_code(code, en)} {ch.get(code, 1 if code == 'A' else None)}"
+        for code in ("CC", "CT", "F", "Ag", "A", "BF", "BE")
     )
+    return f"**{c.name}** — {stats}{extra} · {weapons}{armour}"
 
 
 async def remove_combatant(ctx: AppContext, caller: Caller, *, who: str) -> FightOutcome:

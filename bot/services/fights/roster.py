@@ -215,6 +215,7 @@ class NpcStats:
     weapons: str | None = None
     armour: str | None = None
     caracs: str | None = None  # other rulesets: "CC:40 F:3 E:3 B:8 I:35 Esquive:10"
+    gender: str | None = None  # the grammatical gender of their names: "m" (default) or "f"
 
 
 def _resolve_weapon(scope: Scope, text: str) -> str:

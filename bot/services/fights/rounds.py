@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from bot.context import AppContext
+from bot.i18n import number
 from bot.rules.combat.common import start_round_with
 from bot.rules.combat.effects import Condition
 from bot.rules.combat.initiative import Slot, roll_initiative
@@ -353,7 +354,7 @@ async def new_round(
             )
             results.append(result)
             bonus = "".join(f" + {r}" for _, r in result.bonus_dice)
-            slots = " · ".join(_slot_text(v) for v in result.slots)
+            slots = " · ".join(_slot_text(v, scope.words.locale) for v in result.slots)
             dice_text = "+".join(str(x) for x in result.dice)
             ag_text = f"Ag {result.ag}"
             if carry and carried:
@@ -434,8 +435,8 @@ async def new_round(
     return await run(ctx, caller, work)
 
 
-def _slot_text(value: Fraction) -> str:
-    return str(int(value)) if value.denominator == 1 else f"{float(value):.1f}"
+def _slot_text(value: Fraction, locale: str) -> str:
+    return str(int(value)) if value.denominator == 1 else number(locale, float(value), "0.0")  # « 12,5 »
 
 
 def _posture_buttons(scope: Scope, doc: Doc) -> tuple[tuple[Button, ...], ...]:

@@ -15,6 +15,7 @@ from bot.context import AppContext
 from bot.i18n import Term, language_of
 from bot.rules.checks.common import CheckResult, Modifier
 from bot.rules.combat.effects import Condition
+from bot.rules.sheets import shown_code
 
 # family of a dynamic label → (table, is the id the whole rest of the key)
 _FAMILIES: dict[str, str] = {
@@ -80,7 +81,7 @@ class Words:
                 "combat.modifier.family.condition", name=self.source(key[len("combat.condition.") :])
             )
         if not key.startswith("combat.modifier."):
-            return key
+            return shown_code(key, self.en)  # a characteristic: « WS 45 » in English
         rest = key[len("combat.modifier.") :]
         family, _, tail = rest.partition(".")
         if family not in _FAMILIES:
@@ -94,7 +95,7 @@ class Words:
         elif table:
             name = self.entry_name(table, entry)
         else:
-            name = entry
+            name = shown_code(entry, self.en) if family == "stat" else entry  # « WS » in English
         if sub and family == "attribute":
             name += (
                 " ("
@@ -169,15 +170,16 @@ class Words:
             return self.t(value.key)
         return str(value)
 
-    def condition(self, c: Condition) -> str:
-        """One condition as the tracker shows it: what, how much, how long."""
+    def condition(self, c: Condition, who: str | None = None) -> str:
+        """One condition as the tracker shows it: what, how much, how long; ``who`` has it (the words
+        agree with its gender: « inconsciente »)."""
         params = dict(c.params)
         stat = c.stat or ""
         if c.kind == "modifier":
-            stat_name = self.t("combat.word.all_tests") if stat == "all_tests" else stat
+            stat_name = self.t("combat.word.all_tests") if stat == "all_tests" else shown_code(stat, self.en)
             text = f"{stat_name} {c.value:+d}" if isinstance(c.value, int) else stat_name
         elif c.kind == "halve":
-            text = self.t("combat.condition_kind.halve", stat=stat)
+            text = self.t("combat.condition_kind.halve", stat=shown_code(stat, self.en))
         elif c.kind == "disabled":
             part = str(params.get("part", "?"))
             label = self.t(f"combat.part.{part}") if self.ctx.catalog.has(f"combat.part.{part}") else part
@@ -196,12 +198,12 @@ class Words:
                 modifier=f"{c.test.modifier:+d}",
             )
         else:
-            text = self.t(f"combat.condition_kind.{c.kind}")
+            text = self.t(f"combat.condition_kind.{c.kind}", who=who)
         rounds = c.rounds_left
         if rounds is not None:
             text += " · " + self.t("combat.word.rounds_left", n=rounds)
         elif c.remaining is not None and c.unit:
-            text += f" · {c.remaining} " + self.t(f"combat.unit.{c.unit}")
+            text += " · " + self.t(f"combat.unit.{c.unit}", n=c.remaining)
         elif c.until and c.kind not in ("bleeding", "dead"):
             text += " · " + self.t(f"combat.until.{c.until}")
         return text

@@ -48,7 +48,6 @@ from bot.services.fights._core import (
     run,
 )
 from bot.services.fights.rounds import _turn_line
-from bot.services.wounds import elided
 from bot.ui.reply import Button, ButtonStyle, Colour, Reply
 
 MAX_UNDO: Final = 20
@@ -258,11 +257,7 @@ def names_of(doc: Doc) -> dict[str, str]:
 
 def of(scope: Scope, name: str) -> str:
     """« de Gunther », « d'Élise » (English: "Gunther's")."""
-    return scope.t(_elided_key(scope, "combat.undo.of", name), name=name)
-
-
-def _elided_key(scope: Scope, key: str, name: str) -> str:
-    return key + "_elided" if elided(name) and not scope.words.en else key
+    return scope.t("combat.undo.of", name=name)
 
 
 def describe(scope: Scope, action: FightAction, events: Sequence[FightEvent], names: dict[str, str]) -> str:
@@ -280,10 +275,10 @@ def describe(scope: Scope, action: FightAction, events: Sequence[FightEvent], na
         added = [str(c.get("name", "?")) for c in payload.get("combatants", []) if isinstance(c, dict)]
         first = added[0] if added else "?"
         rest = "".join(", " + n for n in added[1:])
-        return scope.t(_elided_key(scope, "combat.undo.what.add", first), name=first, rest=rest)
+        return scope.t("combat.undo.what.add", name=first, rest=rest)
     if main.kind == "remove":
         gone = str(payload.get("name") or name(main.actor))
-        return scope.t(_elided_key(scope, "combat.undo.what.remove", gone), name=gone)
+        return scope.t("combat.undo.what.remove", name=gone)
     if main.kind in ("round", "round_end"):
         return scope.t(f"combat.undo.what.{main.kind}", n=main.round)
     if main.kind == "next":

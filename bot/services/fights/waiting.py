@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from bot.rules.combat.state import Combatant
-from bot.services.wounds import elided
 from bot.ui.reply import Button, ButtonStyle, Select, SelectOption
 from bot.ui.tracker import in_initiative_order
 
@@ -32,9 +31,7 @@ POSTURE_ROW: Final = ("normale", "prudente", "temeraire", "defensive")
 
 
 def said(w: Words, key: str, name: str, **params: Any) -> str:
-    """``key`` with ``name``; French « de » elided before a vowel (the catalogue's ``<key>_elided``)."""
-    if not w.en and elided(name) and w.ctx.catalog.has(key + "_elided"):
-        key += "_elided"
+    """``key`` with ``name`` (the catalogue's format elides « de » before a vowel: « au tour d'Élise »)."""
     return w.t(key, name=name, **params)
 
 
@@ -182,7 +179,8 @@ def ping(scope: Scope, doc: Doc) -> tuple[str, int] | None:
     owner = meta.get("owner_id")
     if meta.get("kind") != "pc" or owner is None or int(owner) == scope.caller.user_id:
         return None
-    return said(scope.words, "turns.ping", c.name, mention=f"<@{int(owner)}>"), int(owner)
+    # addressed to another player: in the server's language, as the tracker
+    return said(scope.shared_words, "turns.ping", c.name, mention=f"<@{int(owner)}>"), int(owner)
 
 
 # -- the phone controls -----------------------------------------------------------------------

@@ -33,7 +33,7 @@ from bot.services.flows.common import (
     t,
 )
 from bot.services.talent_book import talent_book
-from bot.services.wounds import elided, words_for
+from bot.services.wounds import words_for
 from bot.ui.reply import Colour, Field, Reply
 
 TABLE: Final = "infection"
@@ -167,7 +167,7 @@ async def infection_test(
                 raise Refusal("flows.infection.error.no_sheet")
             wounds = WoundSheet.from_dict(sheet.wounds).to_test()
             if not wounds:
-                key = "flows.infection.error.no_open_wound" + ("_elided" if elided(sheet.name) else "")
+                key = "flows.infection.error.no_open_wound"
                 raise Refusal(key, name=sheet.name)
         held: set[str] = set()
         if sheet is not None:  # the talents the book gives an infection-test modifier (Dur à cuire …)

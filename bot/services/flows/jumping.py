@@ -32,7 +32,6 @@ from bot.services.flows.common import (
 )
 from bot.services.house_rules import table_in_force
 from bot.services.outfit import Docs, outfit_of
-from bot.services.wounds import elided
 from bot.ui.reply import Colour, Field, Reply
 
 TABLE: Final = "jumps"
@@ -52,13 +51,12 @@ def distance_text(caller: Caller, value: Fraction) -> str:
 
 
 def _of(ctx: AppContext, caller: Caller, key: str, name: str, **params: Any) -> str:
-    """A sentence naming the character: « … d'Élise » / « … de Gunnar »."""
-    elide = language_of(caller.locale) != "en" and elided(name)
-    return t(ctx, caller, key + ("_elided" if elide else ""), name=name, **params)
+    """A sentence naming the character: « … d'Élise » / « … de Gunnar » (the format elides)."""
+    return t(ctx, caller, key, name=name, **params)
 
 
 def _without_stats(name: str) -> str:
-    return "jumping.error.sheet_without_stats" + ("_elided" if elided(name) else "")
+    return "jumping.error.sheet_without_stats"  # « de Élise » is elided by the catalogue's format
 
 
 async def _outfit(scope: Scope, ctx: AppContext, sheet: CharacterSheet | None) -> Outfit | None:

@@ -25,13 +25,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.context import AppContext
 from bot.db.characters import find_character, get_active_character
 from bot.db.roll_log import log_row
-from bot.i18n import default_catalog
+from bot.i18n import default_catalog, language_of
 from bot.rules.checks.common import DiceError, Modifier, System, obtain_roll
 from bot.rules.checks.dispatch import die_for
 from bot.rules.d20 import checks as d20
 from bot.rules.grammar import is_int, parse_int
 from bot.rules.ogl import combat as ogl_rules
 from bot.rules.renove.skills import SkillRefused, skill_score
+from bot.rules.sheets import SHEETS, shown_code
 from bot.services.caller import Caller
 from bot.services.errors import UserError
 from bot.services.rolls import ManualDiceError, parse_manual_dice
@@ -147,9 +148,13 @@ async def _character_value(session: _Reads, caller: Caller, user_id: int, name: 
 
 
 def _sheet_value(sheet: SheetLike, name: str, system: System, locale: str | None = None) -> _Base:
+    ruleset = str(getattr(sheet, "ruleset", "renove"))
+    if ruleset in SHEETS:  # an alias: « WS », « SB », « Fel » are the sheet's CC, BF, Soc
+        name = SHEETS[ruleset].canonical(name) or name
     found = _lookup(sheet.characteristics, name)
     if found is not None:
-        return _Base(found[1], f"{found[0]} ({sheet.name})", sheet)
+        shown = shown_code(found[0], language_of(locale) == "en")
+        return _Base(found[1], f"{shown} ({sheet.name})", sheet)
     if system is System.RENOVE and getattr(sheet, "ruleset", "renove") == "renove":
         return _renove_skill(sheet, name, locale)
     found = _lookup(sheet.skills, name)

@@ -31,7 +31,6 @@ from bot.services.skill_tests.common import (
 )
 from bot.services.skill_tests.difficulty import find_grade
 from bot.services.skill_tests.tables import Setting, suggested_opposition
-from bot.services.wounds import elided
 from bot.ui.reply import Delivery, Field, Reply
 
 _MENTION = re.compile(r"^<@!?([0-9]{15,22})>$")
@@ -273,9 +272,7 @@ def _hidden_notes(ctx: AppContext, locale: str, participants: list[Participant],
         names = sorted(p.name for p in participants if p.hidden and p.npc is npc)
         if names:
             number = "one" if len(names) == 1 else "many"
-            key = f"tests.hidden.{kind}_{'sent' if sent else 'kept'}_{number}"
-            if number == "one" and elided(names[0]):  # « Les valeurs d'Élise »
-                key += "_elided"
+            key = f"tests.hidden.{kind}_{'sent' if sent else 'kept'}_{number}"  # « d'Élise »: the format
             notes.append("🔒 " + ctx.catalog.t(locale, key, names=", ".join(names)))
     return notes
 

@@ -55,7 +55,6 @@ from bot.services.skill_tests.common import (
 from bot.services.skill_tests.difficulty import find_grade
 from bot.services.skill_tests.secrecy import decide, secret_reply
 from bot.services.skill_tests.tables import Documents, _setting, find_standard_row, secrecy_of
-from bot.services.wounds import elided
 from bot.ui import checks_render as render
 from bot.ui.reply import Colour, Field, Reply
 
@@ -198,7 +197,7 @@ async def _terror_madness(ctx: AppContext, caller: Caller, base: _Base, result: 
         before = int(values.get(MADNESS, 0))
         values[MADNESS] = min(99, before + 1)
         row.characteristics = values
-    key = "tests.v1.madness.written" + ("_elided" if elided(base.character.name) else "")
+    key = "tests.v1.madness.written"  # the catalogue's format elides « de Élise »
     return ctx.catalog.t(locale, key, name=base.character.name, before=before, after=before + 1)
 
 

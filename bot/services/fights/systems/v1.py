@@ -47,7 +47,7 @@ from bot.rules.combat.common import set_pool_loss, term
 from bot.rules.combat.effects import Condition, apply_mechanics
 from bot.rules.combat.state import Combatant
 from bot.rules.grammar import is_digits, parse_int, parse_modifier
-from bot.rules.sheets import fold
+from bot.rules.sheets import fold, shown_code
 from bot.rules.v1 import combat as rules
 from bot.services.fights._core import (
     DefenceRolls,
@@ -536,7 +536,9 @@ async def attack(scope: Scope, doc: Doc, data: AttackInput) -> FightOutcome:
     )
     lines = [
         *head,
-        w.t("combat.attack.test", test="CT" if ranged else "CC") + " : " + check_line(w, result.check, " %"),
+        w.t("combat.attack.test", test=shown_code("CT" if ranged else "CC", w.en))
+        + (": " if w.en else " : ")
+        + check_line(w, result.check, " %"),
     ]
     payload = attack_payload(doc, seq, c.id, foe.id, result.to_dict())
     buttons: tuple[Any, ...] = ()
