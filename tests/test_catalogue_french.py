@@ -92,6 +92,9 @@ def sample_params(template: str, sample: tuple[Any, Any, str]) -> dict[str, Any]
     return params
 
 
+CODE = re.compile(r"`[^`\n]+`")
+
+
 def messages() -> Iterator[tuple[str, str]]:
     catalog = default_catalog()
     for language in ("fr", "en"):
@@ -122,8 +125,9 @@ def test_every_message_reads_right(language: str) -> None:
         if key.startswith("cmd."):
             continue  # command names and option descriptions: Discord's own strings
         for params, text in _rendered(language, key):
+            prose = CODE.sub("`…`", text)  # `triche=1.3`, `mod:+10`: input syntax, not prose
             for what, pattern in faults.items():
-                found = pattern.search(text)
+                found = pattern.search(prose)
                 if found:
                     problems.append(f"{key}: {what} « {found.group(0)} » in « {text} » ({params})")
             unresolved = UNRESOLVED.search(text)
