@@ -856,8 +856,8 @@ def _stun(
             )
         )
         c = doc.state.get(defender.id)
-        stun = Condition("unconscious", "v1.stun", remaining=minutes, unit="minute", until="end_of_combat")
-        doc.state = doc.state.put(c.with_conditions(stun))
+        out = Condition("unconscious", "v1.stun", remaining=minutes, unit="minute", until="end_of_combat")
+        doc.state = doc.state.put(c.with_conditions(out))
     else:
         lines.append(w.t("combat.v1.stun.failed", name=defender.name))
     if stun.wounds:
