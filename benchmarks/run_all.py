@@ -23,6 +23,10 @@ pass, ``--profile`` to sample the bot process with py-spy during the ``/roll`` l
 7. ``/stats`` (``bench_stats``) on a seeded roll log of 1 000 000 rows (200 000 with ``--quick``;
    seeded once, then kept in the temporary directory): the slowest scope's median, target < 1 s;
    the histogram's render time and memory.
+8. Servers per process (``bench_guilds``): 1 000, 2 500 and 5 000 realistic guilds (30 channels,
+   20 roles, 10 threads, 30 emojis each; 1 000 with ``--quick``) fed to ``python -m bot`` through
+   the emulator: resident MiB per 1 000 guilds (target < 60), seconds to READY (< 10 s, 20 s at
+   5 000) and the worst full collection once ready (target < 20 ms).
 
 Ratios are "measured ÷ target" for floors and "target ÷ measured" for ceilings: ≥ 1 means met.
 """
@@ -47,7 +51,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import bench_console, bench_dice, bench_simulator, bench_stats
+from benchmarks import bench_console, bench_dice, bench_guilds, bench_simulator, bench_stats
 from benchmarks.bench_e2e import bot_cpu, percentile, quiet_collector
 from benchmarks.bench_startup import compile_bytecode, open_fights, rss_mib, starts
 from tests.e2e.harness import E2E
@@ -369,12 +373,42 @@ def stats(quick: bool) -> None:
     )
 
 
+# --- 8. servers per process ---------------------------------------------------------------------
+
+
+def guilds(quick: bool) -> None:
+    print("\n== Servers per process (realistic guilds through the emulator) ==", flush=True)
+    counts = [1000] if quick else [1000, 2500, 5000]
+    base, runs = asyncio.run(bench_guilds.measure(counts, verbose=False))
+    shape = (
+        f"{bench_guilds.CHANNELS} channels, {bench_guilds.ROLES} roles, {bench_guilds.THREADS} threads,"
+        f" {bench_guilds.EMOJIS} emojis each"
+    )
+    for run in runs:
+        n = run.guilds
+        per = bench_guilds.per_thousand(base, run)
+        record(Figure(f"memory per 1 000 guilds at {n:,}", per, "MiB", 60, False, shape))
+        record(
+            Figure(f"seconds to READY at {n:,} guilds", run.ready, "s", bench_guilds.ready_target(n), False)
+        )
+        record(
+            Figure(
+                f"worst full-GC pause at {n:,} guilds",
+                run.pause,
+                "ms",
+                bench_guilds.PAUSE_TARGET_MS,
+                False,
+                f"{run.frozen:,} objects frozen after READY",
+            )
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds and interactions")
     parser.add_argument("--profile", action="store_true", help="py-spy the bot during the /roll load")
     parser.add_argument(
-        "--only", choices=("dice", "bot", "console", "simulator", "stats"), help="one part only"
+        "--only", choices=("dice", "bot", "console", "simulator", "stats", "guilds"), help="one part only"
     )
     args = parser.parse_args()
     began = time.perf_counter()
@@ -392,6 +426,8 @@ def main() -> int:
         simulator(args.quick)
     if args.only in (None, "stats"):
         stats(args.quick)
+    if args.only in (None, "guilds"):
+        guilds(args.quick)
     print("\n== Summary ==")
     width = max(len(f.name) for f in FIGURES)
     print(f"{'figure':<{width}} {'measured':>14} {'target':>14} {'ratio':>7}")

@@ -185,8 +185,11 @@ class Gateway:
                 "_trace": ['["melee-emulator"]'],
             },
         )
+        active = self.emu.active_threads()
         for guild in guilds:
-            payload = self.emu.guild_create_payload(guild, all_members=bool(intents & Intents.MEMBERS))
+            payload = self.emu.guild_create_payload(
+                guild, all_members=bool(intents & Intents.MEMBERS), threads=active.get(guild.id, [])
+            )
             await self._dispatch_to(session, "GUILD_CREATE", payload)
         session.identified.set()
         self.emu.notify()

@@ -15,7 +15,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -306,10 +306,14 @@ class Emulator:
         roles: Iterable[tuple[str, int]] = (),
         owner: str | None = None,
         shard: tuple[int, int] | None = None,
+        emojis: Iterable[str] = (),
+        threads: int = 0,
     ) -> Guild:
         """Create a guild; ``members`` are (username, [role names]); the bot is always a member.
 
-        ``shard`` (id, count) picks an id that Discord's rule puts on that shard.
+        ``shard`` (id, count) picks an id that Discord's rule puts on that shard; ``emojis``: the
+        names of its custom emojis; ``threads``: that many active public threads, spread over its
+        text channels (a realistic server for the cache benchmark).
         """
         guild_id = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
         guild = Guild(id=guild_id, name=name, owner_id="")
@@ -337,6 +341,31 @@ class Emulator:
             except KeyError:
                 user = self.add_user(username)
             guild.members[user.id] = Member(user=user, role_ids=[guild.role(r).id for r in role_names])
+        for name in emojis:
+            guild.emojis.append(
+                {
+                    "id": self.ids.next(),
+                    "name": name,
+                    "roles": [],
+                    "require_colons": True,
+                    "managed": False,
+                    "animated": False,
+                    "available": True,
+                }
+            )
+        parents = [c for c in guild.channels if c.type == GUILD_TEXT]
+        for n in range(threads if parents else 0):
+            parent = parents[n % len(parents)]
+            thread = Channel(
+                id=self.ids.next(),
+                type=PUBLIC_THREAD,
+                name=f"fil-{n + 1}",
+                guild_id=guild_id,
+                parent_id=parent.id,
+                owner_id=self.bot_user.id,
+                last_activity=self.clock(),
+            )
+            self.channels[thread.id] = thread
         guild.owner_id = self.user_named(owner).id if owner else self.owner_user.id
         if owner is None:
             self.users[self.owner_user.id] = self.owner_user
@@ -374,13 +403,22 @@ class Emulator:
     def guild_of(self, channel: Channel) -> Guild | None:
         return self.guilds.get(channel.guild_id) if channel.guild_id else None
 
-    def guild_create_payload(self, guild: Guild, *, all_members: bool = True) -> Json:
-        threads = [
-            self._channel_payload(c)
-            for c in self.channels.values()
-            if c.guild_id == guild.id and c.is_thread and not c.archived
-        ]
-        payload = guild.payload(threads)
+    def active_threads(self) -> dict[str, list[Channel]]:
+        """Every guild's active threads, in one pass over the channels (a READY's guild stream
+        asks for all of them: one scan, not one per guild)."""
+        out: dict[str, list[Channel]] = {}
+        for c in self.channels.values():
+            if c.guild_id and c.is_thread and not c.archived:
+                out.setdefault(c.guild_id, []).append(c)
+        return out
+
+    def guild_create_payload(
+        self, guild: Guild, *, all_members: bool = True, threads: Sequence[Channel] | None = None
+    ) -> Json:
+        """``threads``: the guild's active threads when the caller has them (:meth:`active_threads`)."""
+        if threads is None:
+            threads = self.active_threads().get(guild.id, [])
+        payload = guild.payload([self._channel_payload(c) for c in threads])
         if not all_members:
             # Without the members intent Discord sends only the bot itself (and voice members).
             payload["members"] = [guild.members[self.bot_user.id].payload()]

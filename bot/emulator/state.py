@@ -346,6 +346,8 @@ class Guild:
     channels: list[Channel] = field(default_factory=list)
     members: dict[str, Member] = field(default_factory=dict)
     preferred_locale: str = "fr"
+    # Custom emojis, Discord's shape (id, name, roles, require_colons, managed, animated, available).
+    emojis: list[Json] = field(default_factory=list)
 
     @property
     def everyone(self) -> Role:
@@ -433,7 +435,7 @@ class Guild:
             "max_video_channel_users": 25,
             "application_id": None,
             "roles": [r.payload() for r in self.roles],
-            "emojis": [],
+            "emojis": list(self.emojis),
             "stickers": [],
             "channels": [c.payload() for c in self.channels],
             "threads": threads,

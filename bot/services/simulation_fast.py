@@ -859,9 +859,10 @@ class FastSampler:
     ) -> Tally:
         """Sample ``duels`` duels (fewer if ``deadline``, a ``clock()`` value, passes first).
 
-        Under a deadline the first batch always completes: :data:`FIRST_BATCH` duels on a new
-        sampler, else what the rate of its last run does in half the time left. Later batches take
-        half the time left at the rate measured so far; none starts below :data:`MIN_BATCH`.
+        Under a deadline the first batch always completes, even when the deadline has already
+        passed: :data:`FIRST_BATCH` duels on a new sampler, else what the rate of its last run does
+        in half the time left. Later batches take half the time left at the rate measured so far;
+        none starts below :data:`MIN_BATCH`.
         """
         self.rng = np.random.default_rng(seed)
         self.rounds_histogram = {}  # of this run: decided duels by their last round
@@ -884,7 +885,9 @@ class FastSampler:
             while prefix < len(self.left) and not self.left[prefix]:
                 done += self.accs[prefix].duels
                 prefix, done_at = prefix + 1, now
-            late = deadline is not None and now > deadline
+            # a deadline passed before any duel (a cold sampler spent it building its tables) still
+            # lets the first batch in: an answer never reports « 0 duels »
+            late = deadline is not None and now > deadline and admitted > 0
             # past the deadline the oldest running cohort completes alone if only its tail is left
             # (or if it is the first); the others are dropped whole
             if (

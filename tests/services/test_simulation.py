@@ -147,3 +147,19 @@ def test_release_never_waits_for_a_running_request() -> None:
         assert not svc.release_idle(now=float("inf"))
     finally:
         svc._RUN_LOCK.release()
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["numpy", "pure"])
+async def test_a_cold_request_whose_budget_went_on_building_the_tables_still_answers(
+    ctx: AppContext, monkeypatch: pytest.MonkeyPatch, fast: bool
+) -> None:
+    """#25: the first /simuler after a start spent its budget building tables and answered « 0 duels
+    … Victoire 0,0 % (IC 0 – 100 %) ». A budget already spent (0 s) on cold tables still runs a first
+    batch: a real figure, never an empty one."""
+    if fast and not svc.FAST_AVAILABLE:
+        pytest.skip("numpy is not installed")
+    monkeypatch.setattr(svc, "USE_FAST_PATH", fast)
+    reply = await svc.simulate_duel(ctx, GM, a="Orque", b="Troll", duels=20_000, budget=0.0)
+    data = _result(reply)
+    assert data["duels"] >= 500, data["duels"]
+    assert "IC 0 – 100" not in (reply.description or "") + str(reply.fields)

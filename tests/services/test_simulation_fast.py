@@ -19,7 +19,7 @@ from bot.rules.combat.state import Combatant
 from bot.rules.combat.tables import CombatTables
 from bot.rules.renove.simulation import DuelSimulator, Fighter, Options, Tally, condition_key
 from bot.services import simulation as svc
-from bot.services.simulation_fast import FastSampler, numpy_seed
+from bot.services.simulation_fast import FIRST_BATCH, FastSampler, numpy_seed
 
 PLAIN = "fauchon_messer_braquemart"
 Z = 3.29  # two-sided 0.1 %
@@ -243,8 +243,10 @@ def test_symmetric_matchup_is_even_and_seeded_runs_repeat(tables: CombatTables) 
 
 def test_bounded_in_time_and_in_duels(tables: CombatTables) -> None:
     sampler = FastSampler(DuelSimulator(tables, fighter("a", 40), fighter("b", 40)))
+    # a deadline already passed (a cold request spent it building tables) still runs the first
+    # batch, and no more: never « 0 duels » (#25)
     stopped = sampler.run(1_000_000, 1, deadline=0.0, clock=lambda: 1.0)
-    assert stopped.stopped_by_time and stopped.duels == 0
+    assert stopped.stopped_by_time and stopped.duels == FIRST_BATCH
     ticks = iter(range(1_000_000))  # the first batch always completes; a later one is dropped whole
     partial = sampler.run(1_000_000, 1, deadline=3.0, clock=lambda: float(next(ticks)))
     assert partial.stopped_by_time and 0 < partial.duels < 1_000_000

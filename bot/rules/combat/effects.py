@@ -100,18 +100,18 @@ class Condition:
         return -(-self.remaining // 2) if self.unit == "half_round" else self.remaining
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "source": self.source,
-            "stat": self.stat,
-            "value": self.value,
-            "remaining": self.remaining,
-            "unit": self.unit,
-            "until": self.until,
-            "rounds_left": self.rounds_left,
-            "test": self.test.to_dict() if self.test else None,
-            "params": _thaw(self.params),
-        }
+        """Only the fields set (a fight document carries every fighter's conditions: it stays small;
+        :meth:`from_dict` reads a missing field as unset; ``rounds_left`` is derived)."""
+        out: dict[str, Any] = {"kind": self.kind, "source": self.source}
+        for key in ("stat", "value", "remaining", "unit", "until"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        if self.test:
+            out["test"] = self.test.to_dict()
+        if self.params:
+            out["params"] = _thaw(self.params)
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Condition:
@@ -213,6 +213,83 @@ class EffectApplication:
             "events": [e.to_dict() for e in self.events],
             "dead": self.dead,
         }
+
+
+# --- states do not stack ---------------------------------------------------------------------------
+
+# Conditions that are *states*: a fighter is prone or not, unconscious or not … — a second one adds
+# nothing but a longer duration, so only the longest is kept (a fall on a fighter already prone
+# leaves one « à terre »). A halving per characteristic and a disabled part are states too (a
+# second halving of M does not halve it again). Two death timers with one « unless »: the sooner
+# one is kept (it kills first; healing ends both). The table's open-ended modifiers on one
+# characteristic until one event (« reste du combat », « jusqu'à guérison ») add up into one: they
+# end together. The GM's modifiers, timed modifiers, lost time, bleeding and delayed tests stack
+# (each one counts, and each is shown).
+STATES = frozenset({"prone", "unconscious", "stunned", "no_action", "dead"})
+_UNIT_HALF_ROUNDS = {"half_round": 1, "round": 2, "minute": 12, "hour": 720, "day": 17_280}
+# Open durations, shortest first: ``end_of_combat`` ends with the fight, ``stands_up`` with the
+# fighter getting up (or not before), ``treated`` ⊂ ``healed`` (healing includes treatment).
+_OPEN = {"end_of_round": 2, "end_of_next_round": 4}
+_OPEN_RANK = ("end_of_combat", "stands_up", "treated", "healed", "permanent")
+
+
+def state_key(condition: Condition) -> tuple[str, ...] | None:
+    """What a condition is a state *of* (two conditions with one key do not stack); None: it stacks."""
+    if condition.kind in STATES:
+        return (condition.kind,)
+    if condition.kind == "halve" and condition.stat:
+        return ("halve", condition.stat)
+    if condition.kind == "disabled":
+        return ("disabled", str(condition.params.get("part", "")))
+    if condition.kind == "death_timer":
+        return ("death_timer", str(condition.params.get("unless", "")))
+    if _adds_up(condition):
+        return ("modifier", str(condition.stat), str(condition.until))
+    return None
+
+
+def _adds_up(condition: Condition) -> bool:
+    return (
+        condition.kind == "modifier"
+        and condition.source != "gm"
+        and condition.remaining is None
+        and condition.until in _OPEN_RANK
+        and isinstance(condition.value, int)
+    )
+
+
+def lasting(condition: Condition) -> tuple[int, int]:
+    """How long a condition lasts, comparable: (open rank, half-rounds); a lost part outlasts a
+    disabled one."""
+    lost = 1 if condition.kind == "disabled" and condition.params.get("lost") else 0
+    if condition.until in _OPEN:
+        return (lost, _OPEN[condition.until])
+    if condition.until in _OPEN_RANK:
+        return (lost, 10**9 + _OPEN_RANK.index(condition.until))
+    if condition.until is not None:
+        return (lost, 10**9 - 1)  # an open duration the table does not rank: after any timed one
+    factor = _UNIT_HALF_ROUNDS.get(condition.unit or "", 1)
+    return (lost, (condition.remaining or 0) * factor)
+
+
+def merge_conditions(existing: Iterable[Condition], new: Iterable[Condition]) -> tuple[Condition, ...]:
+    """``existing`` then ``new``, a state already there kept once with the longest duration (it
+    takes the place of the shorter one; the sooner death timer; open modifiers added up)."""
+    out = list(existing)
+    for condition in new:
+        key = state_key(condition)
+        index = None if key is None else next((i for i, c in enumerate(out) if state_key(c) == key), None)
+        if index is None:
+            out.append(condition)
+        elif _adds_up(condition):
+            kept = out[index]
+            out[index] = replace(kept, value=int(kept.value or 0) + int(condition.value or 0))
+        elif condition.kind == "death_timer":
+            if lasting(condition) < lasting(out[index]):
+                out[index] = condition
+        elif lasting(condition) > lasting(out[index]):
+            out[index] = condition
+    return tuple(out)
 
 
 # --- current characteristics ---------------------------------------------------------------------
@@ -322,7 +399,7 @@ class _Applier:
             self.one(m)
 
     def add(self, condition: Condition) -> None:
-        self.conditions.append(condition)
+        self.conditions = list(merge_conditions(self.conditions, (condition,)))
 
     def one(self, m: Mechanic) -> None:
         p = m.params

@@ -15,7 +15,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from bot.rules.combat.basics import Refusal, RefusedError
-from bot.rules.combat.effects import Condition, EffectApplication, TickResult, current, tick
+from bot.rules.combat.effects import (
+    Condition,
+    EffectApplication,
+    TickResult,
+    current,
+    merge_conditions,
+    tick,
+)
 from bot.rules.combat.initiative import InitiativeResult, Slot, order_slots
 from bot.rules.combat.tables import CombatTables
 from bot.rules.names import DEFAULT_GENDER, Name
@@ -39,17 +46,24 @@ class RoundActions:
     cast: int = 0  # halves of the round spent casting spells (bot.rules.renove.magic)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "used": self.used,
-            "second_weapon_used": self.second_weapon_used,
-            "attacks_made": self.attacks_made,
-            "kinds_used": list(self.kinds_used),
-            "parry_prepared": self.parry_prepared,
-            "parried": self.parried,
-            "charged": self.charged,
-            "debt": self.debt,
-            **({"cast": self.cast} if self.cast else {}),
-        }
+        """``used`` and what is not at its default (every fighter carries it: the document stays
+        small; :meth:`from_dict` reads a missing field as its default)."""
+        out: dict[str, Any] = {"used": self.used}
+        for key in (
+            "second_weapon_used",
+            "attacks_made",
+            "parry_prepared",
+            "parried",
+            "charged",
+            "debt",
+            "cast",
+        ):
+            value = getattr(self, key)
+            if value:
+                out[key] = value
+        if self.kinds_used:
+            out["kinds_used"] = list(self.kinds_used)
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RoundActions:
@@ -103,6 +117,11 @@ class Combatant:
     def current_characteristics(self) -> dict[str, int]:
         return {code: self.stat(code) for code in self.characteristics}
 
+    def with_conditions(self, *conditions: Condition) -> Combatant:
+        """This fighter with ``conditions`` added; a state he is already in is not added twice
+        (:func:`~bot.rules.combat.effects.merge_conditions`: the longest duration is kept)."""
+        return replace(self, conditions=merge_conditions(self.conditions, conditions))
+
     def has(self, *kinds: str) -> bool:
         return any(c.kind in kinds for c in self.conditions)
 
@@ -128,10 +147,10 @@ class Combatant:
             "off_hand": self.off_hand,
             "armour": {zone: [layer.to_dict() for layer in layers] for zone, layers in self.armour.items()},
             "shield_pv": self.shield_pv,
-            "talents": sorted(self.talents),
-            "skills": sorted(self.skills),
+            **({"talents": sorted(self.talents)} if self.talents else {}),
+            **({"skills": sorted(self.skills)} if self.skills else {}),
             "posture": self.posture,
-            "posture_option": self.posture_option,
+            **({"posture_option": self.posture_option} if self.posture_option else {}),
             "conditions": [c.to_dict() for c in self.conditions],
             "actions": self.actions.to_dict(),
             "npc": self.npc,
@@ -366,7 +385,7 @@ def next_turn(state: FightState) -> FightState:
 
 def apply_effects(state: FightState, combatant_id: str, application: EffectApplication) -> FightState:
     target = state.get(combatant_id)
-    return state.put(replace(target, conditions=target.conditions + application.conditions))
+    return state.put(target.with_conditions(*application.conditions))
 
 
 def end_round(state: FightState) -> tuple[FightState, dict[str, TickResult]]:

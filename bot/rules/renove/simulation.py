@@ -82,6 +82,7 @@ from bot.rules.renove.damage import (
 T = TypeVar("T")
 
 MAX_DUELS: Final = 1_000_000
+MIN_DUELS: Final = 500  # run whatever the deadline: a cold request still answers with a real figure
 MAX_ROUNDS: Final = 100
 NEVER: Final = 1 << 30
 Z95: Final = 1.959963984540054
@@ -1127,7 +1128,8 @@ class DuelSimulator:
         deadline: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> Tally:
-        """Sample ``duels`` duels (fewer if ``deadline``, a ``clock()`` value, passes first)."""
+        """Sample ``duels`` duels (fewer if ``deadline``, a ``clock()`` value, passes first; the first
+        :data:`MIN_DUELS` always run, even past it: an answer never reports « 0 duels »)."""
         tally = Tally()
         started = clock()
         max_rounds = self.options.max_rounds
@@ -1144,7 +1146,7 @@ class DuelSimulator:
         dead_id = self.dead_id
         done = 0
         for done in range(1, duels + 1):
-            if deadline is not None and clock() > deadline:
+            if deadline is not None and done > MIN_DUELS and clock() > deadline:
                 done -= 1
                 tally.stopped_by_time = True
                 break
@@ -1153,7 +1155,7 @@ class DuelSimulator:
             rounds = 0
             winner = -1
             while True:
-                if deadline is not None and rounds and clock() > deadline:
+                if deadline is not None and rounds and done > MIN_DUELS and clock() > deadline:
                     winner = -2  # abandoned: the time is up
                     break
                 ia = info_a.get(states[0]) or info(0, states[0])

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from bot.context import AppContext
-from bot.rules.combat.effects import Condition, resolve_pending
+from bot.rules.combat.effects import Condition, resolve_pending, state_key
 from bot.rules.combat.state import Combatant, signal
 from bot.services.caller import Caller
 from bot.services.fights._core import (
@@ -133,7 +133,10 @@ async def edit_condition(
                         else "end_of_combat"
                     ),
                 )
-            doc.state = doc.state.put(replace(c, conditions=(*c.conditions, condition)))
+            doc.state = doc.state.put(c.with_conditions(condition))
+            key = state_key(condition)  # a state already there: the longest one stays, and is shown
+            if key is not None:
+                condition = next(x for x in doc.state.get(c.id).conditions if state_key(x) == key)
             text = scope.t(
                 "combat.condition.added", name=c.name, what=scope.words.condition(condition, c.name)
             )

@@ -77,10 +77,12 @@ async def end_fight(ctx: AppContext, caller: Caller) -> FightOutcome:
         doc.row.closed_at = now
         new_event(scope, doc, "end", None, {"summary": summary["result"]})
         doc.save()
+        title = scope.t("combat.end.title", name=doc.row.name)
+        description, fields = fit_summary(scope, title, summary["text"], summary["fields"])
         reply = Reply(
-            title=scope.t("combat.end.title", name=doc.row.name),
-            description=summary["text"][:4000],
-            fields=summary["fields"],
+            title=title,
+            description=description,
+            fields=fields,
             colour=Colour.INFO,
             kind="combat.end",
             result={"fight_id": doc.row.id, **summary["result"]},
@@ -128,13 +130,14 @@ def _summary(scope: Scope, doc: Doc, events: Sequence[FightEvent]) -> dict[str, 
             }
         )
     fields = []
-    for c in doc.state.combatants[:24]:
+    for c in doc.state.combatants:
         parts = hits.get(c.name, [])
         conditions = [w.condition(x, c.name) for x in c.conditions]
         value = "\n".join(parts + conditions) or w.t("combat.end.unhurt")
-        fields.append(Field(name=("💀 " if c.has("dead") else "") + c.name, value=value[:1000], inline=True))
+        fields.append(Field(name=("💀 " if c.has("dead") else "") + c.name, value=value, inline=True))
     dead = [c.name for c in doc.state.combatants if c.has("dead")]
-    text = w.t("combat.end.rounds", rounds=doc.state.round)
+    rounds = doc.state.round
+    text = w.t("combat.end.rounds", rounds=rounds)  # CLDR: « 0 round » in French, "0 rounds" in English
     if dead:
         text += "\n" + w.t("combat.end.dead", names=", ".join(dead))
     return {
@@ -142,3 +145,66 @@ def _summary(scope: Scope, doc: Doc, events: Sequence[FightEvent]) -> dict[str, 
         "fields": tuple(fields),
         "result": {"hits": result_hits, "dead": dead, "rounds": doc.state.round},
     }
+
+
+# Discord's limits on one message's embeds: 6 000 characters in all (title, description, field names
+# and values, footer), 4 096 in the description, 25 fields, 256 a field name, 1 024 a field value.
+EMBED_TOTAL = 6000
+BUDGET = EMBED_TOTAL - 200  # a margin (the 💀, counting differences)
+DESCRIPTION_MAX = 4096
+FIELDS_MAX = 25
+FIELD_NAME_MAX = 256
+FIELD_VALUE_MAX = 1024
+
+
+def _cut_lines(scope: Scope, text: str, limit: int) -> str:
+    """``text`` kept whole lines first, ending « … et N autres lignes » when it does not fit."""
+    if len(text) <= limit:
+        return text
+    lines = text.split("\n")
+    kept: list[str] = []
+    for i, line in enumerate(lines):
+        left = len(lines) - i
+        more = scope.t("combat.end.more" if left != 1 else "combat.end.more_one", n=left)
+        if len("\n".join([*kept, line])) + 1 + len(more) > limit:
+            return "\n".join([*kept, more])[:limit]
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def fit_summary(
+    scope: Scope, title: str, text: str, fields: Sequence[Field]
+) -> tuple[str, tuple[Field, ...]]:
+    """The summary within one message's embed limits (a long fight at many fighters went over
+    6 000 characters and the interaction failed). The description keeps at most a third of the
+    budget; 24 fighters get a field, the others are named in a 25th; the characters left are
+    shared fairly, the shortest fields whole first, a longer one cut at a line with « … et N
+    autres lignes »; the full summary (every hit) stays in the fight's ``end`` event."""
+    shown = list(fields)
+    others: Field | None = None
+    if len(shown) > FIELDS_MAX:
+        rest = shown[FIELDS_MAX - 1 :]
+        shown = shown[: FIELDS_MAX - 1]
+        name = scope.t("combat.end.others", n=len(rest))[:FIELD_NAME_MAX]
+        others = Field(name=name, value=", ".join(f.name for f in rest), inline=False)
+    budget = BUDGET - len(title)
+    description = _cut_lines(scope, text, min(DESCRIPTION_MAX, budget // 3))
+    budget -= len(description)
+    named = [replace(f, name=f.name[:FIELD_NAME_MAX]) for f in shown]
+    budget -= sum(len(f.name) for f in named)
+    if others is not None:
+        share = max(40, min(FIELD_VALUE_MAX, budget // (len(named) + 1)))
+        others = replace(others, value=_cut_lines(scope, others.value.replace(", ", "\n"), share))
+        others = replace(others, value=others.value.replace("\n", ", "))
+        budget -= len(others.name) + len(others.value)
+    limits: dict[int, int] = {}
+    left = len(named)
+    for i in sorted(range(len(named)), key=lambda k: len(named[k].value)):
+        share = max(1, min(FIELD_VALUE_MAX, budget // max(1, left)))
+        limits[i] = min(len(named[i].value), share)
+        budget -= limits[i]
+        left -= 1
+    out = [replace(f, value=_cut_lines(scope, f.value, limits[i])) for i, f in enumerate(named)]
+    if others is not None:
+        out.append(others)
+    return description, tuple(out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.rules.combat.basics import RefusedError
-from bot.rules.combat.effects import Condition, apply_mechanics, resolve_pending, tick
+from bot.rules.combat.effects import Condition, apply_mechanics, merge_conditions, resolve_pending, tick
 from bot.rules.combat.initiative import roll_initiative
 from bot.rules.combat.state import (
     Combatant,
@@ -18,7 +18,7 @@ from bot.rules.combat.state import (
     start_round,
     take_action,
 )
-from bot.rules.combat.tables import CombatTables
+from bot.rules.combat.tables import CombatTables, Mechanic
 from bot.rules.dice.manual import ManualDice
 
 VICTIM = {"CC": 40, "E": 40, "Ag": 35, "FM": 30, "BE": 7, "A": 2}
@@ -235,3 +235,54 @@ def test_fight_state_round_cycle(tables: CombatTables) -> None:
     state, result = signal(state, "a", "end_of_combat")
     assert result.event == "end_of_combat"
     assert FightState.from_dict(state.to_dict()) == state
+
+
+# --- states do not stack (#25) --------------------------------------------------------------------
+
+
+def test_a_state_already_there_is_kept_once_with_the_longest_duration() -> None:
+    prone = Condition("prone", "criticals.a", until="stands_up")
+    gm_prone = Condition("prone", "gm", remaining=2, unit="round")
+    assert merge_conditions((prone,), (gm_prone,)) == (prone,)  # getting up outlasts 2 rounds
+    assert merge_conditions((gm_prone,), (prone,)) == (prone,)  # and takes the shorter one's place
+    short, long = (Condition("stunned", s, remaining=n, unit="round") for s, n in (("a", 1), ("b", 3)))
+    assert merge_conditions((short,), (long,)) == (long,)
+    assert merge_conditions((long,), (short,)) == (long,)
+    out = Condition("unconscious", "a", until="end_of_combat")
+    treated = Condition("unconscious", "b", until="treated")
+    assert merge_conditions((out,), (treated,)) == (treated,)  # lasts past the fight
+    # a halving per characteristic; a part per part; the sooner death timer
+    m, ag = (
+        Condition("halve", "a", stat="M", until="healed"),
+        Condition("halve", "a", stat="Ag", until="healed"),
+    )
+    assert merge_conditions((m,), (m, ag)) == (m, ag)
+    hour, rounds = (
+        Condition("death_timer", "a", remaining=1, unit="hour", params={"unless": "healed"}),
+        Condition("death_timer", "b", remaining=3, unit="round", params={"unless": "healed"}),
+    )
+    assert merge_conditions((hour,), (rounds,)) == (rounds,)
+    assert merge_conditions((rounds,), (hour,)) == (rounds,)
+
+
+def test_what_counts_twice_still_stacks_and_open_table_modifiers_add_up() -> None:
+    timed = Condition("modifier", "criticals.a", stat="CC", value=-10, remaining=2, unit="round")
+    gm = Condition("modifier", "gm", stat="CC", value=-10, until="end_of_combat")
+    lost = Condition("lose_time", "criticals.a", remaining=1, unit="half_round")
+    assert merge_conditions((timed, gm, lost), (timed, gm, lost)) == (timed, gm, lost) * 2
+    rest = Condition("modifier", "criticals.a", stat="CC", value=-30, until="end_of_combat")
+    more = Condition("modifier", "criticals.b", stat="CC", value=-25, until="end_of_combat")
+    merged = merge_conditions((rest,), (more,))
+    assert len(merged) == 1 and merged[0].value == -55
+    fighter = Combatant("g", "Gobelin", {"CC": 40}, conditions=(rest,))
+    assert fighter.with_conditions(more).stat("CC") == 40 - 30 - 25  # the same value as two
+
+
+def test_a_fall_on_a_fighter_already_prone_adds_no_second_prone() -> None:
+    fall = Mechanic.from_dict({"type": "fall"})
+    state = FightState(1, (Combatant("g", "Gobelin", {"Ag": 30}),))
+    for _ in range(5):
+        application = apply_mechanics((fall,), {"Ag": 30}, source="criticals.x")
+        assert [e.kind for e in application.events] == ["fall"]  # the fall is still told
+        state = apply_effects(state, "g", application)
+    assert [c.kind for c in state.get("g").conditions] == ["prone"]

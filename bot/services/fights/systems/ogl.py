@@ -213,15 +213,8 @@ def due_test(
             lines.append(scope.t("combat.effect.dead", name=c.name))
         else:
             victim = doc.state.get(c.id)
-            doc.state = doc.state.put(
-                replace(
-                    victim,
-                    conditions=(
-                        *victim.conditions,
-                        Condition("unconscious", "ogl.endurance", until="treated"),
-                    ),
-                )
-            )
+            knocked_out = Condition("unconscious", "ogl.endurance", until="treated")
+            doc.state = doc.state.put(victim.with_conditions(knocked_out))
             lines.append(scope.t("combat.ogl.unconscious", name=c.name))
     payload = {"fight_id": doc.row.id, "prompt": dict(prompt), "check": check.to_dict()}
     new_event(scope, doc, "due_test", c.id, payload)

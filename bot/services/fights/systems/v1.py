@@ -885,17 +885,8 @@ def _stun(
             )
         )
         c = doc.state.get(defender.id)
-        doc.state = doc.state.put(
-            replace(
-                c,
-                conditions=(
-                    *c.conditions,
-                    Condition(
-                        "unconscious", "v1.stun", remaining=minutes, unit="minute", until="end_of_combat"
-                    ),
-                ),
-            )
-        )
+        out = Condition("unconscious", "v1.stun", remaining=minutes, unit="minute", until="end_of_combat")
+        doc.state = doc.state.put(c.with_conditions(out))
     else:
         lines.append(w.t("combat.v1.stun.failed", name=defender.name))
     if stun.wounds:
