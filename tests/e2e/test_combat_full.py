@@ -444,7 +444,7 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         f" = **{bow_target} %**",
         check_line(bow_target, 10),
         f"Localisation : °R 4 = **4** → **tête** (zones possibles : {reachable(4)})",
-        f"🛡️ Gobelin 2 {gm.mention} : parer, esquiver ou encaisser ?",
+        f"🛡️ Gobelin 2 {gm.mention} : esquiver ou encaisser ?",
         # the turn stays Bertha's until the defence is answered
         "⏳ En attente de la défense : Gobelin 2 — le tour passe ensuite.",
     ]
@@ -734,7 +734,7 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
         f" = **{g1_target} %**",
         check_line(g1_target, 40),
         f"Localisation : °R 1 = **1** → **jambes** (zones possibles : {reachable(1)})",
-        f"🛡️ Bertha {bob.mention} : parer, esquiver ou encaisser ?",
+        f"🛡️ Bertha {bob.mention} : encaisser (ni parade ni esquive possible maintenant).",
         "⏳ En attente de la défense : Bertha — le tour passe ensuite.",
     ]
     # the suicidal posture forbids dodging

@@ -33,7 +33,7 @@ from bot.services.fights._core import (
 )
 from bot.services.fights.destiny import merge_rows, offer_lines
 from bot.services.fights.hits import _request, _resolve_hit, _situations, with_shield_bearer
-from bot.services.fights.npc_defence import defence_buttons, mode_of, pick
+from bot.services.fights.npc_defence import defence_buttons, defence_prompt, mode_of, pick
 from bot.services.fights.profiles import attack_weapon
 from bot.services.fights.profiles import label as profile_label
 from bot.services.fights.registry import system_of
@@ -265,7 +265,7 @@ async def attack(
                 owner = doc.owner(victim.id)
                 if doc.meta.get(victim.id, {}).get("kind") == "pc" and owner != scope.caller.user_id:
                     ping = owner
-                lines.append(w.t("combat.defence.prompt", name=victim.name, owner=_mention(doc, victim.id)))
+                lines.append(defence_prompt(scope, doc, pending, _mention(doc, victim.id)))
                 buttons = defence_buttons(scope, doc, pending)
         elif not result.hit:
             lines.append(w.t("combat.attack.missed", name=foe.name))

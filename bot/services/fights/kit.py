@@ -34,7 +34,15 @@ from bot.services.fights._core import (
 )
 from bot.services.fights.attacks import _mention
 from bot.services.fights.damage import _application_lines
-from bot.services.fights.npc_defence import chances_of, defence_buttons, mode_line, mode_of, pick, set_for
+from bot.services.fights.npc_defence import (
+    chances_of,
+    defence_buttons,
+    defence_prompt,
+    mode_line,
+    mode_of,
+    pick,
+    set_for,
+)
 from bot.services.fights.registry import system_of
 from bot.services.fights.roster import (
     NpcStats,
@@ -427,7 +435,7 @@ async def await_defence(
         return [said, *await resolve(scope, doc, pending, choice, DefenceRolls(), payload)], ()
     doc.pending[str(pending["seq"])] = dict(pending)
     payload["pending"] = True
-    lines = [scope.t("combat.defence.prompt", name=foe.name, owner=_mention(doc, foe.id))]
+    lines = [defence_prompt(scope, doc, pending, _mention(doc, foe.id), chances)]
     return lines, defence_buttons(scope, doc, pending, chances)
 
 

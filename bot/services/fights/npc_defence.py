@@ -148,6 +148,20 @@ def _pick(
     return best, scope.t("combat.npcdef.best", name=name, choice=word, chance=chances[best])
 
 
+def defence_prompt(
+    scope: Scope, doc: Doc, pending: Mapping[str, Any], owner: str, chances: Mapping[str, int] | None = None
+) -> str:
+    """« 🛡️ Gobelin 2 @MJ : esquiver ou encaisser ? » — the same legal choices as the buttons."""
+    if chances is None:
+        chances = defence_chances(scope, doc, pending)
+    verbs = [scope.t(f"combat.defence.verb.{c}") for c in ("parer", "esquiver", "encaisser") if c in chances]
+    name = doc.state.get(pending["defender"]).name
+    if len(verbs) <= 1:  # nothing but « encaisser »: no question to ask
+        return scope.t("combat.defence.take_only", name=name, owner=owner)
+    choices = ", ".join(verbs[:-1]) + f" {scope.t('combat.word.or')} " + verbs[-1]
+    return scope.t("combat.defence.choices", name=name, owner=owner, choices=choices)
+
+
 def defence_buttons(
     scope: Scope, doc: Doc, pending: Mapping[str, Any], chances: Mapping[str, int] | None = None
 ) -> tuple[tuple[Button, ...], ...]:
