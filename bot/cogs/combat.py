@@ -846,6 +846,8 @@ class CombatCog(commands.Cog):
         kind="Or add a state: stunned, no action, prone …",
         number="Remove: the condition's number on the tracker",
     )
+    # Six operations and five states: offered as Discord's own choices, shown before typing (#22).
+    @app_commands.choices(op=CONDITION_OPS, kind=CONDITION_KINDS)
     async def condition(
         self,
         interaction: Interaction,
@@ -904,14 +906,6 @@ class CombatCog(commands.Cog):
     @action.autocomplete("action")
     async def _action(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         return _static_choices(interaction, ACTIONS, current)
-
-    @condition.autocomplete("op")
-    async def _op(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return _static_choices(interaction, CONDITION_OPS, current)
-
-    @condition.autocomplete("kind")
-    async def _kind(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return _static_choices(interaction, CONDITION_KINDS, current)
 
     @combat.command(name="undo", description="Undo the last action, or the last N (GM; a player: his own)")
     @app_commands.describe(count="How many actions to undo, newest first (default: 1)")

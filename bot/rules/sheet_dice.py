@@ -68,14 +68,16 @@ MACRO_NAME_MAX: Final = 32
 MACRO_DEPTH_MAX: Final = 5
 KNOWN_SHOWN_MAX: Final = 30  # names listed when one is unknown
 
-# Letters (any script, no digit, no "_") with "_" or "." only between letters.
-_NAME = re.compile(r"[^\W\d_]+(?:[._][^\W\d_]+)*")
-_MACRO_NAME = re.compile(r"[^\W\d_]+(?:_[^\W\d_]+)*")
+# Letters with "_" or "." only between letters.
+# Letters only, Latin with accents: « ² » or « ① » are \w without being \d — never a name (#23).
+_L = "A-Za-zÀ-ÖØ-öø-ÿŒœ"
+_NAME = re.compile(rf"[{_L}]+(?:[._][{_L}]+)*")
+_MACRO_NAME = re.compile(rf"[{_L}]+(?:_[{_L}]+)*")
 _OPERAND_BEFORE = frozenset("+-*/(<>=\u2212\u2013\u00d7\u00f7")
 _DIE_AFTER = re.compile(r"\s*[0-9%]")
 _TEST = re.compile(r"\s*(?:1\s*)?[dD]\s*(100|%|20)\s*(<=|<)(.*)", re.DOTALL)
 _SYSTEMS: Final = frozenset(system.value for system in System)
-_TERM = re.compile(r"\s*([+\-\u2212]?)\s*([0-9]{1,9}|[^\W\d_]+(?:[._][^\W\d_]+)*)\s*")
+_TERM = re.compile(rf"\s*([+\-\u2212]?)\s*([0-9]{{1,9}}|[{_L}]+(?:[._][{_L}]+)*)\s*")
 
 
 def fold(text: str) -> str:

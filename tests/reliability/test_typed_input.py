@@ -105,7 +105,6 @@ NOT_TYPED = {
     "character": "a character's name",
     "label": "free text, the roll's title",
     "options": "the GM's option names of a ruleset (endurance:seuil …)",
-    "op": "an operation's name (autocomplete)",
     "stat": "a characteristic's name",
     "choice": "/tavern play: dice by their position (1-5) or cards (7♠), checked by the game itself",
 }
@@ -352,6 +351,14 @@ RECIPES: dict[str, Recipe] = {
         },
         rulesets=RULESETS,
         state="fight",
+    ),
+    "macro create": Recipe(  # the same name each time: an accepted value replaces the macro
+        base={"name": "frappe"}, options={"expression": Opt(control="1d10+2 # Frappe")}
+    ),
+    "combat action": Recipe(  # Manœuvrer: the opposed CC, then `dice` the rerolls and the Ag test
+        base={"action": "manoeuvrer", "who": "{me}", "target": "{foe}", "roll": 15, "target_roll": 40},
+        options={"dice": Opt(control="62")},
+        state="turn",
     ),
     "combat attack": Recipe(
         # the GM acting on the player's fighter's turn names him (else he is asked who acts)

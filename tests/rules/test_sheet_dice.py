@@ -201,3 +201,11 @@ def test_a_macro_error_points_at_the_place_typed() -> None:
     with pytest.raises(DiceError) as caught:
         check_macro("x", "1d10+BF+ # Frappe", {})
     assert caught.value.key == "dice.error.unexpected_end" and caught.value.position == 8
+
+
+def test_unicode_digits_are_not_names() -> None:
+    """« ² » and « ① » are \\w but no letter: a macro of them was saved (#23, found by the typed-input
+    suite); they are refused as the dice engine refuses them."""
+    for text in ("²", "①", "1d6+²"):
+        with pytest.raises(DiceError):
+            check_macro("frappe", text, {})
