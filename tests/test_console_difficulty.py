@@ -76,4 +76,4 @@ def test_difficulty_ladders_in_english() -> None:
     assert "\nHard " in _text(hard)
     assert _choices(offered) == ["Very easy (+30%)", "Easy (+20%)"]
     assert extended["result"]["target"] == 10 and extended["result"]["status"] == "succeeded"
-    assert "1/1 successes, 0 attempts left" in _text(extended) and "Time spent: 2 rounds" in _text(extended)
+    assert "1/1 success, 0 attempts left" in _text(extended) and "Time spent: 2 rounds" in _text(extended)
