@@ -33,7 +33,6 @@ PENDING: set[str] = {
     "combat_rules",
     "creatures_bf",
     "critical_matrix",
-    "criticals_pugilat",
     "d20_air_combat",
     "d20_armour",
     "d20_artillery_scatter",
