@@ -25,7 +25,6 @@ _WORD = re.compile(r"[A-Za-zÀ-ÿ']+")
 # Tables whose French notes are not translated yet: shrink this as they are done (never grow it).
 PENDING: set[str] = {
     "ammunition",
-    "armour",
     "armour_quality",
     "chases",
     "combat_actions",
@@ -78,7 +77,6 @@ PENDING: set[str] = {
     "weapon_attributes",
     "weapon_groups",
     "weapons_melee",
-    "weapons_ranged",
 }
 
 
