@@ -62,21 +62,17 @@ PENDING: set[str] = {
     "opposed_skills",
     "parry_side_effects",
     "postures",
-    "prices",
     "range_bands",
     "secret_tests",
     "shields",
     "skills",
     "special_actions",
     "talents",
-    "tavern_games",
-    "v1_combat",
     "v1_hit_location",
     "v1_margin_bands",
     "v1_standard_tests",
     "weapon_attributes",
     "weapon_groups",
-    "weapons_melee",
 }
 
 
