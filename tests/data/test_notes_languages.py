@@ -26,7 +26,6 @@ _WORD = re.compile(r"[A-Za-zÀ-ÿ']+")
 PENDING: set[str] = {
     "ammunition",
     "armour_quality",
-    "chases",
     "combat_actions",
     "combat_modifiers",
     "combat_rules",
@@ -51,12 +50,10 @@ PENDING: set[str] = {
     "infection",
     "interrogation",
     "jumps",
-    "magic",
     "mort_subite",
     "ogl_combat_actions",
     "ogl_fumbles",
     "ogl_hero_points",
-    "ogl_hit_location",
     "ogl_situational_modifiers",
     "ogl_wounds",
     "opposed_skills",
@@ -68,10 +65,8 @@ PENDING: set[str] = {
     "skills",
     "special_actions",
     "talents",
-    "v1_hit_location",
     "v1_margin_bands",
     "v1_standard_tests",
-    "weapon_attributes",
     "weapon_groups",
 }
 
