@@ -24,7 +24,6 @@ _WORD = re.compile(r"[A-Za-zÀ-ÿ']+")
 
 # Tables whose French notes are not translated yet: shrink this as they are done (never grow it).
 PENDING: set[str] = {
-    "armour_quality",
     "combat_actions",
     "combat_modifiers",
     "combat_rules",
@@ -43,7 +42,6 @@ PENDING: set[str] = {
     "d20_skills",
     "d20_wounds",
     "hit_location",
-    "income",
     "infection",
     "mort_subite",
     "ogl_combat_actions",
@@ -57,7 +55,6 @@ PENDING: set[str] = {
     "skills",
     "special_actions",
     "talents",
-    "v1_margin_bands",
 }
 
 
