@@ -15,8 +15,8 @@ from bot.data_loading import iter_data_files, validate_file
 
 FILES = list(iter_data_files())
 
-# Words that give a language away (seed quotes in « », '…', "…" and `code` are removed first: an English note may
-# quote the French seed).
+# Words that give a language away (seed quotes in « », '…', "…" and `code` are removed first: an English
+# note may quote the French seed).
 _FRENCH = {"le", "les", "est", "une", "des", "avec", "dans", "pour", "qui", "sont", "pas", "sur", "du", "au"}
 _ENGLISH = {"the", "is", "with", "which", "and", "are", "of", "for", "not", "this", "that", "when"}
 _QUOTED = re.compile(r"(?<!\w)'[^']*'(?!\w)|«[^»]*»|`[^`]*`|\"[^\"]*\"|“[^”]*”")
