@@ -42,9 +42,7 @@ PENDING: set[str] = {
     "ogl_hero_points",
     "ogl_situational_modifiers",
     "ogl_wounds",
-    "skills",
     "special_actions",
-    "talents",
 }
 
 
