@@ -24,7 +24,6 @@ _WORD = re.compile(r"[A-Za-zÀ-ÿ']+")
 
 # Tables whose French notes are not translated yet: shrink this as they are done (never grow it).
 PENDING: set[str] = {
-    "combat_actions",
     "d20_air_combat",
     "d20_armour",
     "d20_artillery_scatter",
@@ -42,7 +41,6 @@ PENDING: set[str] = {
     "ogl_hero_points",
     "ogl_situational_modifiers",
     "ogl_wounds",
-    "special_actions",
 }
 
 
