@@ -37,9 +37,6 @@ PENDING: set[str] = {
     "d20_skills",
     "d20_wounds",
     "ogl_combat_actions",
-    "ogl_fumbles",
-    "ogl_hero_points",
-    "ogl_situational_modifiers",
     "ogl_wounds",
 }
 
