@@ -36,8 +36,6 @@ PENDING: set[str] = {
     "d20_simultaneous_actions",
     "d20_skills",
     "d20_wounds",
-    "ogl_combat_actions",
-    "ogl_wounds",
 }
 
 
