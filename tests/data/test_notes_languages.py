@@ -24,18 +24,13 @@ _WORD = re.compile(r"[A-Za-zÀ-ÿ']+")
 
 # Tables whose French notes are not translated yet: shrink this as they are done (never grow it).
 PENDING: set[str] = {
-    "d20_air_combat",
-    "d20_armour",
     "d20_artillery_scatter",
     "d20_brawl",
     "d20_burst_fire",
     "d20_covering_fire",
     "d20_difficulty",
-    "d20_opposition",
-    "d20_ranged",
     "d20_simultaneous_actions",
     "d20_skills",
-    "d20_wounds",
 }
 
 
