@@ -22,17 +22,6 @@ _ENGLISH = {"the", "is", "with", "which", "and", "are", "of", "for", "not", "thi
 _QUOTED = re.compile(r"(?<!\w)'[^']*'(?!\w)|«[^»]*»|`[^`]*`|\"[^\"]*\"|“[^”]*”")
 _WORD = re.compile(r"[A-Za-zÀ-ÿ']+")
 
-# Tables whose French notes are not translated yet: shrink this as they are done (never grow it).
-PENDING: set[str] = {
-    "d20_artillery_scatter",
-    "d20_brawl",
-    "d20_burst_fire",
-    "d20_covering_fire",
-    "d20_difficulty",
-    "d20_simultaneous_actions",
-    "d20_skills",
-}
-
 
 def _words(note: str) -> set[str]:
     return {w.casefold() for w in _WORD.findall(_QUOTED.sub(" ", note))}
@@ -58,7 +47,7 @@ def _pair(document: dict[str, object]) -> tuple[list[str], list[str]] | None:
 def test_notes_exist_in_both_languages(path: Path) -> None:
     document = validate_file(path).document
     notes = list(document.get("notes") or [])
-    if not notes or path.stem in PENDING:
+    if not notes:
         return
     assert not ("notes_en" in document and "notes_fr" in document), "give notes_en OR notes_fr, not both"
     pair = _pair(document)
@@ -79,9 +68,11 @@ def test_notes_exist_in_both_languages(path: Path) -> None:
         assert len(french_in_en) <= 1, f"{path.name} English note {number} reads French: {french_in_en}"
 
 
-def test_pending_tables_are_really_untranslated() -> None:
-    """PENDING lists only tables still lacking their translation (it must shrink, not hide done work)."""
-    for path in FILES:
-        if path.stem in PENDING:
-            document = validate_file(path).document
-            assert _pair(document) is None, f"{path.stem} is translated: remove it from PENDING"
+def test_every_table_with_notes_has_both_languages() -> None:
+    """No table is left with notes in one language only (issue #21)."""
+    one_language = [
+        p.stem
+        for p in FILES
+        if validate_file(p).document.get("notes") and _pair(validate_file(p).document) is None
+    ]
+    assert one_language == []
