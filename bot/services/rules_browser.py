@@ -518,12 +518,35 @@ def critical_mentions(note: str) -> set[tuple[str, int]]:
     return found
 
 
-def notes_for(document: Mapping[str, Any], entry: Mapping[str, Any]) -> list[str]:
-    notes = [n for n in document.get("notes") or [] if isinstance(n, str)]
+def localized_notes(document: Mapping[str, Any], language: str) -> list[str]:
+    """The table's notes in ``language``: ``notes_fr`` / ``notes_en`` (parallel to ``notes``, same order)
+    where the data gives them, else the original ``notes`` entry (the other language, as a fallback)."""
+    original = [n if isinstance(n, str) else "" for n in document.get("notes") or []]
+    translated = document.get(f"notes_{language}")
+    if not isinstance(translated, list):
+        translated = []
+    notes: list[str] = []
+    for index, note in enumerate(original):
+        other = translated[index] if index < len(translated) else None
+        notes.append(other if isinstance(other, str) and other.strip() else note)
+    return [n for n in notes if n]
+
+
+def notes_for(document: Mapping[str, Any], entry: Mapping[str, Any], language: str = "fr") -> list[str]:
+    """The notes that concern ``entry``, in ``language``: matched on the original notes and on the
+    translation (the same note at the same place), shown in the caller's language."""
+    originals = [n if isinstance(n, str) else "" for n in document.get("notes") or []]
+    translated = document.get(f"notes_{language}")
+    pairs: list[tuple[str, str]] = []
+    for index, original in enumerate(originals):
+        other = translated[index] if isinstance(translated, list) and index < len(translated) else ""
+        text = other if isinstance(other, str) and other.strip() else original
+        if text:
+            pairs.append((original + "\n" + (other if isinstance(other, str) else ""), text))
     schema = str(document.get("schema", ""))
     if schema == "criticals":
         wanted = (str(entry.get("zone")), entry.get("value"))
-        return [n for n in notes if wanted in critical_mentions(n)]
+        return [text for both, text in pairs if wanted in critical_mentions(both)]
     words = {str(entry[k]) for k in ("id", "name", "name_en", "label") if isinstance(entry.get(k), str)}
     words = {w for w in words if len(w) >= 3}
     if not words:
@@ -532,7 +555,7 @@ def notes_for(document: Mapping[str, Any], entry: Mapping[str, Any]) -> list[str
         r"(?<![\w])(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w])",
         re.IGNORECASE,
     )
-    return [n for n in notes if pattern.search(n)]
+    return [text for both, text in pairs if pattern.search(both)]
 
 
 def source_line(
@@ -623,7 +646,7 @@ async def show_entry(ctx: AppContext, caller: Caller, *, name: str, entry: str) 
     label = entry_label(ctx.catalog, language, schema, item)
     title = f"{table_title(document, language)} — {label}"
     fields = renderer.fields(item)
-    notes = notes_for(document, item)
+    notes = notes_for(document, item, language)
     for note in notes[:ENTRY_NOTES_MAX]:
         fields.append(Field(t(locale, "rules.field.note"), _cut(note, FIELD_VALUE_MAX)))
     if len(notes) > ENTRY_NOTES_MAX:
@@ -724,7 +747,7 @@ async def show_notes(ctx: AppContext, caller: Caller, *, name: str, page: int = 
         return unknown_table_reply(ctx, caller, name)
     async with ctx.sessions.begin() as session:
         document = await table_in_force(session, ctx, caller.guild_id, name)
-    notes = [n for n in document.get("notes") or [] if isinstance(n, str)]
+    notes = localized_notes(document, language)
     footer = source_line(ctx.catalog, language, document, None)
     title = t(locale, "rules.notes.title", title=table_title(document, language))
     if not notes:

@@ -36,7 +36,10 @@ async def test_browse_a_critical_entry_with_autocomplete(emu: E2E) -> None:
     english = await emu.user("bob", locale="en-US").slash(
         "rules show", table="criticals_tranchantes", entry="tete 12"
     )
-    assert "Head 12" in english.embed["title"] and "test" in _text(english.embed)
+    english_text = _text(english.embed)
+    assert "Head 12" in english.embed["title"] and "throat" in english_text
+    # the table's note about this entry, in English (#21), not the French reading
+    assert "Layout of the Body/Head page" in english_text and "Découpage" not in english_text
 
 
 async def test_house_rules_bad_file_then_good_file_export_and_reset(emu: E2E) -> None:

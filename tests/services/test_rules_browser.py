@@ -174,3 +174,29 @@ async def test_every_talent_reads_in_french_and_english_without_raw_keys(ctx: Ap
     assert hardy["Effets"] == "• valeur des critiques subis −1\n• E +10 % au test contre l'infection"
     precise = await svc.show_entry(ctx, EN, name="talents", entry="Sure Shot")
     assert "°R for the zone hit +1, when shooting" in str(precise.fields)
+
+
+async def test_notes_follow_the_callers_language(ctx: AppContext) -> None:
+    """#21: /rules notes and /regles voir show a table's notes in the caller's language (notes_en)."""
+    document = ctx.tables["criticals_tranchantes"].document
+    french, english = document["notes"], document["notes_en"]
+    fr_notes = await svc.show_notes(ctx, FR, name="criticals_tranchantes")
+    en_notes = await svc.show_notes(ctx, EN, name="criticals_tranchantes")
+    assert fr_notes.description and en_notes.description
+    assert french[1][:60] in fr_notes.description and english[1][:60] not in fr_notes.description
+    assert english[1][:60] in en_notes.description and french[1][:60] not in en_notes.description
+    # an entry's notes: the same note (matched on « Bras 8 » / « Arm 8 »), in each language
+    fr_entry = await svc.show_entry(ctx, FR, name="criticals_tranchantes", entry="bras 8")
+    en_entry = await svc.show_entry(ctx, EN, name="criticals_tranchantes", entry="bras 8")
+    fr_fields = [f.value for f in fr_entry.fields]
+    en_fields = [f.value for f in en_entry.fields]
+    assert any(v.startswith("Bras 8 et 9") for v in fr_fields)
+    assert any(v.startswith("Arm 8 and 9") for v in en_fields)
+    assert not any(v.startswith("Bras 8 et 9") for v in en_fields)
+
+
+def test_localized_notes_fall_back_to_the_original() -> None:
+    document = {"notes": ["Première lecture.", "Deuxième lecture."], "notes_en": ["First reading.", ""]}
+    assert svc.localized_notes(document, "en") == ["First reading.", "Deuxième lecture."]
+    assert svc.localized_notes(document, "fr") == ["Première lecture.", "Deuxième lecture."]
+    assert svc.localized_notes({"notes": ["Only one."]}, "en") == ["Only one."]
