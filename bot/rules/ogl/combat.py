@@ -645,12 +645,14 @@ def roll_hit_location(
     bands: Sequence[Mapping[str, Any]], *, rng: RandomSource | None = None, roll: int | None = None
 ) -> HitLocation:
     """The band of the d20 (``roll`` typed by hand, else from ``rng``); a d20 no band covers is a
-    table error (the shipped table covers 1-20, a server's must too)."""
+    the nearest band (the shipped table covers 1-20, a server's must too: checked at upload)."""
     value = d(20, rng, roll)
     for band in bands:
         if int(band["min"]) <= value <= int(band["max"]):
             return HitLocation(value, str(band["location"]))
-    raise ValueError(f"ogl_hit_location has no band for {value}")
+    # the bands cover 1-20 (x-bands, checked at load and upload): past them, the nearest band
+    nearest = min(bands, key=lambda b: min(abs(value - int(b["min"])), abs(value - int(b["max"]))))
+    return HitLocation(value, str(nearest["location"]))
 
 
 # --- location wounds -----------------------------------------------------------------------------
