@@ -156,7 +156,7 @@ def _cards_fr(replies: list[dict[str, Any]]) -> None:
         assert "Hans garde sa main." in text_of(hans_keeps) and "Carl garde sa main." in text_of(carl_keeps)
         assert "On abat les cartes." in text_of(end) and "remporte" in text_of(end)
     else:
-        assert "Grimli triche et se fait prendre !" in text_of(slipped)
+        assert "Grimli est pris à tricher !" in text_of(slipped)
     assert "Grimli triche — Jeu 30 %" in text_of(slipped)
 
 

@@ -173,7 +173,7 @@ async def test_arm_wrestling_each_says_before_the_round_whether_he_cheats(ctx: A
     # Round 2: Grimli cheats again and is seen (Jeu 80 against Hans's Perception 10): stopped.
     ok(await table.act(ctx, BOB, action="pull", dice="10 50"))
     caught = await table.act(ctx, ALICE, action="cheat", dice="80")
-    assert "Grimli triche et se fait prendre !" in text(caught) and caught.reply.buttons == ()
+    assert "Grimli est pris à tricher !" in text(caught) and caught.reply.buttons == ()
     assert ok(caught)["exposed"] == ["a"]
 
 
@@ -228,7 +228,7 @@ async def test_a_hand_of_cards_a_cheat_seen_stops_it_and_bad_cards_are_refused(c
     ok(await table.act(ctx, ALICE, action="check"))
     # Jeu 80 fails, Hans's Perception 10 succeeds: the table sees it all, the hand stops.
     caught = await table.act(ctx, ALICE, action="slip", choice="As♥ 7♠", dice="80, Hans 10")
-    assert not caught.reply.ephemeral and "Grimli triche et se fait prendre !" in text(caught)
+    assert not caught.reply.ephemeral and "Grimli est pris à tricher !" in text(caught)
     assert "Hans surveille — Perception 15 % · **10** → Réussite" in text(caught)
     assert ok(caught)["exposed"] == ["Grimli"] and caught.reply.buttons == ()
 
