@@ -43,7 +43,7 @@ async def test_an_english_gm_on_a_french_server_gets_english_replies_and_a_frenc
 ) -> None:
     english = replace(GM, locale="en-US", guild_locale="fr")
     await fight(ctx, english)
-    moved = await set_posture(ctx, english, posture="prudente")
+    moved = await set_posture(ctx, english, posture="prudente", who="Bretteur")
     assert ok(moved) is not None
     assert "careful" in (moved.reply.description or "")  # the caller's own reply: English
     names = field_names(moved)
@@ -55,7 +55,7 @@ async def test_an_english_gm_on_a_french_server_gets_english_replies_and_a_frenc
 async def test_a_french_player_on_an_english_server_gets_an_english_tracker(ctx: AppContext) -> None:
     french = replace(GM, guild_locale="en-GB")
     await fight(ctx, french)
-    moved = await set_posture(ctx, french, posture="prudente")
+    moved = await set_posture(ctx, french, posture="prudente", who="Bretteur")
     assert "prudente" in (moved.reply.description or "")
     assert field_names(moved)[0] == "Order"
 
@@ -63,7 +63,7 @@ async def test_a_french_player_on_an_english_server_gets_an_english_tracker(ctx:
 async def test_without_a_server_locale_the_tracker_is_french(ctx: AppContext) -> None:
     english = replace(GM, locale="en-US")
     await fight(ctx, english)
-    assert field_names(await set_posture(ctx, english, posture="prudente"))[0] == "Ordre"
+    assert field_names(await set_posture(ctx, english, posture="prudente", who="Bretteur"))[0] == "Ordre"
 
 
 def interaction(locale: str | None, features: list[str] | None) -> Any:

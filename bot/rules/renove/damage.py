@@ -61,8 +61,9 @@ class ArmourLayer:
             "coverage": str(self.coverage),
             "pv": self.pv,
             "pv_max": self.pv_max,
-            "pa_lost": self.pa_lost,
-            "quality": self.quality,
+            # the defaults are left out: a fight document carries every layer of every fighter
+            **({"pa_lost": self.pa_lost} if self.pa_lost else {}),
+            **({"quality": self.quality} if self.quality != "normale" else {}),
         }
 
     @classmethod

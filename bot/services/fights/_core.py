@@ -294,6 +294,9 @@ def require_gm(scope: Scope) -> None:
 # -- the fight document ---------------------------------------------------------------------
 
 
+_OPTIONAL_META: Final = frozenset({"shield", "shield_max", "masteries", "playable_bonus"})
+
+
 @dataclass(slots=True)
 class Doc:
     row: Fight
@@ -309,7 +312,10 @@ class Doc:
     def save(self) -> None:
         data = dict(self.data)
         data["fight"] = self.state.to_dict()
-        data["meta"] = self.meta
+        data["meta"] = {  # the optional, unset entries are left out (read with .get): a smaller document
+            cid: {k: v for k, v in m.items() if not (k in _OPTIONAL_META and v in (None, {}))}
+            for cid, m in self.meta.items()
+        }
         self.row.state = data  # a new object: SQLAlchemy sees the change and bumps the version
         self.row.round = self.state.round
 

@@ -162,6 +162,11 @@ def _slot_hook(scope: Scope, doc: Doc) -> list[str]:
     return system_of(doc.row.ruleset).on_slot(scope, doc)
 
 
+def _source_of(prompt: dict[str, Any]) -> str | None:
+    condition = prompt.get("condition")
+    return str(condition.get("source")) if isinstance(condition, dict) else None
+
+
 def _end_round(scope: Scope, doc: Doc) -> list[str]:
     state, results = end_round(doc.state)
     for c in doc.state.combatants:
@@ -195,6 +200,14 @@ def _end_round(scope: Scope, doc: Doc) -> list[str]:
                 continue
             number = int(doc.data.get("prompt_seq", 0)) + 1
             doc.data["prompt_seq"] = number
+            # the same test still waiting from an earlier round: the newer one (its modifier has
+            # grown) replaces it — one test per condition, so the document stays bounded (#25)
+            source = prompt.condition.source
+            doc.data["prompts"] = [
+                p
+                for p in doc.prompts
+                if not (p["combatant"] == cid and p["kind"] == prompt.kind and _source_of(p) == source)
+            ]
             doc.prompts.append(
                 {"id": number, "combatant": cid, "kind": prompt.kind, "condition": prompt.condition.to_dict()}
             )
