@@ -86,7 +86,31 @@ def release_validators() -> None:
 
 def _format_error(error: Any) -> str:
     where = "/".join(str(p) for p in error.instance_path) or "(root)"
-    return f"{where}: {error.message}"
+    return f"{where}: {_without_instance(str(error.message), error.instance)}"
+
+
+def _without_instance(message: str, instance: Any) -> str:
+    """« [{…whole table…}] has less than 7 items » → « the list of 2 entries has less than 7 items »:
+    the validator quotes the whole value, a user needs what is wrong with it (and in no language)."""
+    if message[:1] not in "[{":
+        return message
+    depth, quoted, escaped = 0, False, False
+    for index, char in enumerate(message):
+        if quoted:
+            escaped, quoted = (False, quoted) if escaped else (char == "\\", char != '"')
+            continue
+        if char == '"':
+            quoted = True
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+            if depth == 0:
+                rest = message[index + 1 :]
+                if isinstance(instance, list):
+                    return f"the list of {len(instance)} entries{rest}"
+                return f"the object{rest}"
+    return message[:120] + "…"
 
 
 def validate_document(document: Any, *, schema_dir: Path = SCHEMA_DIR, origin: str = "<document>") -> str:

@@ -289,11 +289,17 @@ def test_the_hit_location_bands_cover_the_d20_once() -> None:
     assert sorted(covered) == list(range(1, 21))
 
 
-def test_a_server_table_with_a_gap_is_an_error() -> None:
+def test_a_server_table_with_a_gap_is_refused_and_a_lookup_never_raises() -> None:
+    """A gap is refused when the table is loaded or uploaded (``x-bands``, #23 item 7); past the
+    bands, the lookup reads the nearest one instead of crashing the fight."""
+    from bot.data_loading import band_problems
     from bot.rules.ogl.combat import roll_hit_location
 
-    with pytest.raises(ValueError, match="no band for 7"):
-        roll_hit_location([{"min": 1, "max": 6, "location": "tete"}], roll=7)
+    bands = [{"min": 1, "max": 6, "location": "tete"}, {"min": 9, "max": 20, "location": "poitrine"}]
+    assert band_problems(bands, {"min": "min", "max": "max", "from": 1, "to": 20}) == [
+        "entries: nothing covers 7-8 (between 1-6 and 9-20)"
+    ]
+    assert roll_hit_location(bands, roll=7).location == "tete"
 
 
 # --- item 21: against a wall, « un test d'Esquive ou perdre 1d4 points de dégâts localisés
