@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from bot.rules.bands import band_for
+
 ZONES: tuple[str, ...] = ("jambes", "bras", "corps", "tete")
 CRITICAL_KINDS: tuple[str, ...] = ("tranchantes", "contondantes", "projectiles", "pugilat")
 
@@ -129,11 +131,7 @@ class CriticalMatrix:
     clamp_max: int
 
     def row_for(self, d100: int) -> CriticalRow:
-        for row in self.rows:
-            if row.d100_min <= d100 <= row.d100_max:
-                return row
-        # the rows cover 1-100 (checked at load and upload): a d100 outside reads the nearest row
-        return min(self.rows, key=lambda r: min(abs(d100 - r.d100_min), abs(d100 - r.d100_max)))
+        return band_for(self.rows, d100, lambda r: (r.d100_min, r.d100_max))
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,9 +299,6 @@ class ParryBand:
     min: int | None
     max: int | None
     effects: tuple[Mapping[str, Any], ...]
-
-    def contains(self, total: int) -> bool:
-        return (self.min is None or total >= self.min) and (self.max is None or total <= self.max)
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.rules import opposed
+from bot.rules.bands import band_for
 from bot.rules.checks.common import CheckResult, Modifier, System
 from bot.rules.combat.basics import Refusal
 from bot.rules.combat.common import (
@@ -647,12 +648,8 @@ def roll_hit_location(
     """The band of the d20 (``roll`` typed by hand, else from ``rng``); a d20 no band covers is a
     the nearest band (the shipped table covers 1-20, a server's must too: checked at upload)."""
     value = d(20, rng, roll)
-    for band in bands:
-        if int(band["min"]) <= value <= int(band["max"]):
-            return HitLocation(value, str(band["location"]))
-    # the bands cover 1-20 (x-bands, checked at load and upload): past them, the nearest band
-    nearest = min(bands, key=lambda b: min(abs(value - int(b["min"])), abs(value - int(b["max"]))))
-    return HitLocation(value, str(nearest["location"]))
+    band = band_for(bands, value, lambda b: (int(b["min"]), int(b["max"])))
+    return HitLocation(value, str(band["location"]))
 
 
 # --- location wounds -----------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from bot.rules.bands import band_for
 from bot.rules.checks.common import Modifier
 from bot.rules.combat.basics import mod
 from bot.rules.combat.dicefeed import HandThenRandom, d
@@ -536,10 +537,7 @@ def parry_side_effect(
         mod("damage_vs_parry", damage_vs_parry),
     )
     total = sum(s.value for s in steps)
-    # tables are checked for full coverage at load and upload (x-bands); past them, the nearest band
-    band = next((b for b in tables.parry_bands if b.contains(total)), None) or min(
-        tables.parry_bands, key=lambda b: min(abs(total - x) for x in (b.min, b.max) if x is not None)
-    )
+    band = band_for(tables.parry_bands, total, lambda b: (b.min, b.max))
     return ParrySideEffect(
         value, steps, total, band, False, _fraction_damage(band.effects, damage_if_failed), band.effects
     )
@@ -626,12 +624,7 @@ class CriticalResult:
 
 
 def mort_subite(tables: CombatTables, value: int) -> MortSubiteBand:
-    for band in tables.mort_subite:
-        if band.min <= value <= band.max:
-            return band
-    return min(
-        tables.mort_subite, key=lambda b: min(abs(value - b.min), abs(value - b.max))
-    )  # past the table
+    return band_for(tables.mort_subite, value, lambda b: (b.min, b.max))
 
 
 def roll_critical(

@@ -45,6 +45,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.rules import opposed
+from bot.rules.bands import band_for
 from bot.rules.checks.common import CheckResult, Modifier, System
 from bot.rules.combat.basics import Refusal
 from bot.rules.combat.common import (
@@ -170,11 +171,7 @@ class V1Tables:
         )
 
     def location_for(self, value: int) -> Location:
-        for loc in self.locations:
-            if loc.min <= value <= loc.max:
-                return loc
-        # the rows cover 1-100 (checked at load and upload): a value outside reads the nearest row
-        return min(self.locations, key=lambda r: min(abs(value - r.min), abs(value - r.max)))
+        return band_for(self.locations, value, lambda r: (r.min, r.max))
 
     def location(self, location_id: str) -> Location:
         for loc in self.locations:
