@@ -129,7 +129,9 @@ def parse_dice(text: str | None, names: list[str]) -> dict[str, list[int]]:
     return out
 
 
-def _need(player: dict[str, Any], key: str) -> int:
+def need(player: dict[str, Any], key: str) -> int:
+    """The value ``key`` of a player, typed or read from the sheet; refused (naming what is missing
+    and where to put it) when neither gave it."""
     if key not in player:
         key_of = "missing_on_sheet" if player.get("_sheet") else "missing_value"
         raise Refusal(
@@ -208,7 +210,7 @@ def _readable(scope: Scope, sheet: CharacterSheet) -> bool:
     return scope.gm or (sheet.owner_id == scope.caller.user_id and not sheet.is_npc)
 
 
-async def _fill_from_sheets(scope: Scope, game: str, full: bool, people: list[dict[str, Any]]) -> None:
+async def fill_from_sheets(scope: Scope, game: str, full: bool, people: list[dict[str, Any]]) -> None:
     """Each player whose name is a readable sheet takes from it what was not typed; every player
     keeps where each value came from (``_from``: key → "sheet" | "typed")."""
     en = english(scope.caller)
@@ -292,7 +294,7 @@ async def play(
         names = [p["name"] for p in people]
         typed = parse_dice(dice, names)
         roller = Dice(ctx.rng, typed)
-        await _fill_from_sheets(scope, game, full, people)
+        await fill_from_sheets(scope, game, full, people)
         try:
             result = _play(ctx, caller, game, people, roller, full)
         except TavernError as exc:
@@ -357,7 +359,7 @@ def _play(
         )
     if game == "drinking":
         drinkers = [
-            rules.Drinker(p["name"], _need(p, "res"), p.get("jeu"), p.get("per", 0), bool(p.get("triche")))
+            rules.Drinker(p["name"], need(p, "res"), p.get("jeu"), p.get("per", 0), bool(p.get("triche")))
             for p in people
         ]
         drink = rules.drinking(drinkers, dice=dice)
@@ -379,7 +381,7 @@ def _play(
         throwers = [
             rules.Thrower(
                 p["name"],
-                _need(p, "ct"),
+                need(p, "ct"),
                 bool(p.get("maitrise")),
                 gamble="jeu" in p,
                 fortune=_fortune(p.get("fortune")),
@@ -443,9 +445,9 @@ def _arm_wrestling(
     sides = [
         rules.Wrestler(
             p["name"],
-            _need(p, "f"),
-            gamble=_need(p, "jeu") if "triche" in p else None,
-            perception=_need(p, "per") if "triche" in other else 0,
+            need(p, "f"),
+            gamble=need(p, "jeu") if "triche" in p else None,
+            perception=need(p, "per") if "triche" in other else 0,
             cheat_rounds=_cheat_rounds(p.get("triche")),
         )
         for p, other in ((a, b), (b, a))

@@ -44,7 +44,7 @@ from bot.services.flows.common import (
     session_by_id,
     t,
 )
-from bot.services.flows.tavern import TABLE, _fill_from_sheets, _need, parse_dice, parse_players
+from bot.services.flows.tavern import TABLE, fill_from_sheets, need, parse_dice, parse_players
 from bot.ui.reply import Button, ButtonStyle, Colour, Field, Reply, Select, SelectOption
 
 KIND: Final = "tavern"
@@ -479,7 +479,7 @@ async def open_match(
         wanted = {"arm_wrestling": "arm_match", "cards": "cards_match", "knives": "knives_match"}.get(
             game, "dice_match"
         )
-        await _fill_from_sheets(scope, wanted, True, people)
+        await fill_from_sheets(scope, wanted, True, people)
         controllers: dict[str, str | None] = {}
         for person in people:
             sheet = await find_character(scope.session, scope.guild_id, person["name"])
@@ -495,7 +495,7 @@ async def open_match(
                 match = _new_cards(ctx, caller, people, stake)
             elif game == "knives":
                 match = match_rules.new_knives_match(
-                    [(p["name"], _need(p, "ct"), bool(p.get("maitrise")), "jeu" in p) for p in people]
+                    [(p["name"], need(p, "ct"), bool(p.get("maitrise")), "jeu" in p) for p in people]
                 )
             else:
                 match = _new_arm(people)
@@ -528,7 +528,7 @@ def _new_cards(ctx: AppContext, caller: Caller, people: list[dict[str, Any]], st
             [match_rules.parse_card(c, deck, english=english(caller)) for c in p.get("cachees", [])],
             gamble=p.get("jeu"),
             # Perception is needed against a cheater (someone with hidden cards).
-            perception=_need(p, "per") if watched else int(p.get("per", 0)),
+            perception=need(p, "per") if watched else int(p.get("per", 0)),
         )
         for p in people
     ]
@@ -543,9 +543,9 @@ def _new_arm(people: list[dict[str, Any]]) -> ArmMatch:
     sides = [
         rules.Wrestler(
             p["name"],
-            _need(p, "f"),
+            need(p, "f"),
             gamble=p.get("jeu"),
-            perception=_need(p, "per") if "jeu" in other else int(p.get("per", 0)),
+            perception=need(p, "per") if "jeu" in other else int(p.get("per", 0)),
         )
         for p, other in ((a, b), (b, a))
     ]
