@@ -278,15 +278,18 @@ def _size(size: int, locale: str = "en") -> str:
     return f"{text.replace('.', ',') if french else text} {unit}"
 
 
-def render_text(record: dict[str, Any]) -> str:
+def render_text(record: dict[str, Any], words: Callable[..., str], locale: str) -> str:
+    """A reply as the console prints it; its own words (« visible de lui seul », « Boutons ») from
+    the console's catalogue through ``words``, in the console's locale."""
+    colon = " : " if locale == "fr" else ": "
     if "choices" in record:
         head = f"── {record['user']} · {record['command']}"
         choices = record["choices"]
-        lines = [head, "Choices: " + (" | ".join(c["name"] for c in choices) if choices else "(none)")]
-        return "\n".join(lines)
+        listed = " | ".join(c["name"] for c in choices) if choices else words("console.render.none")
+        return "\n".join([head, words("console.render.choices") + colon + listed])
     head = f"── {record['user']} · {record['command']}"
     if record.get("ephemeral"):
-        head += " (visible only to them)"
+        head += " " + words("console.render.ephemeral")
     if record.get("to"):
         head += f" → {record['to']}"
     lines = [head]
@@ -299,7 +302,7 @@ def render_text(record: dict[str, Any]) -> str:
             lines.append(embed["description"])
         for item in embed.get("fields", []):
             name = item["name"] if item["name"] != "\u200b" else ""
-            lines.append(f"{name}: {item['value']}" if name else item["value"])
+            lines.append(f"{name}{colon}{item['value']}" if name else item["value"])
         if embed.get("footer"):
             lines.append(f"[{embed['footer']}]")
     if record.get("modal"):
@@ -308,19 +311,19 @@ def render_text(record: dict[str, Any]) -> str:
             f"{ident} ({label})" if label and ident and label != ident else str(ident or label)
             for ident, label in zip(form.get("ids") or form["fields"], form["fields"], strict=False)
         ]
-        lines.append(f"Form « {form['title']} »: " + " | ".join(names))
-        lines.append("(answer with !modal field:value …)")
+        lines.append(words("console.render.form", title=form["title"]) + colon + " | ".join(names))
+        lines.append(words("console.render.form_answer"))
     buttons = [c["label"] for c in record.get("components", []) if c.get("label")]
     if buttons:
-        lines.append("Buttons: " + " | ".join(f"[{b}]" for b in buttons))
+        lines.append(words("console.render.buttons") + colon + " | ".join(f"[{b}]" for b in buttons))
     for select in record.get("selects", []):
-        lines.append(
-            f"Select « {select['placeholder'] or select['custom_id']} »: " + " | ".join(select["options"])
-        )
+        menu = words("console.render.select", name=select["placeholder"] or select["custom_id"])
+        lines.append(menu + colon + " | ".join(select["options"]))
     for attachment in record.get("attachments", []):
         saved = f" → {attachment['saved']}" if attachment.get("saved") else ""
-        size = _size(attachment["size"])
-        lines.append(f"File: {attachment['filename']} ({size}, {attachment['content_type']}){saved}")
+        size = _size(attachment["size"], locale)
+        file = words("console.render.file")
+        lines.append(f"{file}{colon}{attachment['filename']} ({size}, {attachment['content_type']}){saved}")
     return "\n".join(lines)
 
 
@@ -366,7 +369,7 @@ class Console:
         if self.as_json:
             self.out.write(json.dumps(record, ensure_ascii=False) + "\n")
         else:
-            self.out.write(self._names(render_text(record)) + "\n\n")
+            self.out.write(self._names(render_text(record, self._t, self.locale)) + "\n\n")
         self.out.flush()
 
     def _names(self, text: str) -> str:
@@ -790,7 +793,7 @@ class Console:
                     "user": user,
                     "ephemeral": False,
                     "to": f"📌 #{channel.name}",
-                    "content": "(no pinned message)",
+                    "content": self._t("console.render.no_pins"),
                     "embeds": [],
                 }
             )
