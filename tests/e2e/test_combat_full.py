@@ -488,7 +488,7 @@ async def test_three_round_fight_every_die_by_hand(emu: E2E) -> None:
             "• Le MJ tranche un effet pour Gobelin 2 (voir la narration).",
             "• Changement permanent proposé pour Gobelin 2 : Soc -5 (le MJ confirme)"
             " (pas de fiche : à noter à la main)",
-            "• Changement permanent proposé pour Gobelin 2 : intimidation 3 (le MJ confirme)"
+            "• Changement permanent proposé pour Gobelin 2 : Intimidation +3 (le MJ confirme)"
             " (pas de fiche : à noter à la main)",
             # Gobelin 1 spent its only A on the parry, Gobelin 2 may not act: their slots pass
             "Gobelin 1 ne peut pas agir : son créneau passe.",

@@ -64,14 +64,18 @@ async def test_bandits_of_any_name_with_their_stats_numbered_and_continued(ctx: 
     assert first.reply.title == "➕ 3 combattants ajoutés"
     text = first.reply.description or ""
     # A human: F 35 → BF 3 + 3, E 30 → BE 3 + 3 (the playable +3, as a sheet without a race).
-    line = "**Bandit 1** — CC 35 · CT 25 · F 35 · Ag 30 · A 1 · BF 6 · BE 6 (dont +3 au BF et +3 au BE des personnages, rééquilibrage des forces)"
+    line = (
+        "**Bandit 1** — CC 35 · CT 25 · F 35 · Ag 30 · A 1 · BF 6 · BE 6"
+        " (dont +3 au BF et +3 au BE des personnages, rééquilibrage des forces)"
+    )
     assert line in text
     assert "rééquilibrage des forces) · Epée\n" in text  # the weapon table's name
     assert "Par défaut : CT 25, Ag 30, A 1 (à préciser avec `ct:`, `ag:`, `a:`)." in text
     one = await add_combatants(ctx, GM, who="Bandit", stats=NpcStats(cc=40, f=40, be=5, ag=35, ct=30, a=2))
     assert names(ok(one)) == ["Bandit 4"] and one.reply.title == "➕ 1 combattant ajouté"
     # E read back from the BE given (5 − 3 = 2 tens), said as a default
-    assert "BF 7 · BE 5 (dont +3 au BF et +3 au BE des personnages, rééquilibrage des forces)" in (one.reply.description or "")
+    bonus = "(dont +3 au BF et +3 au BE des personnages, rééquilibrage des forces)"
+    assert f"BF 7 · BE 5 {bonus}" in (one.reply.description or "")
     assert "Par défaut : E 20 (à préciser avec `caracs:E:…`)." in (one.reply.description or "")
     ok(await remove_combatant(ctx, GM, who="Bandit 1"))
     assert names(ok(await add_combatants(ctx, GM, who="bandits", count=2, stats=BANDIT))) == [

@@ -376,7 +376,11 @@ def _application_lines(
     lines.extend("• " + line for line in _acts_last(scope, doc, victim, application))
     if doc.state.get(victim.id).has("dead"):
         lines.append(w.t("combat.effect.dead", name=victim.name))
-    for proposal in application.proposals:
+    dead_without_sheet = doc.state.get(victim.id).has("dead") and not doc.meta.get(victim.id, {}).get(
+        "character_id"
+    )
+    for proposal in () if dead_without_sheet else application.proposals:
+        # a dead NPC without a sheet keeps nothing: proposing permanent changes would be noise
         number = int(doc.data.get("proposal_seq", 0)) + 1
         doc.data["proposal_seq"] = number
         meta = doc.meta.get(victim.id, {})
@@ -388,14 +392,25 @@ def _application_lines(
         payload.setdefault("proposals", []).append(number)
         text = w.t(
             "combat.proposal.line",
-            stat=proposal.stat,
-            total=proposal.total if proposal.total is not None else "½",
+            stat=_stat_label(scope, proposal.stat),
+            total=f"{proposal.total:+d}" if proposal.total is not None else "½",
             name=victim.name,
         )
         lines.append(
             "• " + text + ("" if meta.get("character_id") else " " + w.t("combat.proposal.no_sheet"))
         )
     return lines
+
+
+def _stat_label(scope: Scope, stat: str) -> str:
+    """A permanent change's stat as a reader knows it: a skill by its name (« Intimidation »), a
+    characteristic by its abbreviation in the reader's language."""
+    w = scope.words
+    for entry in scope.ctx.tables["skills"].document.get("entries", ()):
+        if isinstance(entry, Mapping) and entry.get("id") == stat:
+            names = entry.get("name") or {}
+            return str(names.get("en" if w.en else "fr") or stat) if isinstance(names, Mapping) else stat
+    return shown_code(stat, w.en)
 
 
 def _proposal_buttons(scope: Scope, doc: Doc, numbers: Sequence[int]) -> tuple[tuple[Button, ...], ...]:

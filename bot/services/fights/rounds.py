@@ -144,7 +144,8 @@ def _settle_turn(scope: Scope, doc: Doc) -> list[str]:
         c = state.get(slot.combatant)
         if _can_take_turn(scope.tables, c):
             break
-        notes.append(scope.t("combat.turn.skipped", name=c.name))
+        if not c.has("dead"):  # the dead are skipped without a word: their death was announced
+            notes.append(scope.t("combat.turn.skipped", name=c.name))
         scope.turn_moved = True
         doc.state = next_turn(state)
         notes.extend(_slot_hook(scope, doc))
