@@ -38,13 +38,10 @@ if __package__ in (None, ""):
 
 from sqlalchemy import select, text
 
-from bot.config import Settings
-from bot.context import AppContext
+from bot.context import AppContext, migrated_context
 from bot.data_loading import load_all
 from bot.db.fight_models import Fight
-from bot.db.roll_log import RollLogWriter
-from bot.db.session import create_engine, create_sessionmaker, upgrade
-from bot.i18n import default_catalog
+from bot.db.session import create_engine
 from bot.services.caller import Caller
 from bot.services.fights import attacks
 from bot.services.fights._core import FightOutcome
@@ -62,26 +59,14 @@ async def context(url: str | None = None) -> AsyncIterator[AppContext]:
     """The services' context on a fresh migrated database (``url``: PostgreSQL, emptied first)."""
     with tempfile.TemporaryDirectory(prefix="melee-fights-") as tmp:
         database = url or f"sqlite+aiosqlite:///{tmp}/melee.db"
-        engine = create_engine(database)
         if url is not None:
+            engine = create_engine(database)
             async with engine.begin() as conn:
                 await conn.execute(text("DROP SCHEMA public CASCADE"))
                 await conn.execute(text("CREATE SCHEMA public"))
-        await upgrade(engine)
-        sessions = create_sessionmaker(engine)
-        writer = RollLogWriter(sessions)
-        try:
-            yield AppContext(
-                settings=Settings(discord_token=None, database_url=database),
-                sessions=sessions,
-                catalog=default_catalog(),
-                rng=random.Random(25),
-                roll_log=writer,
-                tables=load_all(),
-            )
-        finally:
-            await writer.close()
             await engine.dispose()
+        async with migrated_context(database, rng=random.Random(25), tables=load_all()) as ctx:
+            yield ctx
 
 
 def _ok(outcome: FightOutcome) -> dict[str, Any]:

@@ -20,12 +20,9 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from bot.config import Settings
-from bot.context import AppContext
+from bot.context import AppContext, migrated_context
 from bot.data_loading import Table
-from bot.db.roll_log import RollLogWriter
-from bot.db.session import create_engine, create_sessionmaker, upgrade
-from bot.i18n import default_catalog
+from bot.db.session import create_engine
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")
 
@@ -163,19 +160,5 @@ async def app_context(
     database_url: str, app_rng: random.Random, app_tables: dict[str, Table]
 ) -> AsyncIterator[AppContext]:
     """What the services get, on a fresh migrated database (each of :func:`database_url`'s)."""
-    engine = create_engine(database_url)
-    await upgrade(engine)
-    sessions = create_sessionmaker(engine)
-    writer = RollLogWriter(sessions)
-    try:
-        yield AppContext(
-            settings=Settings(discord_token=None, database_url=database_url),
-            sessions=sessions,
-            catalog=default_catalog(),
-            rng=app_rng,
-            roll_log=writer,
-            tables=app_tables,
-        )
-    finally:
-        await writer.close()
-        await engine.dispose()
+    async with migrated_context(database_url, rng=app_rng, tables=app_tables) as ctx:
+        yield ctx

@@ -10,12 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.config import Settings
-from bot.context import AppContext
+from bot.context import AppContext, migrated_context
 from bot.data_loading import load_all
-from bot.db.roll_log import RollLogWriter
-from bot.db.session import create_engine, create_sessionmaker, upgrade
-from bot.i18n import default_catalog
 from bot.services.caller import Caller
 from bot.services.fights._core import FightOutcome
 from bot.services.fights.rounds import advance, new_round
@@ -23,22 +19,8 @@ from bot.services.fights.rounds import advance, new_round
 
 @pytest.fixture
 async def ctx(database_url: str) -> AsyncIterator[AppContext]:
-    engine = create_engine(database_url)
-    await upgrade(engine)
-    sessions = create_sessionmaker(engine)
-    writer = RollLogWriter(sessions)
-    try:
-        yield AppContext(
-            settings=Settings(discord_token=None, database_url=database_url),
-            sessions=sessions,
-            catalog=default_catalog(),
-            rng=random.Random(3),
-            roll_log=writer,
-            tables=load_all(),
-        )
-    finally:
-        await writer.close()
-        await engine.dispose()
+    async with migrated_context(database_url, rng=random.Random(3), tables=load_all()) as context:
+        yield context
 
 
 def ok(outcome: FightOutcome) -> dict[str, Any]:

@@ -50,6 +50,7 @@ from bot.services.fights._core import (
 from bot.services.fights.destiny import paralysing
 from bot.services.fights.magic_effects import after_critical
 from bot.services.fights.text import Words
+from bot.services.skill_book import skill_book
 from bot.services.talent_book import default_talent_book
 from bot.ui.reply import Button, ButtonStyle
 
@@ -376,14 +377,12 @@ def _application_lines(
     lines.extend("• " + line for line in _acts_last(scope, doc, victim, application))
     if doc.state.get(victim.id).has("dead"):
         lines.append(w.t("combat.effect.dead", name=victim.name))
-    dead_without_sheet = doc.state.get(victim.id).has("dead") and not doc.meta.get(victim.id, {}).get(
-        "character_id"
-    )
+    meta = doc.meta.get(victim.id, {})
+    # a dead NPC without a sheet keeps nothing: proposing permanent changes would be noise
+    dead_without_sheet = doc.state.get(victim.id).has("dead") and not meta.get("character_id")
     for proposal in () if dead_without_sheet else application.proposals:
-        # a dead NPC without a sheet keeps nothing: proposing permanent changes would be noise
         number = int(doc.data.get("proposal_seq", 0)) + 1
         doc.data["proposal_seq"] = number
-        meta = doc.meta.get(victim.id, {})
         doc.proposals[str(number)] = {
             "combatant": victim.id,
             "character_id": meta.get("character_id"),
@@ -405,12 +404,11 @@ def _application_lines(
 def _stat_label(scope: Scope, stat: str) -> str:
     """A permanent change's stat as a reader knows it: a skill by its name (« Intimidation »), a
     characteristic by its abbreviation in the reader's language."""
-    w = scope.words
-    for entry in scope.ctx.tables["skills"].document.get("entries", ()):
-        if isinstance(entry, Mapping) and entry.get("id") == stat:
-            names = entry.get("name") or {}
-            return str(names.get("en" if w.en else "fr") or stat) if isinstance(names, Mapping) else stat
-    return shown_code(stat, w.en)
+    found = skill_book(scope.ctx).find(stat)
+    if found is None:
+        return shown_code(stat, scope.words.en)
+    skill, _label = found
+    return skill.name_en if scope.words.en else skill.name
 
 
 def _proposal_buttons(scope: Scope, doc: Doc, numbers: Sequence[int]) -> tuple[tuple[Button, ...], ...]:
