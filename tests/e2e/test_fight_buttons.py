@@ -5,6 +5,7 @@ players read, the pinned tracker after the click, and that a click by someone el
 
 from __future__ import annotations
 
+from bot.emulator.client import Player
 from bot.emulator.state import Channel
 
 from .harness import E2E
@@ -87,14 +88,8 @@ async def test_keeping_the_second_weapons_a_passes_the_slot(emu: E2E) -> None:
     await emu.emu.wait_until(lambda: thread.archived, what="the thread to be archived")
 
 
-async def test_a_major_wound_offers_the_player_his_graze(emu: E2E) -> None:
-    gm, alice, bob = emu.user("gm"), emu.user("alice"), emu.user("bob")
-    await gm.slash("config systeme", systeme="ogl", portee="canal")
-    await alice.slash("perso creer", nom="Aude", systeme="ogl", caracs=OGL_BODY)
-    thread = await open_thread(emu, "Lice")
-    await alice.slash(
-        "combat ajouter", qui="Aude", caracs="PH:1 Esquive:40", armes="Épée 1d8+1 60%", channel=thread
-    )
+async def add_orc(gm: Player, thread: Channel) -> None:
+    """The ogl scenarios' foe: an orc with an axe, on the « Orcs » side."""
     await gm.slash(
         "combat ajouter",
         qui="Orc",
@@ -103,6 +98,17 @@ async def test_a_major_wound_offers_the_player_his_graze(emu: E2E) -> None:
         camp="Orcs",
         channel=thread,
     )
+
+
+async def test_a_major_wound_offers_the_player_his_graze(emu: E2E) -> None:
+    gm, alice, bob = emu.user("gm"), emu.user("alice"), emu.user("bob")
+    await gm.slash("config systeme", systeme="ogl", portee="canal")
+    await alice.slash("perso creer", nom="Aude", systeme="ogl", caracs=OGL_BODY)
+    thread = await open_thread(emu, "Lice")
+    await alice.slash(
+        "combat ajouter", qui="Aude", caracs="PH:1 Esquive:40", armes="Épée 1d8+1 60%", channel=thread
+    )
+    await add_orc(gm, thread)
     # the axe's 8 typed on the chest (5 HP): 5 − 8 = −3, serious; the second blow: −11 < −5, major
     for _ in range(2):
         await next_round(gm, thread, des="Orc: 9; Aude: 1")
@@ -178,14 +184,7 @@ async def test_free_attacks_on_an_ally_ask_first(emu: E2E) -> None:
     await gm.slash(
         "combat ajouter", qui="Écuyer", caracs=body, armes="Épée 1d8+1 60%", camp="Ordre", channel=thread
     )
-    await gm.slash(
-        "combat ajouter",
-        qui="Orc",
-        caracs=OGL_BODY + " RA:2",
-        armes="Hache 1d8 50%",
-        camp="Orcs",
-        channel=thread,
-    )
+    await add_orc(gm, thread)
     await next_round(gm, thread, des="Chevalier: 5; Orc: 1; Écuyer: 1")
     fresh = ("▶ Chevalier · Ordre", f"{HP_FULL}\nréactions 0/1\nAttaques : 0 sur 1")
     await emu.emu.wait_until(lambda: field(emu, thread, "Chevalier") == fresh, what="round 1 on the tracker")
